@@ -1,0 +1,148 @@
+/**
+ * Time is a port: domain code never reads `Date.now()` or calls `setTimeout` directly; it takes a {@link Clock}.
+ * Live and paper runs use {@link systemClock}; backtests and tests use {@link VirtualClock}, which only moves
+ * when told to, so they are deterministic and as fast as the CPU allows.
+ */
+
+/** A cancellable timer handle. */
+export interface TimerHandle {
+  /** Cancel the timer; a no-op if it already fired. */
+  cancel(): void;
+}
+
+/** Source of time and timers for domain code. */
+export interface Clock {
+  /** Current time as epoch milliseconds. */
+  now(): number;
+  /** Run `fn` once after `ms` milliseconds of this clock's time. */
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  /** Run `fn` every `ms` milliseconds of this clock's time. */
+  setInterval(fn: () => void, ms: number): TimerHandle;
+  /** A promise resolved after `ms` milliseconds of this clock's time. */
+  sleep(ms: number): Promise<void>;
+}
+
+/** The wall clock, backed by `Date.now` and Node timers. Timers are unref'd so they never keep a process alive. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout(fn, ms) {
+    const t = setTimeout(fn, Math.max(0, ms));
+    t.unref?.();
+    return { cancel: () => clearTimeout(t) };
+  },
+  setInterval(fn, ms) {
+    const t = setInterval(fn, Math.max(1, ms));
+    t.unref?.();
+    return { cancel: () => clearInterval(t) };
+  },
+  sleep(ms) {
+    // A sleeping caller is waiting on purpose, so this timer keeps the process alive.
+    return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+  },
+};
+
+interface VirtualTimer {
+  at: number;
+  seq: number;
+  fn: () => void;
+  every: number | undefined;
+  cancelled: boolean;
+}
+
+/**
+ * A clock that moves only when {@link VirtualClock.advance} or {@link VirtualClock.advanceTo} is called.
+ * Timers fire in time order (ties in creation order), each seeing `now()` equal to its due time.
+ *
+ * @example
+ * const clock = new VirtualClock(Date.parse('2021-06-14T00:00:00Z'));
+ * clock.setTimeout(() => console.log('a minute later'), 60_000);
+ * await clock.advance(60_000); // logs, and now() moved by exactly 60 s
+ */
+export class VirtualClock implements Clock {
+  #now: number;
+  #seq = 0;
+  #timers: VirtualTimer[] = [];
+
+  constructor(startMs = 0) {
+    this.#now = startMs;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    return this.#add(fn, Math.max(0, ms), undefined);
+  }
+
+  setInterval(fn: () => void, ms: number): TimerHandle {
+    return this.#add(fn, Math.max(1, ms), Math.max(1, ms));
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.setTimeout(resolve, ms));
+  }
+
+  /** Number of timers still pending. */
+  get pendingTimers(): number {
+    return this.#timers.filter((t) => !t.cancelled).length;
+  }
+
+  /**
+   * Move time forward by `ms`, firing due timers in order. Awaits microtasks between timers so promise
+   * continuations (e.g. code after `await clock.sleep()`) run at the time they belong to.
+   */
+  async advance(ms: number): Promise<void> {
+    await this.advanceTo(this.#now + ms);
+  }
+
+  /** Move time forward to `target` (epoch ms), firing due timers in order. */
+  async advanceTo(target: number): Promise<void> {
+    await flushMicrotasks();
+    for (;;) {
+      const next = this.#nextDue();
+      if (!next || next.at > target) break;
+      this.#now = Math.max(this.#now, next.at);
+      this.#timers.splice(this.#timers.indexOf(next), 1);
+      if (next.every !== undefined) {
+        next.at += next.every;
+        next.seq = this.#seq++;
+        this.#timers.push(next);
+      }
+      next.fn();
+      await flushMicrotasks();
+    }
+    this.#now = Math.max(this.#now, target);
+    await flushMicrotasks();
+  }
+
+  /** Set the time without firing timers (only forward). Useful for replays that drive time from data. */
+  set(target: number): void {
+    if (target > this.#now) this.#now = target;
+  }
+
+  #add(fn: () => void, ms: number, every: number | undefined): TimerHandle {
+    const timer: VirtualTimer = { at: this.#now + ms, seq: this.#seq++, fn, every, cancelled: false };
+    this.#timers.push(timer);
+    return {
+      cancel: () => {
+        timer.cancelled = true;
+        const i = this.#timers.indexOf(timer);
+        if (i >= 0) this.#timers.splice(i, 1);
+      },
+    };
+  }
+
+  #nextDue(): VirtualTimer | undefined {
+    let best: VirtualTimer | undefined;
+    for (const t of this.#timers) {
+      if (!best || t.at < best.at || (t.at === best.at && t.seq < best.seq)) best = t;
+    }
+    return best;
+  }
+}
+
+/** Let queued promise continuations run (several turns, since chains of awaits need one turn each). */
+export async function flushMicrotasks(turns = 20): Promise<void> {
+  for (let i = 0; i < turns; i++) await Promise.resolve();
+}

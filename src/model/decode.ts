@@ -1,0 +1,120 @@
+/**
+ * Wire decoders: the one place where untrusted JSON becomes typed, exact values.
+ *
+ * A decoder is a function `(value, path, where) => T` that throws {@link WireFormatError} naming the field path
+ * and the endpoint or stream (`GET /v3/markets: [12].minTradeSize is not a decimal: "abc"`). Decoders are plain
+ * functions, not a schema library, because order-book snapshots of 500 levels go through them on the hot path.
+ */
+import { type Decimal, parseDecimal } from '../core/decimal.js';
+import { WireFormatError } from '../core/errors.js';
+
+/** Decodes one wire value. `path` is the field path so far, `where` names the endpoint or stream. */
+export type Decoder<T> = (value: unknown, path: string, where: string) => T;
+
+function show(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  const s = JSON.stringify(value);
+  return s === undefined ? String(value) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+function fail(where: string, path: string, problem: string): never {
+  throw new WireFormatError(where, path, problem);
+}
+
+/** A JSON string. */
+export const str: Decoder<string> = (v, path, where) =>
+  typeof v === 'string' ? v : fail(where, path, `is not a string: ${show(v)}`);
+
+/** A non-empty string used as an identifier (uuid on the real service). */
+export const id: Decoder<string> = (v, path, where) =>
+  typeof v === 'string' && v.length > 0 ? v : fail(where, path, `is not an id: ${show(v)}`);
+
+/** A JSON boolean. */
+export const bool: Decoder<boolean> = (v, path, where) =>
+  typeof v === 'boolean' ? v : fail(where, path, `is not a boolean: ${show(v)}`);
+
+/** A safe integer, as a JSON number or an integer string (int64 fields may arrive quoted). */
+export const int: Decoder<number> = (v, path, where) => {
+  const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isSafeInteger(n) ? n : fail(where, path, `is not an integer: ${show(v)}`);
+};
+
+/** An exact decimal from a JSON string (`"0.00010000"`) or number. NaN, Infinity and garbage are rejected. */
+export const dec: Decoder<Decimal> = (v, path, where) =>
+  parseDecimal(v) ?? fail(where, path, `is not a decimal: ${show(v)}`);
+
+/** An ISO 8601 date-time, decoded to a `Date`. */
+export const date: Decoder<Date> = (v, path, where) => {
+  if (typeof v !== 'string') return fail(where, path, `is not a date-time string: ${show(v)}`);
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? fail(where, path, `is not an ISO 8601 date-time: ${show(v)}`) : new Date(ms);
+};
+
+/** One of a fixed set of string values; anything else (including a new value the model does not know) fails. */
+export function oneOf<const T extends readonly string[]>(values: T): Decoder<T[number]> {
+  const set = new Set<string>(values);
+  return (v, path, where) =>
+    typeof v === 'string' && set.has(v)
+      ? (v as T[number])
+      : fail(where, path, `is not one of ${values.join('|')}: ${show(v)}`);
+}
+
+/** A JSON array whose items all decode with `item`. */
+export function arrayOf<T>(item: Decoder<T>): Decoder<T[]> {
+  return (v, path, where) => {
+    if (!Array.isArray(v)) return fail(where, path, `is not an array: ${show(v)}`);
+    const out = new Array<T>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = item(v[i], `${path}[${i}]`, where);
+    return out;
+  };
+}
+
+type Fields<T> = { [K in keyof T]-?: Decoder<Exclude<T[K], undefined>> };
+type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
+type OptionalKeys<T> = Exclude<keyof T, RequiredKeys<T>>;
+
+/**
+ * A JSON object with `required` fields (must be present and not null) and `optional` fields (absent or null
+ * means undefined, and the key is left out of the result). Fields the model does not name are ignored, so a
+ * client keeps working when the service adds fields.
+ */
+export function object<T extends object>(
+  required: Fields<Pick<T, RequiredKeys<T>>>,
+  optional: Fields<Pick<T, OptionalKeys<T>>>,
+): Decoder<T> {
+  const req = Object.entries(required) as [string, Decoder<unknown>][];
+  const opt = Object.entries(optional) as [string, Decoder<unknown>][];
+  return (v, path, where) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      return fail(where, path, `is not an object: ${show(v)}`);
+    }
+    const src = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [key, d] of req) {
+      const fv = src[key];
+      const fp = path ? `${path}.${key}` : key;
+      if (fv === undefined || fv === null) fail(where, fp, 'is missing');
+      out[key] = d(fv, fp, where);
+    }
+    for (const [key, d] of opt) {
+      const fv = src[key];
+      if (fv === undefined || fv === null) continue;
+      out[key] = d(fv, path ? `${path}.${key}` : key, where);
+    }
+    return out as T;
+  };
+}
+
+/** Run `decoder` over a parsed JSON body, naming `where` (e.g. `GET /v3/markets`) in any error. */
+export function decode<T>(decoder: Decoder<T>, value: unknown, where: string): T {
+  return decoder(value, '', where);
+}
+
+/** A decoder that passes any JSON value through unchanged (for free-form fields like Error.data). */
+export const json: Decoder<unknown> = (v) => v;
+
+/** A JSON object of arbitrary values. */
+export const record: Decoder<Record<string, unknown>> = (v, path, where) =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : fail(where, path, `is not an object: ${show(v)}`);
