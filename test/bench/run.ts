@@ -1,0 +1,59 @@
+/**
+ * `npm run bench [-- --only <name>]`: runs every bench in test/bench/*.bench.ts, prints each figure for people and
+ * one JSON line per figure: {"bench":"<name>","value":N,"unit":"...","baseline":N,"ratio":N}.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Bench, Figure } from './harness.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function parseOnly(argv: string[]): string | undefined {
+  const i = argv.indexOf('--only');
+  if (i >= 0) return argv[i + 1];
+  const eq = argv.find((a) => a.startsWith('--only='));
+  return eq?.slice('--only='.length);
+}
+
+function round(n: number): number {
+  return Math.abs(n) >= 100 ? Math.round(n) : Number(n.toPrecision(4));
+}
+
+async function main(): Promise<number> {
+  const only = parseOnly(process.argv.slice(2));
+  const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort();
+  const benches: Bench[] = [];
+  for (const f of files) {
+    const mod = (await import(pathToFileURL(join(here, f)).href)) as { benches?: Bench[] };
+    benches.push(...(mod.benches ?? []));
+  }
+  const selected = only ? benches.filter((b) => b.name === only || b.name.startsWith(`${only}`)) : benches;
+  if (selected.length === 0) {
+    process.stderr.write(`bench: nothing matches --only ${only}; known: ${benches.map((b) => b.name).join(', ')}\n`);
+    return 2;
+  }
+  for (const b of selected) {
+    let figures: Figure[];
+    try {
+      figures = await b.run();
+    } catch (err) {
+      process.stderr.write(`bench ${b.name} failed: ${(err as Error).stack ?? String(err)}\n`);
+      return 1;
+    }
+    for (const f of figures) {
+      const line: Record<string, unknown> = { bench: f.bench, value: round(f.value), unit: f.unit };
+      if (f.baseline !== undefined) {
+        line.baseline = round(f.baseline);
+        line.ratio = round(f.ratio ?? f.value / f.baseline);
+      }
+      const human = `${f.bench}: ${round(f.value)} ${f.unit}` +
+        (f.baseline !== undefined ? ` (baseline ${round(f.baseline)} ${f.unit}, ratio ${line.ratio})` : '') +
+        (f.note ? `  — ${f.note}` : '');
+      process.stdout.write(`${human}\n${JSON.stringify(line)}\n`);
+    }
+  }
+  return 0;
+}
+
+process.exitCode = await main();
