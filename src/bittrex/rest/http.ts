@@ -1,0 +1,357 @@
+/**
+ * The REST transport: one place that turns a {@link RestRequest} into an HTTP exchange with the v3 service.
+ *
+ * It builds the exact request target (base path + percent-encoded path + query), signs it with `auth.ts` over
+ * that exact URI when the endpoint is private, runs it through the per-key {@link Throttler}, reads and parses
+ * the answer, and maps every failure to a typed error: `ApiError` (the service said no), `NetworkError`
+ * (below HTTP, saying whether the request may have reached the server), `TimeoutError` (no answer in time) and
+ * `WireFormatError` (the answer is not what the contract says). Endpoint groups sit on top of it and only say
+ * what to send and how to decode the answer.
+ */
+import { Agent, type Dispatcher } from 'undici';
+import { type Clock, systemClock } from '../../core/clock.js';
+import { ApiError, NetworkError, type RequestRef, TimeoutError, ValidationError, WireFormatError } from '../../core/errors.js';
+import { type Decoder } from '../../model/decode.js';
+import { toWireJson } from '../../model/encode.js';
+import { type Credentials, signRequest } from './auth.js';
+import type { RequestPriority, Throttler } from './throttler.js';
+
+/** HTTP methods the v3 interface uses. */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'DELETE';
+
+/** A query value; `undefined` leaves the parameter out, dates are sent as ISO 8601. */
+export type QueryValue = string | number | boolean | Date | undefined;
+
+/** Query parameters in the order they are sent. */
+export type Query = Readonly<Record<string, QueryValue>>;
+
+/** Per-call options every authenticated method accepts as its last argument. */
+export interface CallOptions {
+  /**
+   * Act on behalf of this sub-account (adds `Api-Subaccount-Id` and signs it). Overrides the client default;
+   * `null` means the master account even when the client has a default sub-account.
+   */
+  subaccountId?: string | null | undefined;
+}
+
+/** A snapshot with the `Sequence` header it was served with, for synchronising with a stream (seed rule 4). */
+export interface Sequenced<T> {
+  data: T;
+  sequence: number;
+}
+
+/** The subset of a pino logger the client uses. Only method, path, status and duration are ever logged. */
+export interface RestLogger {
+  debug?(obj: object, msg?: string): void;
+  warn?(obj: object, msg?: string): void;
+}
+
+/** One request as an endpoint describes it. */
+export interface RestRequest {
+  method: HttpMethod;
+  /** Path below the base URL, already percent-encoded, e.g. `/markets/BTC-USD/orderbook`. */
+  path: string;
+  query?: Query | undefined;
+  /** JSON body (POST only); decimals are sent as plain strings, dates as ISO 8601. */
+  body?: unknown;
+  /** Private endpoints are signed; public market data (/markets, /currencies, /ping) is not. */
+  signed: boolean;
+  subaccountId?: string | null | undefined;
+  /** Throttler queue; defaults to `read` for GET/HEAD and `place` otherwise. Cancels say so explicitly. */
+  priority?: RequestPriority | undefined;
+}
+
+/** Options of {@link HttpTransport}. */
+export interface HttpTransportOptions {
+  /** Base URL including the version path, e.g. `https://api.bittrex.com/v3`. */
+  baseUrl: string;
+  credentials?: Credentials | undefined;
+  /** Sub-account used when a call does not name one. */
+  subaccountId?: string | undefined;
+  /** Headers and body timeout (and connect timeout of the default agent). Default 10 000 ms. */
+  timeoutMs?: number | undefined;
+  throttler: Throttler;
+  clock?: Clock | undefined;
+  /** undici dispatcher; by default the transport owns a keep-alive `Agent` and closes it in {@link HttpTransport.close}. */
+  dispatcher?: Dispatcher | undefined;
+  logger?: RestLogger | undefined;
+  /** How many times a GET/HEAD answered 429 is tried in all (through the throttler). Default 5. */
+  maxReadAttempts?: number | undefined;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** Errors that prove the request never left this process, so it certainly did not reach the server. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_CLOSED',
+  'UND_ERR_INVALID_ARG',
+]);
+
+/**
+ * Builds `?a=1&b=x` from a query object, skipping undefined values. Keys and values are percent-encoded with
+ * `encodeURIComponent`, dates become ISO 8601 strings.
+ *
+ * @example
+ * buildQuery({ marketSymbol: 'BTC-USD', pageSize: 50, endDate: undefined }) // '?marketSymbol=BTC-USD&pageSize=50'
+ */
+export function buildQuery(query: Query | undefined): string {
+  if (!query) return '';
+  let qs = '';
+  for (const key of Object.keys(query)) {
+    const v = query[key];
+    if (v === undefined) continue;
+    const s = v instanceof Date ? v.toISOString() : String(v);
+    qs += `${qs ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(s)}`;
+  }
+  return qs;
+}
+
+/** Parses `Retry-After` (delay in seconds, or an HTTP date) into milliseconds from `now`. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function header(headers: RawResponse['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function snippet(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+}
+
+/**
+ * The HTTP layer under every endpoint group. Create it through `createRestClient`, which also builds the
+ * throttler; use it directly only to add an endpoint the client does not know.
+ */
+export class HttpTransport {
+  readonly #origin: string;
+  readonly #basePath: string;
+  readonly #credentials: Credentials | undefined;
+  readonly #defaultSubaccount: string | undefined;
+  readonly #timeoutMs: number;
+  readonly #throttler: Throttler;
+  readonly #clock: Clock;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #logger: RestLogger | undefined;
+  readonly #maxReadAttempts: number;
+  #closing: Promise<void> | undefined;
+
+  constructor(opts: HttpTransportOptions) {
+    let url: URL;
+    try {
+      url = new URL(opts.baseUrl);
+    } catch {
+      throw new ValidationError('baseUrl', `is not an absolute URL: ${JSON.stringify(opts.baseUrl)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ValidationError('baseUrl', `must be http or https, got ${url.protocol}`);
+    }
+    if (url.search || url.hash) throw new ValidationError('baseUrl', 'must not carry a query or fragment');
+    this.#origin = url.origin;
+    this.#basePath = url.pathname.replace(/\/+$/, '');
+    this.#credentials = opts.credentials;
+    this.#defaultSubaccount = opts.subaccountId;
+    this.#timeoutMs = opts.timeoutMs ?? 10_000;
+    if (!(this.#timeoutMs > 0)) throw new ValidationError('timeoutMs', `must be positive, got ${opts.timeoutMs}`);
+    this.#throttler = opts.throttler;
+    this.#clock = opts.clock ?? systemClock;
+    this.#ownsDispatcher = opts.dispatcher === undefined;
+    this.#dispatcher =
+      opts.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connect: { timeout: this.#timeoutMs } });
+    this.#logger = opts.logger;
+    this.#maxReadAttempts = Math.max(1, opts.maxReadAttempts ?? 5);
+  }
+
+  /** The endpoint name used in errors: `GET /v3/markets/BTC-USD/orderbook`. */
+  where(method: HttpMethod, path: string): string {
+    return `${method} ${this.#basePath}${path}`;
+  }
+
+  /** Send `req` and decode its JSON body with `decoder`. */
+  async call<T>(req: RestRequest, decoder: Decoder<T>): Promise<T> {
+    const where = this.where(req.method, req.path);
+    const res = await this.#send(req, where);
+    return decoder(parseJson(res.text, where), '', where);
+  }
+
+  /** Send a snapshot GET and return its decoded body with the `Sequence` header. */
+  async callSequenced<T>(req: RestRequest, decoder: Decoder<T>): Promise<Sequenced<T>> {
+    const where = this.where(req.method, req.path);
+    const res = await this.#send(req, where);
+    const sequence = parseSequence(header(res.headers, 'sequence'), where);
+    return { data: decoder(parseJson(res.text, where), '', where), sequence };
+  }
+
+  /** Send a HEAD and return its `Sequence` header. */
+  async head(req: RestRequest): Promise<number> {
+    const where = this.where(req.method, req.path);
+    const res = await this.#send(req, where);
+    return parseSequence(header(res.headers, 'sequence'), where);
+  }
+
+  /** Close the keep-alive agent if this transport created it. Idempotent. */
+  async close(): Promise<void> {
+    if (!this.#ownsDispatcher) return;
+    this.#closing ??= this.#dispatcher.close();
+    await this.#closing;
+  }
+
+  async #send(req: RestRequest, where: string): Promise<RawResponse> {
+    if (req.signed && !this.#credentials) {
+      throw new ValidationError('credentials', `${where} is private: createRestClient needs { credentials }`);
+    }
+    const ref: RequestRef = { method: req.method, path: this.#basePath + req.path };
+    const target = ref.path + buildQuery(req.query);
+    const body = req.body === undefined ? undefined : toWireJson(req.body, 'plain');
+    const subaccountId = req.subaccountId === undefined ? this.#defaultSubaccount : (req.subaccountId ?? undefined);
+    const idempotent = req.method === 'GET' || req.method === 'HEAD';
+    const priority = req.priority ?? (idempotent ? 'read' : 'place');
+    const exchange = () => this.#once(req, ref, target, body, subaccountId);
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.#throttler.schedule(priority, exchange);
+      if (res.status >= 200 && res.status < 300) return res;
+      // Only reads are retried: a placement answered 429 was not processed, but re-sending it is the caller's
+      // decision (it owns the clientOrderId journal), never a transport's.
+      if (res.status === 429 && idempotent && attempt < this.#maxReadAttempts) continue;
+      throw this.#apiError(res, ref, where);
+    }
+  }
+
+  async #once(
+    req: RestRequest,
+    ref: RequestRef,
+    target: string,
+    body: string | undefined,
+    subaccountId: string | undefined,
+  ): Promise<RawResponse> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (req.signed) {
+      // Signed here, after the throttler let us through, so a long queue wait cannot stale the timestamp.
+      const signed = signRequest(this.#credentials!, {
+        method: req.method,
+        uri: this.#origin + target,
+        body,
+        timestamp: Math.floor(this.#clock.now()),
+        subaccountId,
+      });
+      Object.assign(headers, signed);
+    }
+    const started = this.#logger ? this.#clock.now() : 0;
+    let res: RawResponse;
+    try {
+      const r = await this.#dispatcher.request({
+        origin: this.#origin,
+        path: target,
+        method: req.method,
+        headers,
+        body: body ?? null,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+      });
+      res = { status: r.statusCode, headers: r.headers, text: await r.body.text() };
+    } catch (err) {
+      const mapped = this.#transportError(err, ref);
+      this.#logger?.warn?.({ method: ref.method, path: ref.path, error: mapped.code }, 'rest request failed');
+      throw mapped;
+    }
+    if (res.status === 429) {
+      this.#throttler.throttled(parseRetryAfter(header(res.headers, 'retry-after'), this.#clock.now()));
+      this.#logger?.warn?.({ method: ref.method, path: ref.path, status: 429 }, 'rest request throttled');
+    } else {
+      this.#throttler.succeeded();
+    }
+    if (this.#logger?.debug) {
+      this.#logger.debug(
+        { method: ref.method, path: ref.path, status: res.status, durationMs: this.#clock.now() - started },
+        'rest request',
+      );
+    }
+    return res;
+  }
+
+  #transportError(err: unknown, ref: RequestRef): NetworkError | TimeoutError {
+    const e = err as { code?: unknown; message?: unknown; errors?: unknown };
+    const code = typeof e?.code === 'string' ? e.code : undefined;
+    const what = `${ref.method} ${ref.path}`;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return new TimeoutError(`${what}: no response within ${this.#timeoutMs} ms`, {
+        timeoutMs: this.#timeoutMs,
+        request: ref,
+        cause: err,
+      });
+    }
+    // Happy-eyeballs connects fail with an AggregateError whose parts carry the codes.
+    const parts = Array.isArray(e?.errors) ? (e.errors as { code?: unknown }[]) : [];
+    const notSent =
+      (code !== undefined && NOT_SENT_CODES.has(code)) ||
+      (parts.length > 0 && parts.every((p) => typeof p?.code === 'string' && NOT_SENT_CODES.has(p.code)));
+    const msg = typeof e?.message === 'string' && e.message ? e.message : String(err);
+    return new NetworkError(`${what}: ${code ? `${code} ` : ''}${msg}`, {
+      mayHaveReachedServer: !notSent,
+      request: ref,
+      cause: err,
+    });
+  }
+
+  #apiError(res: RawResponse, ref: RequestRef, where: string): ApiError {
+    let parsed: unknown;
+    try {
+      parsed = res.text ? JSON.parse(res.text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    const obj = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    const code = typeof obj.code === 'string' && obj.code ? obj.code : `HTTP_${res.status}`;
+    let detail = typeof obj.detail === 'string' ? obj.detail : undefined;
+    // A body that is not the service's Error JSON (an HTML page from a proxy) is still worth showing.
+    if (parsed === undefined && res.text) detail = `${where} answered a non-JSON body: ${snippet(res.text)}`;
+    const data =
+      typeof obj.data === 'object' && obj.data !== null && !Array.isArray(obj.data)
+        ? (obj.data as Record<string, unknown>)
+        : undefined;
+    return new ApiError({
+      status: res.status,
+      code,
+      detail,
+      data,
+      request: ref,
+      retryAfterMs: parseRetryAfter(header(res.headers, 'retry-after'), this.#clock.now()),
+    });
+  }
+}
+
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new WireFormatError(where, 'body', `is not JSON: ${snippet(text)}`);
+  }
+}
+
+/** Parses the `Sequence` header; missing or not a non-negative integer is a wire format error naming `where`. */
+export function parseSequence(value: string | undefined, where: string): number {
+  if (value === undefined) throw new WireFormatError(where, 'Sequence header', 'is missing');
+  const v = value.trim();
+  const n = /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n)) throw new WireFormatError(where, 'Sequence header', `is not a sequence number: ${snippet(value)}`);
+  return n;
+}

@@ -1,0 +1,22 @@
+/** The v3 REST client: `createRestClient` and the types of its groups, requests and errors' inputs. */
+export * from './auth.js';
+export * from './client.js';
+export * from './http.js';
+export * from './paginate.js';
+export * from './validate.js';
+export type * from './endpoints/account.js';
+export type * from './endpoints/addresses.js';
+export type * from './endpoints/balances.js';
+export type * from './endpoints/batch.js';
+export type * from './endpoints/conditional-orders.js';
+export type * from './endpoints/currencies.js';
+export type * from './endpoints/deposits.js';
+export type * from './endpoints/executions.js';
+export type * from './endpoints/markets.js';
+export type * from './endpoints/orders.js';
+export type * from './endpoints/ping.js';
+export type * from './endpoints/subaccounts.js';
+export type * from './endpoints/transfers.js';
+export type * from './endpoints/withdrawals.js';
+export { createThrottler } from './throttler.js';
+export type { RequestPriority, Throttler } from './throttler.js';
