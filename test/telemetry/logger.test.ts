@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from '../../src/core/decimal.js';
 import type { DestinationStream } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
