@@ -1,0 +1,76 @@
+/**
+ * Reading and checking request bodies. The simulator is strict where the service was: a body that is not JSON,
+ * has the wrong types, names fields the resource does not have, or carries absurd numbers is refused with a 400
+ * and a code, never a 500 and never a state change.
+ */
+import type { IncomingMessage } from 'node:http';
+import { type Decimal, parseDecimal } from '../../core/decimal.js';
+import { WireFormatError } from '../../core/errors.js';
+import type { ErrorCode } from '../../model/error-codes.js';
+import type { Decoder } from '../../model/decode.js';
+import { SimError } from '../../sim/sim-error.js';
+
+/** Largest body accepted (the service's bodies are a few hundred bytes; batches of 100 orders ~ 30 KB). */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/** Read the whole body, refusing more than {@link MAX_BODY_BYTES} with 413 PAYLOAD_TOO_LARGE. */
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw new SimError(413, 'PAYLOAD_TOO_LARGE', `body of ${declared} bytes exceeds ${limit}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > limit) {
+      req.resume();
+      throw new SimError(413, 'PAYLOAD_TOO_LARGE', `body exceeds ${limit} bytes`);
+    }
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Parse a JSON body; 400 BAD_REQUEST naming the problem when it is not JSON. Empty body -> undefined. */
+export function parseJsonBody(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new SimError(400, 'BAD_REQUEST', `request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Largest magnitude accepted for any amount; beyond it a number is "absurd" (1e400, 1e30). */
+const MAX_MAGNITUDE = parseDecimal('1e15')!;
+
+/** Decimal sanity shared by every body field: finite, not negative, not absurd, at most `maxDp` decimals. */
+export function checkAmount(value: Decimal, field: string, code: ErrorCode, opts: { maxDp?: number; allowZero?: boolean } = {}): void {
+  if (value.isNegative()) throw new SimError(400, code, `${field} must not be negative`);
+  if (!opts.allowZero && value.isZero()) throw new SimError(400, code, `${field} must be greater than zero`);
+  if (value.abs().gt(MAX_MAGNITUDE)) throw new SimError(400, code, `${field} is out of range`);
+  const maxDp = opts.maxDp ?? 8;
+  if (value.decimalPlaces() > maxDp) throw new SimError(400, code, `${field} has more than ${maxDp} decimal places`);
+}
+
+/**
+ * Decode a request body strictly: unknown fields are refused (a typo like `quantiy` must not silently place an
+ * order of the wrong shape), then the model decoder checks types. Errors become 400 with `code`.
+ */
+export function decodeBody<T>(value: unknown, decoder: Decoder<T>, allowed: readonly string[], code: ErrorCode, where: string): T {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SimError(400, code, `${where}: body must be a JSON object`);
+  }
+  for (const k of Object.keys(value)) {
+    if (!allowed.includes(k)) throw new SimError(400, code, `${where}: unknown field '${k}'`);
+  }
+  try {
+    return decoder(value, '', where);
+  } catch (err) {
+    if (err instanceof WireFormatError) throw new SimError(400, code, err.message);
+    throw err;
+  }
+}

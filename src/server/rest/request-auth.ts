@@ -1,0 +1,87 @@
+/**
+ * Verifying a signed v3 request, as the service did: the signature is checked over the raw request target that
+ * arrived (never a re-encoded or re-ordered query — real clients sign unencoded query values), the content hash
+ * over the raw body bytes, and the timestamp against a window of the server's clock.
+ */
+import type { IncomingMessage } from 'node:http';
+import { contentHash, hexEquals, hmacSha512Hex, signaturePreimage } from '../../bittrex/rest/auth.js';
+import type { Clock } from '../../core/clock.js';
+import { SimError } from '../../sim/sim-error.js';
+
+/** An API key's permission scope (seed section 5). */
+export type Scope = 'view' | 'trade' | 'withdraw';
+
+/** What the server needs to know about keys. The simulator's account registry provides it. */
+export interface KeyDirectory {
+  findKey(apiKey: string): { accountId: string; secret: string; scopes: readonly Scope[] } | undefined;
+  /** The account a request acts for: the key's own, or a sub-account it manages (throws SimError otherwise). */
+  resolveActor(apiKey: string, subaccountId?: string): string;
+}
+
+/** Who a verified request acts for. */
+export interface Caller {
+  apiKey: string;
+  /** The key's own (master) account. */
+  keyAccountId: string;
+  /** The account the request acts on: the sub-account when Api-Subaccount-Id was sent, else the key's. */
+  accountId: string;
+  subaccountId: string | undefined;
+  scopes: readonly Scope[];
+}
+
+/** Options of {@link verifyRequest}. */
+export interface VerifyOptions {
+  keys: KeyDirectory;
+  clock: Clock;
+  /** Accepted clock skew either way; the service allowed a few seconds, rexbot defaults to 5 minutes for CI boxes. */
+  timestampWindowMs?: number;
+  /** The scope the endpoint needs. */
+  scope: Scope;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Verify the Api-* headers of `req` with body `raw`. Returns the caller or throws SimError:
+ * 401 APIKEY_INVALID, 401 INVALID_TIMESTAMP, 401 INVALID_SIGNATURE, 403 INSUFFICIENT_PERMISSIONS, and the
+ * sub-account ownership errors of the key directory.
+ */
+export function verifyRequest(req: IncomingMessage, raw: Buffer, opts: VerifyOptions): Caller {
+  const apiKey = header(req, 'api-key');
+  const key = apiKey ? opts.keys.findKey(apiKey) : undefined;
+  if (!apiKey || !key) throw new SimError(401, 'APIKEY_INVALID', 'Api-Key header missing or unknown');
+
+  const ts = header(req, 'api-timestamp');
+  const tsNum = ts !== undefined && /^\d{1,16}$/.test(ts) ? Number(ts) : NaN;
+  const window = opts.timestampWindowMs ?? 5 * 60_000;
+  if (!Number.isFinite(tsNum) || Math.abs(opts.clock.now() - tsNum) > window) {
+    throw new SimError(401, 'INVALID_TIMESTAMP', 'Api-Timestamp missing or outside the accepted window');
+  }
+
+  const sentHash = header(req, 'api-content-hash');
+  const actualHash = contentHash(raw);
+  if (!sentHash || !hexEquals(sentHash, actualHash)) {
+    throw new SimError(401, 'INVALID_SIGNATURE', 'Api-Content-Hash does not match the request body');
+  }
+
+  const subaccountId = header(req, 'api-subaccount-id') || undefined;
+  const signature = header(req, 'api-signature');
+  if (!signature) throw new SimError(401, 'INVALID_SIGNATURE', 'Api-Signature header missing');
+  const host = header(req, 'host') ?? '';
+  const target = req.url ?? '/';
+  const method = (req.method ?? 'GET').toUpperCase();
+  // The client signed the URI it used; behind a TLS terminator that is https, locally http. Accept either.
+  const ok = ['http', 'https'].some((scheme) =>
+    hexEquals(signature, hmacSha512Hex(key.secret, signaturePreimage(ts!, `${scheme}://${host}${target}`, method, sentHash, subaccountId))),
+  );
+  if (!ok) throw new SimError(401, 'INVALID_SIGNATURE', 'Api-Signature does not match');
+
+  if (!key.scopes.includes(opts.scope)) {
+    throw new SimError(403, 'INSUFFICIENT_PERMISSIONS', `this API key lacks the '${opts.scope}' permission`);
+  }
+  const accountId = opts.keys.resolveActor(apiKey, subaccountId);
+  return { apiKey, keyAccountId: key.accountId, accountId, subaccountId, scopes: key.scopes };
+}
