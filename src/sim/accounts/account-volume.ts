@@ -1,0 +1,90 @@
+/**
+ * 30-day trading volume per account (GET /account/volume), in USD equivalent as the service reported it.
+ *
+ * The trading side reports each fill's quote amount through {@link AccountVolumeTracker.record}; the amount is
+ * valued in USD at that moment (the value of the trade when it happened, not at read time) with a pluggable
+ * {@link UsdRateSource}. Entries older than 30 days leave the sum and are dropped, so memory stays bounded by
+ * the trades of one window.
+ */
+import type { Clock } from '../../core/clock.js';
+import { type Decimal, ONE, ZERO } from '../../core/decimal.js';
+import type { AccountVolume } from '../../model/account.js';
+import { normalizeId } from './account-registry.js';
+
+/** 30 days in milliseconds. */
+export const VOLUME_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** USD value of one unit of `currency`, or undefined when unknown (that trade then adds nothing). */
+export type UsdRateSource = (currency: string) => Decimal | undefined;
+
+/**
+ * A rate source from BTC reference values (config.btcReferenceRates: BTC value of one unit of each currency):
+ * USD per unit = btc(currency) / btc(USD). USD itself is always 1.
+ */
+export function usdRatesFromBtcReference(btcRates: Record<string, Decimal> | undefined): UsdRateSource {
+  return (currency) => {
+    if (currency === 'USD') return ONE;
+    const cur = btcRates?.[currency];
+    const usd = btcRates?.['USD'];
+    if (!cur || !usd || usd.isZero()) return undefined;
+    return cur.div(usd);
+  };
+}
+
+interface Entry {
+  at: number;
+  usd: Decimal;
+}
+
+/** Rolling 30-day USD volume per account. */
+export class AccountVolumeTracker {
+  readonly #clock: Clock;
+  readonly #entries = new Map<string, Entry[]>();
+  #rates: UsdRateSource;
+
+  constructor(clock: Clock, rates: UsdRateSource) {
+    this.#clock = clock;
+    this.#rates = rates;
+  }
+
+  /** Replace the rate source (the engine may plug in live market prices). */
+  setRateSource(rates: UsdRateSource): void {
+    this.#rates = rates;
+  }
+
+  /**
+   * Add a fill of `quoteAmount` (in `quoteCurrency`) executed at `at` (epoch ms, default now) to the account's
+   * volume. Called once per account and fill (both the maker's and the taker's account).
+   */
+  record(accountId: string, quoteAmount: Decimal, quoteCurrency: string, at: number = this.#clock.now()): void {
+    if (!quoteAmount.isFinite() || quoteAmount.lte(0)) return;
+    const rate = this.#rates(quoteCurrency.toUpperCase());
+    if (!rate) return;
+    const key = normalizeId(accountId);
+    let list = this.#entries.get(key);
+    if (!list) this.#entries.set(key, (list = []));
+    list.push({ at, usd: quoteAmount.times(rate) });
+    this.#prune(list);
+  }
+
+  /** GET /account/volume: the USD volume of the last 30 days, as of now. */
+  volume(accountId: string): AccountVolume {
+    const now = this.#clock.now();
+    const list = this.#entries.get(normalizeId(accountId)) ?? [];
+    this.#prune(list);
+    let sum = ZERO;
+    const cutoff = now - VOLUME_WINDOW_MS;
+    for (const e of list) if (e.at > cutoff && e.at <= now) sum = sum.plus(e.usd);
+    // The value is computed on read, so it is current as of now.
+    return { updated: new Date(now), volume30days: sum };
+  }
+
+  #prune(list: Entry[]): void {
+    // Fills are reported in time order, so the expired entries are at the head; this keeps record() O(1)
+    // amortized on the matching hot path. A rare out-of-order entry is still excluded by volume()'s window test.
+    const cutoff = this.#clock.now() - VOLUME_WINDOW_MS;
+    let i = 0;
+    while (i < list.length && list[i]!.at <= cutoff) i++;
+    if (i > 0) list.splice(0, i);
+  }
+}
