@@ -1,0 +1,166 @@
+/**
+ * The candles of one market for one candle type and interval, kept for a bounded retention.
+ *
+ * Only intervals with activity get a candle (seed: "Intervals without trading activity are omitted"): for TRADE
+ * candles a trade, for MIDPOINT candles an observed midpoint of best bid and ask. The series also remembers the
+ * last close, which the candle stream carries forward in the placeholder it sends at the start of every interval
+ * (recorded v3 traffic: a 0-volume candle whose open, high, low and close are the previous close).
+ */
+import { type Decimal, ZERO, dmax, dmin } from '../../core/decimal.js';
+import type { CandleInterval } from '../../model/enums.js';
+import type { Candle } from '../../model/market.js';
+import { candleStart, oldestStartInWindow } from './candle-time.js';
+
+interface Slot {
+  start: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+  volume: Decimal;
+  quoteVolume: Decimal;
+}
+
+/**
+ * One candle series. Candles are appended in time order (the engine's clock only moves forward) and dropped once
+ * they fall out of the retention window, so memory is bounded by `retentionMs / interval` candles.
+ *
+ * @example
+ * const s = new CandleSeries('MINUTE_1', RECENT_WINDOW_MS.MINUTE_1);
+ * s.addTrade(t, dec('100'), dec('2'));
+ * s.range(0, Infinity) // [{ startsAt, open: 100, high: 100, low: 100, close: 100, volume: 2, quoteVolume: 200 }]
+ */
+export class CandleSeries {
+  readonly interval: CandleInterval;
+  readonly #retentionMs: number;
+  #slots: Slot[] = [];
+  #head = 0;
+  #lastClose: Decimal | undefined;
+
+  constructor(interval: CandleInterval, retentionMs: number) {
+    this.interval = interval;
+    this.#retentionMs = retentionMs;
+  }
+
+  /** Close of the newest candle ever recorded (kept after the candle itself left the retention window). */
+  get lastClose(): Decimal | undefined {
+    return this.#lastClose;
+  }
+
+  /** Fold one trade into the candle of its interval; returns that candle's new state. */
+  addTrade(at: number, rate: Decimal, quantity: Decimal): Candle {
+    const slot = this.#slotFor(at, rate, rate);
+    slot.high = dmax(slot.high, rate);
+    slot.low = dmin(slot.low, rate);
+    slot.close = rate;
+    slot.volume = slot.volume.plus(quantity);
+    slot.quoteVolume = slot.quoteVolume.plus(quantity.times(rate));
+    this.#lastClose = rate;
+    return toCandle(slot);
+  }
+
+  /**
+   * Fold one midpoint observation into its candle. `prevailing` is the midpoint in force just before this one
+   * (undefined when the book was one-sided): a new candle opens at it, because a midpoint is a level that exists
+   * continuously, unlike a trade price. Returns the candle when it was created or changed, undefined otherwise.
+   */
+  addMidpoint(at: number, mid: Decimal, prevailing: Decimal | undefined): Candle | undefined {
+    const start = this.#startFor(at);
+    const last = this.#last();
+    if (last && last.start === start) {
+      if (last.close.eq(mid)) return undefined;
+      last.high = dmax(last.high, mid);
+      last.low = dmin(last.low, mid);
+      last.close = mid;
+      this.#lastClose = mid;
+      return toCandle(last);
+    }
+    const open = prevailing ?? mid;
+    const slot = this.#slotFor(at, open, open);
+    slot.high = dmax(open, mid);
+    slot.low = dmin(open, mid);
+    slot.close = mid;
+    this.#lastClose = mid;
+    return toCandle(slot);
+  }
+
+  /**
+   * What the stream sends at the start of the interval beginning at `start`: the candle if activity already
+   * created it, else a 0-volume placeholder at the last close; undefined when the series never had activity.
+   */
+  candleAt(start: number): Candle | undefined {
+    const last = this.#last();
+    if (last && last.start === start) return toCandle(last);
+    if (this.#lastClose === undefined) return undefined;
+    const c = this.#lastClose;
+    return { startsAt: new Date(start), open: c, high: c, low: c, close: c, volume: ZERO, quoteVolume: ZERO };
+  }
+
+  /** Candles with `from <= startsAt < to`, oldest first. */
+  range(from: number, to: number): Candle[] {
+    const out: Candle[] = [];
+    for (let i = this.#lowerBound(from); i < this.#slots.length; i++) {
+      const s = this.#slots[i]!;
+      if (s.start >= to) break;
+      out.push(toCandle(s));
+    }
+    return out;
+  }
+
+  /** Drop candles older than the retention window at `now`. */
+  prune(now: number): void {
+    const oldest = oldestStartInWindow(this.interval, now, this.#retentionMs);
+    while (this.#head < this.#slots.length && this.#slots[this.#head]!.start < oldest) this.#head++;
+    if (this.#head > 256 && this.#head * 2 > this.#slots.length) {
+      this.#slots = this.#slots.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  /** Number of candles held (for tests of the memory bound). */
+  get size(): number {
+    return this.#slots.length - this.#head;
+  }
+
+  #startFor(at: number): number {
+    // Never reopen an older interval: a late-stamped event counts in the newest candle (see addTrade callers).
+    return Math.max(candleStart(this.interval, at), this.#last()?.start ?? -Infinity);
+  }
+
+  #slotFor(at: number, open: Decimal, first: Decimal): Slot {
+    const start = this.#startFor(at);
+    const last = this.#last();
+    if (last && last.start === start) return last;
+    const slot: Slot = { start, open, high: first, low: first, close: first, volume: ZERO, quoteVolume: ZERO };
+    this.#slots.push(slot);
+    this.prune(at);
+    return slot;
+  }
+
+  #last(): Slot | undefined {
+    return this.#head < this.#slots.length ? this.#slots[this.#slots.length - 1] : undefined;
+  }
+
+  #lowerBound(from: number): number {
+    let lo = this.#head;
+    let hi = this.#slots.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#slots[mid]!.start < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+function toCandle(s: Slot): Candle {
+  return {
+    startsAt: new Date(s.start),
+    open: s.open,
+    high: s.high,
+    low: s.low,
+    close: s.close,
+    volume: s.volume,
+    quoteVolume: s.quoteVolume,
+  };
+}

@@ -1,0 +1,313 @@
+/**
+ * Public market data of the simulated exchange: recent trades, tickers, rolling 24-hour summaries and candles,
+ * with the stream events that keep them in sync (seed section 6: `trade`, `ticker`, `tickers`, `marketSummary`,
+ * `marketSummaries`, `candle`). TRADING feeds it ({@link MarketData.recordTrades} after each match,
+ * {@link MarketData.updateTop} when a best price moves); the REST server and the engine facade read it.
+ *
+ * Every REST snapshot answers the sequence of the same counter its stream uses, and every event is emitted after
+ * the state it describes, so a client synchronizing by rule 4 never misses or double-applies a change.
+ *
+ * Publication choices where the seed leaves room:
+ * - `trade`: one message per {@link MarketData.recordTrades} call (one taker order), deltas in execution order.
+ * - `ticker` / `tickers`: one message each per change of last trade rate, best bid or best ask.
+ * - `marketSummary` / `marketSummaries`: coalesced per clock tick (see {@link TickCoalescer}); also sent when a
+ *   trade leaves the 24-hour window, so a streamed summary never goes stale.
+ * - `candle`: when a trade (TRADE) or a midpoint change (MIDPOINT) updates a candle, and at the start of every
+ *   interval for each series that ever had activity — the candle if one exists already, else the 0-volume
+ *   placeholder at the previous close that the service sent. Placeholders are not stored: REST omits intervals
+ *   without activity, as the seed says.
+ */
+import type { Clock, TimerHandle } from '../../core/clock.js';
+import { type Decimal, ZERO } from '../../core/decimal.js';
+import { CANDLE_INTERVALS, CANDLE_TYPES, type CandleInterval, type CandleType } from '../../model/enums.js';
+import type { Candle, MarketSummary, Ticker, Trade } from '../../model/market.js';
+import type { Catalog } from '../catalog.js';
+import type { SimEventBus } from '../events.js';
+import { type SequenceCounters, seqKey } from '../sequences.js';
+import { CandleSeries } from './candle-series.js';
+import { RECENT_WINDOW_MS, historicalRange, oldestStartInWindow } from './candle-time.js';
+import { IntervalBoundaries } from './interval-boundaries.js';
+import { DEFAULT_RECENT_TRADES, RecentTrades } from './recent-trades.js';
+import { RollingSummary } from './rolling-summary.js';
+import { TickCoalescer } from './tick-coalescer.js';
+
+/** What {@link MarketData} needs from the engine. */
+export interface MarketDataDeps {
+  clock: Clock;
+  bus: SimEventBus;
+  sequences: SequenceCounters;
+  catalog: Catalog;
+}
+
+/** Tuning; the defaults are what the service did. */
+export interface MarketDataOptions {
+  /** Trades answered by `GET /markets/{m}/trades` (default 100). */
+  recentTradesLimit?: number;
+  /**
+   * How long candles are kept, per interval (default: the seed's `recent` windows). Longer retention lets a long
+   * backtest ask `historical` for older dates; it is clamped to at least the `recent` window.
+   */
+  candleRetentionMs?: Partial<Record<CandleInterval, number>>;
+}
+
+/** A snapshot with the sequence of its stream (the REST `Sequence` header). */
+export interface Sequenced<T> {
+  data: T;
+  sequence: number;
+}
+
+type SeriesSet = Record<CandleType, Record<CandleInterval, CandleSeries>>;
+
+interface MarketState {
+  symbol: string;
+  recent: RecentTrades;
+  lastTradeRate: Decimal | undefined;
+  bid: Decimal | undefined;
+  ask: Decimal | undefined;
+  /** Midpoint in force (undefined while the book is one-sided or empty). */
+  mid: Decimal | undefined;
+  summary: RollingSummary;
+  expiryTimer: TimerHandle | undefined;
+  series: SeriesSet;
+}
+
+/**
+ * Market data store and publisher.
+ *
+ * @example
+ * const md = new MarketData({ clock, bus, sequences, catalog });
+ * md.recordTrades('BTC-USD', [{ id, executedAt: new Date(clock.now()), quantity: dec('1'), rate: dec('100'), takerSide: 'BUY' }]);
+ * md.ticker('BTC-USD').lastTradeRate // 100
+ */
+export class MarketData {
+  readonly #clock: Clock;
+  readonly #bus: SimEventBus;
+  readonly #seq: SequenceCounters;
+  readonly #catalog: Catalog;
+  readonly #recentLimit: number;
+  readonly #retention: Record<CandleInterval, number>;
+  readonly #markets = new Map<string, MarketState>();
+  readonly #summaryFeed: TickCoalescer<string>;
+  readonly #boundaries: IntervalBoundaries;
+
+  constructor(deps: MarketDataDeps, options: MarketDataOptions = {}) {
+    this.#clock = deps.clock;
+    this.#bus = deps.bus;
+    this.#seq = deps.sequences;
+    this.#catalog = deps.catalog;
+    this.#recentLimit = options.recentTradesLimit ?? DEFAULT_RECENT_TRADES;
+    this.#retention = { ...RECENT_WINDOW_MS };
+    for (const i of CANDLE_INTERVALS) {
+      this.#retention[i] = Math.max(RECENT_WINDOW_MS[i], options.candleRetentionMs?.[i] ?? 0);
+    }
+    this.#summaryFeed = new TickCoalescer(this.#clock, (symbols) => this.#publishSummaries(symbols));
+    this.#boundaries = new IntervalBoundaries(this.#clock, (interval, start) => this.#onBoundary(interval, start));
+  }
+
+  /**
+   * Record the public trades of one taker order (all its fills, in execution order), after the book changed.
+   * Updates recent trades, ticker, summary and TRADE candles, then publishes.
+   */
+  recordTrades(marketSymbol: string, trades: Trade[]): void {
+    const st = this.#state(marketSymbol);
+    if (trades.length === 0) return;
+    st.recent.add(trades);
+    const before = st.lastTradeRate;
+    const touched = new Map<CandleInterval, Candle>();
+    for (const t of trades) {
+      const at = t.executedAt.getTime();
+      st.summary.add(at, t.rate, t.quantity);
+      for (const interval of CANDLE_INTERVALS) {
+        const c = st.series.TRADE[interval].addTrade(at, t.rate, t.quantity);
+        const prev = touched.get(interval);
+        // One call's trades share a timestamp in practice; if they ever straddle a boundary, publish both candles.
+        if (prev && prev.startsAt.getTime() !== c.startsAt.getTime()) this.#emitCandle(st.symbol, 'TRADE', interval, prev);
+        touched.set(interval, c);
+      }
+    }
+    st.lastTradeRate = trades[trades.length - 1]!.rate;
+    this.#armExpiry(st);
+
+    this.#bus.emit({ kind: 'trade', marketSymbol: st.symbol, sequence: this.#seq.next(seqKey.trade(st.symbol)), deltas: [...trades] });
+    if (!sameRate(before, st.lastTradeRate)) this.#publishTicker(st);
+    for (const [interval, candle] of touched) {
+      this.#emitCandle(st.symbol, 'TRADE', interval, candle);
+      this.#boundaries.arm(interval);
+    }
+    this.#summaryFeed.mark(st.symbol);
+  }
+
+  /**
+   * The best bid and/or ask of a market changed (undefined: that side is empty). Updates the ticker and, when
+   * both sides exist, the MIDPOINT candles with the new midpoint `(bid + ask) / 2`.
+   */
+  updateTop(marketSymbol: string, bid: Decimal | undefined, ask: Decimal | undefined): void {
+    const st = this.#state(marketSymbol);
+    const changed = !sameRate(st.bid, bid) || !sameRate(st.ask, ask);
+    st.bid = bid;
+    st.ask = ask;
+    const prevailing = st.mid;
+    st.mid = bid !== undefined && ask !== undefined ? bid.plus(ask).div(2) : undefined;
+    if (changed) this.#publishTicker(st);
+    if (st.mid === undefined) return;
+    const now = this.#clock.now();
+    for (const interval of CANDLE_INTERVALS) {
+      const c = st.series.MIDPOINT[interval].addMidpoint(now, st.mid, prevailing);
+      if (c) this.#emitCandle(st.symbol, 'MIDPOINT', interval, c);
+      this.#boundaries.arm(interval);
+    }
+  }
+
+  /** `GET /markets/{m}/trades` (newest first) with the `trade_{m}` stream's sequence. */
+  trades(marketSymbol: string): Sequenced<Trade[]> {
+    const st = this.#state(marketSymbol);
+    return { data: st.recent.newestFirst(), sequence: this.#seq.current(seqKey.trade(st.symbol)) };
+  }
+
+  /** `GET /markets/{m}/ticker`: zeros where there is no trade, bid or ask. */
+  ticker(marketSymbol: string): Ticker {
+    return tickerOf(this.#state(marketSymbol));
+  }
+
+  /** `GET /markets/tickers`: every listed market, by symbol, with the `tickers` stream's sequence. */
+  tickers(): Sequenced<Ticker[]> {
+    const data = this.#catalog.markets().map((m) => tickerOf(this.#state(m.symbol)));
+    return { data, sequence: this.#seq.current(seqKey.tickers()) };
+  }
+
+  /** `GET /markets/{m}/summary`: the rolling 24 hours up to now. */
+  summary(marketSymbol: string): MarketSummary {
+    return this.#summaryOf(this.#state(marketSymbol));
+  }
+
+  /** `GET /markets/summaries`: every listed market, by symbol, with the `market_summaries` stream's sequence. */
+  summaries(): Sequenced<MarketSummary[]> {
+    const data = this.#catalog.markets().map((m) => this.#summaryOf(this.#state(m.symbol)));
+    return { data, sequence: this.#seq.current(seqKey.summaries()) };
+  }
+
+  /**
+   * `GET /markets/{m}/candles/{type}/{interval}/recent`: the candles of the seed's window for the interval
+   * (MINUTE_1 and MINUTE_5 one day, HOUR_1 31 days, DAY_1 366 days), oldest first, intervals without activity
+   * omitted, with the `candle_{m}_{interval}` stream's sequence for that type.
+   */
+  candles(marketSymbol: string, type: CandleType, interval: CandleInterval): Sequenced<Candle[]> {
+    const st = this.#state(marketSymbol);
+    const series = st.series[type][interval];
+    const now = this.#clock.now();
+    series.prune(now);
+    const data = series.range(oldestStartInWindow(interval, now, RECENT_WINDOW_MS[interval]), Infinity);
+    return { data, sequence: this.#seq.current(seqKey.candle(st.symbol, type, interval)) };
+  }
+
+  /**
+   * `GET .../candles/{type}/{interval}/historical/{year}/{month}/{day}`: the candles of one UTC day (MINUTE_*),
+   * month (HOUR_1) or year (DAY_1), oldest first. Only retained candles can be answered (see
+   * {@link MarketDataOptions.candleRetentionMs}); 400 BAD_REQUEST when a needed date portion is missing or invalid.
+   */
+  historicalCandles(
+    marketSymbol: string,
+    type: CandleType,
+    interval: CandleInterval,
+    year: number,
+    month?: number,
+    day?: number,
+  ): Candle[] {
+    const st = this.#state(marketSymbol);
+    const { from, to } = historicalRange(interval, year, month, day);
+    const series = st.series[type][interval];
+    series.prune(this.#clock.now());
+    return series.range(from, to);
+  }
+
+  /** Rate of the market's last trade, undefined before the first. */
+  lastTradeRate(marketSymbol: string): Decimal | undefined {
+    return this.#state(marketSymbol).lastTradeRate;
+  }
+
+  /** Publish pending summary changes now instead of at the end of the tick (for drivers that never advance time). */
+  flush(): void {
+    this.#summaryFeed.flushNow();
+  }
+
+  /** The state of a listed market (404/400 from the catalog otherwise), created on first use. */
+  #state(marketSymbol: string): MarketState {
+    const symbol = this.#catalog.market(marketSymbol).symbol;
+    let st = this.#markets.get(symbol);
+    if (!st) {
+      const series = {} as SeriesSet;
+      for (const type of CANDLE_TYPES) {
+        series[type] = {} as Record<CandleInterval, CandleSeries>;
+        for (const i of CANDLE_INTERVALS) series[type][i] = new CandleSeries(i, this.#retention[i]);
+      }
+      st = {
+        symbol,
+        recent: new RecentTrades(this.#recentLimit),
+        lastTradeRate: undefined,
+        bid: undefined,
+        ask: undefined,
+        mid: undefined,
+        summary: new RollingSummary(this.#clock.now()),
+        expiryTimer: undefined,
+        series,
+      };
+      this.#markets.set(symbol, st);
+    }
+    return st;
+  }
+
+  #summaryOf(st: MarketState): MarketSummary {
+    // A read may be the first to notice trades leaving the window; the change is then published like any other.
+    if (st.summary.evict(this.#clock.now())) this.#summaryFeed.mark(st.symbol);
+    return st.summary.snapshot(st.symbol);
+  }
+
+  #publishSummaries(symbols: string[]): void {
+    const deltas = symbols.sort().map((s) => this.#summaryOf(this.#state(s)));
+    for (const delta of deltas) this.#bus.emit({ kind: 'marketSummary', delta });
+    this.#bus.emit({ kind: 'marketSummaries', sequence: this.#seq.next(seqKey.summaries()), deltas });
+  }
+
+  #publishTicker(st: MarketState): void {
+    const delta = tickerOf(st);
+    this.#bus.emit({ kind: 'ticker', delta });
+    this.#bus.emit({ kind: 'tickers', sequence: this.#seq.next(seqKey.tickers()), deltas: [delta] });
+  }
+
+  #emitCandle(symbol: string, candleType: CandleType, interval: CandleInterval, delta: Candle): void {
+    const sequence = this.#seq.next(seqKey.candle(symbol, candleType, interval));
+    this.#bus.emit({ kind: 'candle', marketSymbol: symbol, interval, candleType, sequence, delta });
+  }
+
+  /** Keep one timer per market at the moment its oldest summary bucket leaves the 24-hour window. */
+  #armExpiry(st: MarketState): void {
+    if (st.expiryTimer) return;
+    const at = st.summary.nextExpiryAt();
+    if (at === undefined) return;
+    st.expiryTimer = this.#clock.setTimeout(() => {
+      st.expiryTimer = undefined;
+      if (st.summary.evict(this.#clock.now())) this.#summaryFeed.mark(st.symbol);
+      this.#armExpiry(st);
+    }, at - this.#clock.now());
+  }
+
+  #onBoundary(interval: CandleInterval, start: number): void {
+    const now = this.#clock.now();
+    for (const st of this.#markets.values()) {
+      for (const type of CANDLE_TYPES) {
+        const series = st.series[type][interval];
+        series.prune(now);
+        const c = series.candleAt(start);
+        if (c) this.#emitCandle(st.symbol, type, interval, c);
+      }
+    }
+  }
+}
+
+function tickerOf(st: MarketState): Ticker {
+  return { symbol: st.symbol, lastTradeRate: st.lastTradeRate ?? ZERO, bidRate: st.bid ?? ZERO, askRate: st.ask ?? ZERO };
+}
+
+function sameRate(a: Decimal | undefined, b: Decimal | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.eq(b);
+}

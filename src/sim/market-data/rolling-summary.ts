@@ -1,0 +1,167 @@
+/**
+ * The rolling 24-hour statistics behind a MarketSummary: high, low, base volume, quote volume and the percent
+ * change of the rate over the window.
+ *
+ * Trades are aggregated into one-second buckets, which bounds memory at 86 400 buckets per market whatever the
+ * trade rate, and keeps every update O(1) amortised: running sums for the volumes, and monotonic deques for the
+ * window's high and low. The resolution is the only approximation: a trade leaves the summary when the second it
+ * happened in ends 24 h later, i.e. between 24 h and 24 h + 1 s after it (the service itself documented
+ * one-second precision for its date filters).
+ */
+import { type Decimal, ZERO } from '../../core/decimal.js';
+import type { MarketSummary } from '../../model/market.js';
+
+/** 24 hours. */
+export const SUMMARY_WINDOW_MS = 86_400_000;
+/** Bucket width. */
+export const SUMMARY_RESOLUTION_MS = 1000;
+
+interface Bucket {
+  start: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+  volume: Decimal;
+  quoteVolume: Decimal;
+}
+
+/**
+ * The 24-hour window of one market.
+ *
+ * @example
+ * const s = new RollingSummary(clock.now());
+ * s.add(clock.now(), dec('100'), dec('2'));
+ * s.snapshot('BTC-USD').quoteVolume // 200
+ */
+export class RollingSummary {
+  readonly #windowMs: number;
+  readonly #resolutionMs: number;
+  // Deques as arrays with a head index: eviction advances the head, compaction happens in bulk.
+  #buckets: Bucket[] = [];
+  #head = 0;
+  #maxQ: Bucket[] = [];
+  #maxHead = 0;
+  #minQ: Bucket[] = [];
+  #minHead = 0;
+  #volume: Decimal = ZERO;
+  #quoteVolume: Decimal = ZERO;
+  #updatedAt: number;
+
+  /** `createdAt` is reported as updatedAt until the first change. */
+  constructor(createdAt: number, windowMs = SUMMARY_WINDOW_MS, resolutionMs = SUMMARY_RESOLUTION_MS) {
+    this.#updatedAt = createdAt;
+    this.#windowMs = windowMs;
+    this.#resolutionMs = resolutionMs;
+  }
+
+  /**
+   * Add one trade. Trades must come in time order; a trade stamped before the newest bucket (which the engine
+   * never produces, its clock only moves forward) is counted in the newest bucket rather than reordering history.
+   */
+  add(at: number, rate: Decimal, quantity: Decimal): void {
+    const start = Math.max(Math.floor(at / this.#resolutionMs) * this.#resolutionMs, this.#last()?.start ?? -Infinity);
+    let b = this.#last();
+    if (!b || b.start !== start) {
+      b = { start, open: rate, high: rate, low: rate, close: rate, volume: ZERO, quoteVolume: ZERO };
+      this.#buckets.push(b);
+      this.#pushMax(b);
+      this.#pushMin(b);
+    } else {
+      b.close = rate;
+      if (rate.gt(b.high)) {
+        b.high = rate;
+        this.#pushMax(b);
+      }
+      if (rate.lt(b.low)) {
+        b.low = rate;
+        this.#pushMin(b);
+      }
+    }
+    const quote = quantity.times(rate);
+    b.volume = b.volume.plus(quantity);
+    b.quoteVolume = b.quoteVolume.plus(quote);
+    this.#volume = this.#volume.plus(quantity);
+    this.#quoteVolume = this.#quoteVolume.plus(quote);
+    this.#updatedAt = at;
+  }
+
+  /** Drop the buckets that left the window at `now`. Returns true when anything was dropped. */
+  evict(now: number): boolean {
+    let changed = false;
+    while (this.#head < this.#buckets.length) {
+      const b = this.#buckets[this.#head]!;
+      if (b.start + this.#resolutionMs > now - this.#windowMs) break;
+      this.#head++;
+      this.#volume = this.#volume.minus(b.volume);
+      this.#quoteVolume = this.#quoteVolume.minus(b.quoteVolume);
+      if (this.#maxQ[this.#maxHead] === b) this.#maxHead++;
+      if (this.#minQ[this.#minHead] === b) this.#minHead++;
+      changed = true;
+    }
+    if (changed) {
+      this.#updatedAt = now;
+      this.#compact();
+    }
+    return changed;
+  }
+
+  /** When the oldest bucket leaves the window (epoch ms), or undefined when the window is empty. */
+  nextExpiryAt(): number | undefined {
+    const b = this.#buckets[this.#head];
+    return b ? b.start + this.#resolutionMs + this.#windowMs : undefined;
+  }
+
+  /**
+   * The summary as the service reports it. High and low are zero when the window holds no trade; percentChange
+   * is `(last - first) / first * 100` over the window's trades, rounded to 8 decimals (what the wire carries),
+   * and left out when the window is empty — there is no rate to change from.
+   */
+  snapshot(symbol: string): MarketSummary {
+    const first = this.#buckets[this.#head];
+    const last = this.#last();
+    const s: MarketSummary = {
+      symbol,
+      high: this.#maxQ[this.#maxHead]?.high ?? ZERO,
+      low: this.#minQ[this.#minHead]?.low ?? ZERO,
+      volume: this.#volume,
+      quoteVolume: this.#quoteVolume,
+      updatedAt: new Date(this.#updatedAt),
+    };
+    if (first && last) {
+      s.percentChange = last.close.minus(first.open).div(first.open).times(100).toDecimalPlaces(8);
+    }
+    return s;
+  }
+
+  #last(): Bucket | undefined {
+    return this.#head < this.#buckets.length ? this.#buckets[this.#buckets.length - 1] : undefined;
+  }
+
+  // The max deque holds buckets with strictly decreasing highs; a bucket whose high grew re-enters at the back
+  // after removing everything it now dominates (itself included, since it is the newest).
+  #pushMax(b: Bucket): void {
+    while (this.#maxQ.length > this.#maxHead && this.#maxQ[this.#maxQ.length - 1]!.high.lte(b.high)) this.#maxQ.pop();
+    this.#maxQ.push(b);
+  }
+
+  #pushMin(b: Bucket): void {
+    while (this.#minQ.length > this.#minHead && this.#minQ[this.#minQ.length - 1]!.low.gte(b.low)) this.#minQ.pop();
+    this.#minQ.push(b);
+  }
+
+  #compact(): void {
+    if (this.#head > 1024 && this.#head * 2 > this.#buckets.length) {
+      this.#buckets = this.#buckets.slice(this.#head);
+      this.#head = 0;
+    }
+    if (this.#maxHead > 1024 && this.#maxHead * 2 > this.#maxQ.length) {
+      this.#maxQ = this.#maxQ.slice(this.#maxHead);
+      this.#maxHead = 0;
+    }
+    if (this.#minHead > 1024 && this.#minHead * 2 > this.#minQ.length) {
+      this.#minQ = this.#minQ.slice(this.#minHead);
+      this.#minHead = 0;
+    }
+  }
+}
