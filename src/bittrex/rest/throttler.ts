@@ -12,9 +12,9 @@
  *   capped, jittered exponential backoff while 429s keep coming,
  * - never retries by itself: callers know which requests are idempotent.
  *
- * It only ever uses the injected {@link Clock}'s timers, so tests and backtests run in virtual time.
+ * It only ever uses the injected {@link Clock}'s time and sleeps, so tests and backtests run in virtual time.
  */
-import type { Clock, TimerHandle } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 import { systemClock } from '../../core/clock.js';
 import { ValidationError } from '../../core/errors.js';
 
@@ -83,9 +83,17 @@ export interface Throttler {
   /**
    * Report a 429/THROTTLED answer: pauses ALL callers until the next minute boundary (or retryAfterMs from now,
    * if later), with capped exponential backoff + jitter when 429s repeat.
+   *
+   * The first 429 since the last success pauses to the boundary only; the n-th adds
+   * `min(maxBackoffMs, backoffBaseMs * 2^(n-2))`, jittered into its upper half. A 429 arriving while already
+   * paused comes from a request sent before the pause, so it may extend the pause (Retry-After) but does not
+   * count as a repeat.
    */
   throttled(retryAfterMs?: number): void;
-  /** Report a successful (non-429) response; resets the backoff. */
+  /**
+   * Report a successful (non-429) response; resets the backoff. Report every answer that is not a 429 (a 4xx
+   * like INSUFFICIENT_FUNDS also proves the rate is acceptable again).
+   */
   succeeded(): void;
   /** Observable state for metrics: queue depth per priority, calls used this minute, paused-until (epoch ms or undefined). */
   stats(): ThrottlerStats;
@@ -138,8 +146,8 @@ export function createThrottler(opts: ThrottlerOptions = {}): Throttler {
   let streak = 0;
   const totals = { started: 0, waited: 0, waitMs: 0, throttled: 0 };
 
-  let timer: TimerHandle | undefined;
-  let timerAt: number | undefined;
+  /** Due time of the earliest pending wake-up, if any. */
+  let wakeAt: number | undefined;
   let pumping = false;
 
   function queuedCount(): number {
@@ -163,18 +171,20 @@ export function createThrottler(opts: ThrottlerOptions = {}): Throttler {
     }
   }
 
-  /** Keep exactly one timer, due when the queue can next make progress (or none when it is empty). */
-  function arm(at: number | undefined): void {
-    if (at === timerAt) return;
-    timer?.cancel();
-    timer = undefined;
-    timerAt = at;
-    if (at === undefined) return;
-    timer = clock.setTimeout(() => {
-      timer = undefined;
-      timerAt = undefined;
+  /**
+   * Make sure the queue is looked at again by `at`. Uses `clock.sleep`, not `setTimeout`: a queued caller is
+   * waiting on purpose, and the system clock's sleep keeps the process alive while `setTimeout` is unref'd (a CLI
+   * paging past the budget would otherwise exit mid-way with its promise pending). Sleeps cannot be cancelled, so
+   * an earlier pending wake-up is kept — it re-checks and re-arms — and a later one is simply superseded. The
+   * queue only empties by time passing, so at most one stale wake-up exists and it is harmless.
+   */
+  function arm(at: number): void {
+    if (wakeAt !== undefined && wakeAt <= at) return;
+    wakeAt = at;
+    void clock.sleep(at - clock.now()).then(() => {
+      if (wakeAt === at) wakeAt = undefined;
       pump();
-    }, at - clock.now());
+    });
   }
 
   function start(item: Waiting, now: number): void {
@@ -183,14 +193,13 @@ export function createThrottler(opts: ThrottlerOptions = {}): Throttler {
     totals.started++;
     totals.waitMs += now - item.enqueuedAt;
     if (item.delayed) totals.waited++;
-    const startedIn = windowStart;
     let result: Promise<unknown>;
     try {
       result = item.run();
     } catch (err) {
       // A synchronous throw happened before any request could leave, so the server never counted it.
       result = Promise.reject(err);
-      if (windowStart === startedIn && used > 0) used--;
+      used--;
     }
     // Settle first, then release: the caller's continuation must not be able to observe a stale inFlight, and a
     // failing fn must never keep its in-flight slot or stop the queue.
@@ -212,10 +221,7 @@ export function createThrottler(opts: ThrottlerOptions = {}): Throttler {
     pumping = true;
     try {
       for (;;) {
-        if (queuedCount() === 0) {
-          arm(undefined);
-          return;
-        }
+        if (queuedCount() === 0) return;
         const now = clock.now();
         if (pausedUntil !== undefined) {
           if (now < pausedUntil) {

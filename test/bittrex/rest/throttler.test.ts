@@ -156,6 +156,19 @@ describe('createThrottler', () => {
     await r;
   });
 
+  it('a later 429 with a longer Retry-After extends the pause of callers already waiting', async () => {
+    const { clock, throttler, call, started } = setup();
+    throttler.throttled();
+    void throttler.schedule('place', call('p'));
+    await clock.advance(10_000);
+    throttler.throttled(120_000); // a straggler: extends the pause, does not escalate the backoff
+    expect(throttler.stats().consecutiveThrottles).toBe(1);
+    await clock.advanceTo(BOUNDARY);
+    expect(started('p')).toBeUndefined();
+    await clock.advanceTo(T0 + 130_000);
+    expect(started('p')?.at).toBe(T0 + 130_000);
+  });
+
   it('a Retry-After shorter than the rest of the minute still waits for the boundary', async () => {
     const { clock, throttler, call, started } = setup();
     throttler.throttled(1_000);
