@@ -41,7 +41,7 @@ describe('TRADE candles', () => {
   });
 
   it('publishes a candle message per trade batch with the sequence the snapshot reports', async () => {
-    const { md, clock, trade, of } = setup();
+    const { md, trade, of } = setup();
     trade('BTC-USD', ['100', '1']);
     trade('BTC-USD', ['101', '1']);
     const m1 = of('candle').filter((e) => e.interval === 'MINUTE_1' && e.candleType === 'TRADE');
