@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'SUBACCOUNT_OF_SUBACCOUNT_NOT_ALLOWED',
   'THROTTLED',
   'WHITELIST_VIOLATION_WITHDRAWAL_ADDRESS',
+  // Official document's error table: a withdrawal must exceed three times the currency's txFee.
+  'WITHDRAWAL_TOO_SMALL',
   'SOURCE_OF_FUNDS_REQUIRED',
   // Not in the seed's table but used by the service for the cases they name.
   'BAD_REQUEST',
