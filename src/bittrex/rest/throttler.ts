@@ -201,8 +201,8 @@ export function createThrottler(opts: ThrottlerOptions = {}): Throttler {
       result = Promise.reject(err);
       used--;
     }
-    // Settle first, then release: the caller's continuation must not be able to observe a stale inFlight, and a
-    // failing fn must never keep its in-flight slot or stop the queue.
+    // Release before settling, so the caller's continuation never sees its own call still in flight; a rejection
+    // releases exactly like a success, so a failing fn can neither keep its slot nor stop the queue.
     Promise.resolve(result).then(
       (value) => {
         inFlight--;
