@@ -1,0 +1,125 @@
+/**
+ * Aggregated views of a book at the stream depths (1, 25, 500) and the deltas between successive views.
+ *
+ * Seed rule 1: an orderbook delta entry with quantity 0 means no liquidity remains at that rate OR the rate left
+ * the subscribed depth; a rate that enters the depth (because better levels went away) appears with its full
+ * quantity. Each depth has its own view, its own deltas and its own sequence, and a depth whose view did not
+ * change publishes nothing.
+ *
+ * Instead of diffing whole views after every operation, a view is described by its boundary: the rate of its
+ * last (worst) level when it is full, or "not full" (every level is in view). Levels whose quantity did not
+ * change can only enter or leave the view between the old and the new boundary, so an update costs
+ * O(changed levels + levels crossing the boundary), not O(depth).
+ */
+import { type Decimal, ZERO } from '../../core/decimal.js';
+import type { OrderBookEntry } from '../../model/market.js';
+import type { BookSide, DirtyMark } from './book-side.js';
+
+/** The stream depths. */
+export const BOOK_DEPTHS = [1, 25, 500] as const;
+/** A stream depth. */
+export type BookDepth = (typeof BOOK_DEPTHS)[number];
+
+/** The changes of one depth's view in one operation. */
+export interface DepthDelta {
+  depth: BookDepth;
+  bidDeltas: OrderBookEntry[];
+  askDeltas: OrderBookEntry[];
+}
+
+/** The top `depth` levels of a side, best first. */
+export function sideView(side: BookSide, depth: number): OrderBookEntry[] {
+  const out: OrderBookEntry[] = [];
+  for (const level of side.fromBest()) {
+    if (out.length >= depth) break;
+    out.push({ quantity: level.total, rate: level.rate });
+  }
+  return out;
+}
+
+/**
+ * Tracks the published boundary of every depth view of both sides and turns the changed levels of an operation
+ * into per-depth deltas.
+ */
+export class DepthViews {
+  readonly #bids: BookSide;
+  readonly #asks: BookSide;
+  /** Worst rate of each published view, or undefined while the view holds every level of the side. */
+  readonly #bidWorst = new Map<BookDepth, Decimal | undefined>();
+  readonly #askWorst = new Map<BookDepth, Decimal | undefined>();
+
+  constructor(bids: BookSide, asks: BookSide) {
+    this.#bids = bids;
+    this.#asks = asks;
+    for (const d of BOOK_DEPTHS) {
+      this.#bidWorst.set(d, worstInView(bids, d));
+      this.#askWorst.set(d, worstInView(asks, d));
+    }
+  }
+
+  /**
+   * Consume the changes recorded on both sides since the last call and return the deltas of every depth whose
+   * view changed (entries best first), updating the published boundaries.
+   */
+  flush(): DepthDelta[] {
+    const bidDirty = this.#bids.takeDirty();
+    const askDirty = this.#asks.takeDirty();
+    if (bidDirty.size === 0 && askDirty.size === 0) return [];
+    const out: DepthDelta[] = [];
+    for (const depth of BOOK_DEPTHS) {
+      // A side with no changed level has an unchanged view at every depth.
+      const bidDeltas = bidDirty.size > 0 ? sideDeltas(this.#bids, depth, this.#bidWorst.get(depth), bidDirty) : [];
+      const askDeltas = askDirty.size > 0 ? sideDeltas(this.#asks, depth, this.#askWorst.get(depth), askDirty) : [];
+      this.#bidWorst.set(depth, worstInView(this.#bids, depth));
+      this.#askWorst.set(depth, worstInView(this.#asks, depth));
+      if (bidDeltas.length > 0 || askDeltas.length > 0) out.push({ depth, bidDeltas, askDeltas });
+    }
+    return out;
+  }
+}
+
+function worstInView(side: BookSide, depth: number): Decimal | undefined {
+  return side.size >= depth ? side.atRank(depth - 1)!.rate : undefined;
+}
+
+/** Deltas of one side at one depth, given the old boundary and the levels that changed. */
+function sideDeltas(
+  side: BookSide,
+  depth: number,
+  oldWorst: Decimal | undefined,
+  dirty: ReadonlyMap<string, DirtyMark>,
+): OrderBookEntry[] {
+  const out: OrderBookEntry[] = [];
+  const n = side.size;
+  const newWorst = worstInView(side, depth);
+  // A level was in the old view iff it existed and is at least as good as the old boundary; likewise now.
+  const inOld = (rate: Decimal): boolean => oldWorst === undefined || !side.better(oldWorst, rate);
+  const inNew = (rate: Decimal): boolean => newWorst === undefined || !side.better(newWorst, rate);
+
+  for (const m of dirty.values()) {
+    const level = side.get(m.key);
+    const wasIn = m.existedBefore && inOld(m.rate);
+    const isIn = level !== undefined && inNew(m.rate);
+    if (isIn) {
+      if (!wasIn || !level.total.eq(m.totalBefore)) out.push({ quantity: level.total, rate: level.rate });
+    } else if (wasIn) {
+      out.push({ quantity: ZERO, rate: m.rate });
+    }
+  }
+  // Unchanged levels that entered the view: in the new view but worse than the old boundary.
+  if (oldWorst !== undefined) {
+    for (let r = Math.min(depth, n) - 1; r >= 0; r--) {
+      const level = side.atRank(r)!;
+      if (inOld(level.rate)) break;
+      if (!dirty.has(level.key)) out.push({ quantity: level.total, rate: level.rate });
+    }
+  }
+  // Unchanged levels that left the view: beyond the new depth but at least as good as the old boundary.
+  for (let r = depth; r < n; r++) {
+    const level = side.atRank(r)!;
+    if (!inOld(level.rate)) break;
+    if (!dirty.has(level.key)) out.push({ quantity: ZERO, rate: level.rate });
+  }
+  if (out.length > 1) out.sort((a, b) => (side.better(a.rate, b.rate) ? -1 : side.better(b.rate, a.rate) ? 1 : 0));
+  return out;
+}
