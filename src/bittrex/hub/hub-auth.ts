@@ -1,0 +1,69 @@
+/**
+ * Hub authentication (seed section 5): `Authenticate(apiKey, timestamp, randomContent, signature)` answered by a
+ * SocketResponse. It lasts 10 minutes; the server says `authenticationExpiring` one minute before the end and
+ * cancels private subscriptions when it ends.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../core/clock.js';
+import { type Credentials, signHubAuth } from '../rest/auth.js';
+import { decode } from '../../model/decode.js';
+import { decodeSocketResponse, type SocketResponse } from '../../model/misc.js';
+import { HubAuthError } from './hub-errors.js';
+
+/** How long one authentication lasts on the service. */
+export const AUTH_LIFETIME_MS = 10 * 60_000;
+
+/**
+ * When to renew without waiting for `authenticationExpiring`: at 9 minutes, the moment the server would send it.
+ * If that message is lost the client still renews a minute before private subscriptions are cancelled.
+ */
+export const DEFAULT_AUTH_RENEW_AFTER_MS = 9 * 60_000;
+
+/** Calls a hub method on one connection. */
+export type HubInvoke = (method: string, ...args: unknown[]) => Promise<unknown>;
+
+/**
+ * Authenticate one connection. Resolves when the server answered `Success: true`; rejects with
+ * {@link HubAuthError} on `Success: false` (its ErrorCode kept) or a reply that is not a SocketResponse, and with
+ * the invocation's own error when the call itself failed (connection closed, timeout).
+ *
+ * The timestamp comes from `clock`, so a virtual-time run signs with virtual time; the server checks the
+ * signature, and a simulator on the same clock can check the timestamp too.
+ *
+ * @example
+ * await authenticateHub((m, ...a) => transport.invoke(m, ...a), creds, systemClock, { renewal: false });
+ */
+export async function authenticateHub(
+  invoke: HubInvoke,
+  credentials: Credentials,
+  clock: Clock,
+  opts: { renewal: boolean; randomContent?: () => string },
+): Promise<void> {
+  const args = signHubAuth(credentials, clock.now(), (opts.randomContent ?? randomUUID)());
+  const reply = await invoke('Authenticate', args.apiKey, args.timestamp, args.randomContent, args.signature);
+  let response: SocketResponse;
+  try {
+    response = decode(decodeSocketResponse, reply, 'hub Authenticate');
+  } catch (e) {
+    throw new HubAuthError('WIRE_FORMAT', { renewal: opts.renewal, cause: e });
+  }
+  if (!response.Success) throw new HubAuthError(response.ErrorCode ?? 'UNKNOWN', { renewal: opts.renewal });
+}
+
+/**
+ * Ask the server whether this connection is still authenticated. Answers false when the reply is anything but
+ * `true`, including an error reply from a server without IsAuthenticated: the caller then assumes the worst
+ * (private subscriptions gone) and re-subscribes, which costs a resync but never loses data.
+ * A failure of the connection itself still rejects, so the caller can tell it apart.
+ */
+export async function isHubAuthenticated(
+  invoke: HubInvoke,
+  connectionLost: () => boolean,
+): Promise<boolean> {
+  try {
+    return (await invoke('IsAuthenticated')) === true;
+  } catch (e) {
+    if (connectionLost()) throw e;
+    return false;
+  }
+}

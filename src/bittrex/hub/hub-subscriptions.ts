@@ -1,0 +1,131 @@
+/**
+ * Subscribe/Unsubscribe replies and the client's memory of wanted channels.
+ *
+ * The hub answers one SocketResponse per channel, in the order sent (seed section 6), so one channel can be
+ * refused (`UNAUTHORIZED_USER`) while the others of the same call succeed.
+ */
+import { WireFormatError } from '../../core/errors.js';
+import { arrayOf } from '../../model/decode.js';
+import { decodeSocketResponse } from '../../model/misc.js';
+import { HubSubscriptionError } from './hub-errors.js';
+import type { StreamMessage } from './messages.js';
+
+/** The outcome for one channel of a subscribe or unsubscribe call. */
+export type SubscriptionResult =
+  | { channel: string; success: true }
+  | { channel: string; success: false; error: HubSubscriptionError };
+
+/** The stream the client always subscribes to, because its watchdog lives on it. */
+export const HEARTBEAT_CHANNEL = 'heartbeat';
+
+/**
+ * Streams that need authentication: the private streams of the seed's table and their sub-account variants.
+ * Their subscriptions are cancelled by the server when authentication expires.
+ */
+export const PRIVATE_CHANNELS: ReadonlySet<string> = new Set(
+  ['balance', 'conditional_order', 'deposit', 'execution', 'order'].flatMap((c) => [c, `subaccounts_${c}`]),
+);
+
+/** True for a channel that needs an authenticated connection. */
+export function isPrivateChannel(channel: string): boolean {
+  return PRIVATE_CHANNELS.has(channel);
+}
+
+const decodeReplies = arrayOf(decodeSocketResponse);
+
+/**
+ * Pair a Subscribe/Unsubscribe reply with the channels sent. Throws {@link WireFormatError} when the reply is
+ * not an array of SocketResponse with one entry per channel: then nothing can be said about any channel.
+ *
+ * @example
+ * readSubscriptionReply('Subscribe', ['heartbeat', 'order'], [
+ *   { Success: true },
+ *   { Success: false, ErrorCode: 'UNAUTHORIZED_USER' },
+ * ]);
+ * // [{ channel: 'heartbeat', success: true },
+ * //  { channel: 'order', success: false, error: HubSubscriptionError(UNAUTHORIZED_USER) }]
+ */
+export function readSubscriptionReply(
+  operation: 'Subscribe' | 'Unsubscribe',
+  channels: readonly string[],
+  reply: unknown,
+): SubscriptionResult[] {
+  const where = `hub ${operation}`;
+  const responses = decodeReplies(reply, '', where);
+  if (responses.length !== channels.length) {
+    throw new WireFormatError(where, '', `has ${responses.length} results for ${channels.length} channels`);
+  }
+  return channels.map((channel, i) => {
+    const r = responses[i]!;
+    return r.Success
+      ? { channel, success: true as const }
+      : {
+          channel,
+          success: false as const,
+          error: new HubSubscriptionError(channel, r.ErrorCode ?? 'UNKNOWN', operation),
+        };
+  });
+}
+
+/**
+ * Check and de-duplicate channel names from a caller, keeping first-seen order. Rejects empty and non-string
+ * names here, where the mistake is made, rather than as an obscure server refusal later.
+ */
+export function normalizeChannels(channels: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const [i, c] of channels.entries()) {
+    if (typeof c !== 'string' || c.trim() === '') {
+      throw new TypeError(`channels[${i}] is not a channel name: ${JSON.stringify(c)}`);
+    }
+    if (!seen.has(c)) {
+      seen.add(c);
+      out.push(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * The subscription a message came from, derived from its payload (the wire does not say). Private streams have
+ * a plain and a `subaccounts_` variant with the same message name; which one delivered is only known when just
+ * one of them is subscribed, otherwise the answer is undefined rather than a guess.
+ */
+export function channelOf(message: StreamMessage, subscribed: ReadonlySet<string>): string | undefined {
+  switch (message.name) {
+    case 'orderBook':
+      return `orderbook_${message.data.marketSymbol}_${message.data.depth}`;
+    case 'trade':
+      return `trade_${message.data.marketSymbol}`;
+    case 'candle':
+      return `candle_${message.data.marketSymbol}_${message.data.interval}`;
+    case 'ticker':
+      return `ticker_${message.data.symbol}`;
+    case 'marketSummary':
+      return `market_summary_${message.data.symbol}`;
+    case 'tickers':
+      return 'tickers';
+    case 'marketSummaries':
+      return 'market_summaries';
+    case 'heartbeat':
+      return HEARTBEAT_CHANNEL;
+    case 'authenticationExpiring':
+      return undefined;
+    default: {
+      const plain = PRIVATE_CHANNEL_OF[message.name];
+      const sub = `subaccounts_${plain}`;
+      const hasPlain = subscribed.has(plain);
+      if (hasPlain === subscribed.has(sub)) return undefined;
+      return hasPlain ? plain : sub;
+    }
+  }
+}
+
+/** Subscription name of each private message name (they differ only in case: `conditionalOrder`). */
+const PRIVATE_CHANNEL_OF = {
+  balance: 'balance',
+  order: 'order',
+  conditionalOrder: 'conditional_order',
+  deposit: 'deposit',
+  execution: 'execution',
+} as const;

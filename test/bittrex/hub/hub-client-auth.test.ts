@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { HubAuthError, HubConnectionLostError } from '../../../src/bittrex/hub/hub-errors.js';
+import { balancePayload, harness, T0, type Harness } from './hub-client-harness.js';
+
+const MIN = 60_000;
+
+let h: Harness;
+afterEach(async () => {
+  await h?.client.stop();
+});
+
+describe('hub client: authentication renewal', () => {
+  it('renews on authenticationExpiring and leaves subscriptions alone while still authenticated', async () => {
+    h = harness();
+    h.heartbeats();
+    await h.client.start();
+    await h.client.subscribe(['order']);
+    await h.clock.advance(9 * MIN);
+    const authsBefore = h.hub.calls('Authenticate').length;
+
+    h.hub.current.push('authenticationExpiring', []);
+    await h.clock.advance(0);
+
+    expect(h.hub.calls('Authenticate')).toHaveLength(authsBefore + 1);
+    expect(h.hub.calls('IsAuthenticated').length).toBeGreaterThan(0);
+    expect(h.hub.calls('Subscribe')).toHaveLength(2); // connect + subscribe(['order']) only
+    expect(h.lifecycle.filter((e) => e.type === 'authenticated' && e.renewal)).not.toHaveLength(0);
+    expect(h.lifecycle.some((e) => e.type === 'resubscribed')).toBe(false);
+    expect(h.hub.transports).toHaveLength(1);
+  });
+
+  it('renews proactively before the 10-minute lifetime ends when authenticationExpiring never arrives', async () => {
+    h = harness();
+    h.heartbeats();
+    await h.client.start();
+    const first = h.hub.calls('Authenticate')[0]!.at!;
+
+    await h.clock.advanceTo(first + 10 * MIN - 1);
+    const auths = h.hub.calls('Authenticate');
+    expect(auths.length).toBeGreaterThanOrEqual(2);
+    expect(auths[1]!.at! - first).toBeLessThan(10 * MIN);
+
+    // And it keeps doing so, every lifetime, on the same connection.
+    await h.clock.advance(30 * MIN);
+    expect(h.hub.calls('Authenticate').length).toBeGreaterThanOrEqual(5);
+    expect(h.hub.transports).toHaveLength(1);
+    expect(h.errors).toEqual([]);
+  });
+
+  it('after a lapse re-authenticates and re-subscribes the private channels the server cancelled', async () => {
+    h = harness();
+    h.heartbeats();
+    await h.client.start();
+    await h.client.subscribe(['order', 'balance', 'trade_BTC-USD']);
+
+    h.hub.current.expireAuth(); // the server ended authentication and dropped the private subscriptions
+    expect(h.hub.publish('balance', 'balance', balancePayload(1))).toBe(0);
+    h.hub.current.push('authenticationExpiring', []);
+    await h.clock.advance(0);
+
+    const resubscribe = h.hub.calls('Subscribe').at(-1)!;
+    expect(resubscribe.args).toEqual([['order', 'balance']]);
+    expect(h.hub.current.authenticated).toBe(true);
+    const event = h.lifecycle.find((e) => e.type === 'resubscribed');
+    expect(event).toMatchObject({ type: 'resubscribed', epoch: 1, channels: ['order', 'balance'], reason: 'auth-lapsed' });
+
+    expect(h.hub.publish('balance', 'balance', balancePayload(2))).toBe(1);
+    expect(h.messages.filter((m) => m.name === 'balance')).toHaveLength(1);
+    expect(h.hub.transports).toHaveLength(1);
+  });
+
+  it('knows from its own clock that authentication lapsed when the renewal comes late', async () => {
+    // Renewal only at 11 minutes: the server has already cancelled private subscriptions by then.
+    h = harness({ authRenewAfterMs: 11 * MIN });
+    h.heartbeats();
+    await h.client.start();
+    await h.client.subscribe(['execution']);
+    h.hub.handlers.set('IsAuthenticated', () => true); // even a server that answers wrongly cannot mislead it
+    await h.clock.advanceTo(T0 + 10 * MIN);
+    h.hub.current.expireAuth();
+
+    await h.clock.advanceTo(T0 + 11 * MIN + 1);
+    expect(h.hub.calls('Subscribe').at(-1)!.args).toEqual([['execution']]);
+    expect(h.hub.current.subscriptions.has('execution')).toBe(true);
+    expect(h.lifecycle.some((e) => e.type === 'resubscribed')).toBe(true);
+  });
+
+  it('drops the connection when renewal is refused, and a new connection authenticates afresh', async () => {
+    h = harness();
+    h.heartbeats();
+    await h.client.start();
+    await h.client.subscribe(['order']);
+    let refuse = true;
+    h.hub.handlers.set('Authenticate', (_args, t) => {
+      if (refuse) {
+        refuse = false;
+        return { Success: false, ErrorCode: 'INVALID_TIMESTAMP' };
+      }
+      t.authenticated = true;
+      return { Success: true };
+    });
+
+    h.hub.current.push('authenticationExpiring', []);
+    await h.clock.advance(0);
+    const authError = h.errors.find((e): e is HubAuthError => e instanceof HubAuthError);
+    expect(authError?.errorCode).toBe('INVALID_TIMESTAMP');
+    expect(authError?.renewal).toBe(true);
+    expect(h.errors.some((e) => e instanceof HubConnectionLostError && e.reason === 'auth-renewal-failed')).toBe(true);
+    expect(h.hub.transports[0]!.closed).toBe(true);
+
+    await h.clock.advance(5_000);
+    expect(h.hub.transports).toHaveLength(2);
+    expect(h.hub.calls('Authenticate', 1)).toHaveLength(1);
+    expect(h.hub.calls('Subscribe', 1).map((c) => c.args)).toEqual([[['heartbeat', 'order']]]);
+    expect(h.lifecycle.at(-1)).toMatchObject({ type: 'reconnected', epoch: 2, reason: 'auth-renewal-failed' });
+  });
+
+  it('ignores authenticationExpiring on a connection without credentials', async () => {
+    h = harness({ credentials: undefined });
+    await h.client.start();
+    h.hub.current.push('authenticationExpiring', []);
+    await h.clock.advance(0);
+    expect(h.hub.calls('Authenticate')).toHaveLength(0);
+    expect(h.errors).toEqual([]);
+  });
+});
