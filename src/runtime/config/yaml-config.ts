@@ -1,0 +1,117 @@
+/**
+ * Loading YAML configuration files: environment substitution for secrets, schema validation with zod, and errors
+ * that name the file, line and field (`config/paper.yaml:12:5 strategies[0].params.spread: Expected number`).
+ * Shared by the simulator and bot configs so both behave the same for users.
+ */
+import { readFileSync } from 'node:fs';
+import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { z } from 'zod';
+import { RexbotError } from '../../core/errors.js';
+
+/** One problem found in a config file. */
+export interface ConfigIssue {
+  /** Dotted field path, e.g. `strategies[0].params.spread`. */
+  path: string;
+  message: string;
+  line?: number;
+  col?: number;
+}
+
+/** A config file that cannot be used. The message lists every issue as `file:line:col path: message`. */
+export class ConfigError extends RexbotError {
+  readonly file: string;
+  readonly issues: ConfigIssue[];
+  constructor(file: string, issues: ConfigIssue[]) {
+    super('CONFIG_INVALID', `invalid config ${file}:\n${issues.map((i) => `  ${formatIssue(file, i)}`).join('\n')}`);
+    this.file = file;
+    this.issues = issues;
+  }
+}
+
+/** `file:line:col path: message`. */
+export function formatIssue(file: string, i: ConfigIssue): string {
+  const at = i.line !== undefined ? `${file}:${i.line}:${i.col ?? 1}` : file;
+  return `${at} ${i.path || '<root>'}: ${i.message}`;
+}
+
+const ENV_RE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Replace `${VAR}` and `${VAR:-default}` in string values with environment values. A missing variable without a
+ * default is an issue (secrets must not silently become empty strings).
+ */
+function substituteEnv(text: string, env: NodeJS.ProcessEnv, onMissing: (name: string) => void): string {
+  return text.replace(ENV_RE, (_m, name: string, fallback: string | undefined) => {
+    const v = env[name];
+    if (v !== undefined && v !== '') return v;
+    if (fallback !== undefined) return fallback;
+    onMissing(name);
+    return '';
+  });
+}
+
+function pathString(path: readonly PropertyKey[]): string {
+  let s = '';
+  for (const p of path) s += typeof p === 'number' ? `[${p}]` : s ? `.${String(p)}` : String(p);
+  return s;
+}
+
+function nodeAt(root: Node | null | undefined, path: readonly PropertyKey[]): Node | undefined {
+  let node: unknown = root;
+  let last: Node | undefined = root ?? undefined;
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((it) => (it.key as { value?: unknown } | null)?.value === key);
+      if (!pair) return last;
+      node = pair.value;
+      last = (pair.value as Node | null) ?? (pair.key as Node) ?? last;
+    } else if (isSeq(node) && typeof key === 'number') {
+      node = node.items[key];
+      last = (node as Node | undefined) ?? last;
+    } else {
+      return last;
+    }
+  }
+  return last;
+}
+
+/**
+ * Parse YAML `text` (from `file`, for messages) against `schema`. Values of the form `${VAR}` are taken from `env`.
+ *
+ * @example
+ * const cfg = parseYamlConfig(text, 'config/sim.yaml', simConfigSchema);
+ */
+export function parseYamlConfig<S extends z.ZodType>(text: string, file: string, schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  const pos = (offset: number | undefined) => (offset === undefined ? {} : { line: lc.linePos(offset).line, col: lc.linePos(offset).col });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(file, doc.errors.map((e) => ({ path: '', message: e.message.split('\n')[0]!, ...pos(e.pos[0]) })));
+  }
+  const missing: ConfigIssue[] = [];
+  const data = doc.toJS({
+    reviver: (_k: unknown, v: unknown) =>
+      typeof v === 'string' ? substituteEnv(v, env, (name) => missing.push({ path: '', message: `environment variable ${name} is not set` })) : v,
+  }) as unknown;
+  const result = schema.safeParse(data ?? {});
+  const issues: ConfigIssue[] = [...missing];
+  if (!result.success) {
+    for (const iss of result.error.issues) {
+      const node = nodeAt(doc.contents, iss.path);
+      issues.push({ path: pathString(iss.path), message: iss.message, ...pos(node?.range?.[0]) });
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(file, issues);
+  return (result as { data: z.output<S> }).data;
+}
+
+/** Read and parse a YAML config file. A missing or unreadable file is a ConfigError naming it. */
+export function loadYamlConfig<S extends z.ZodType>(file: string, schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, [{ path: '', message: `cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }]);
+  }
+  return parseYamlConfig(text, file, schema, env);
+}

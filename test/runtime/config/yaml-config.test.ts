@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigError, parseYamlConfig } from '../../../src/runtime/config/yaml-config.js';
+
+const schema = z.strictObject({
+  name: z.string(),
+  port: z.number().int().min(0).max(65535),
+  strategies: z.array(z.strictObject({ kind: z.string(), spread: z.number().positive() })),
+  secret: z.string().optional(),
+});
+
+function issues(text: string, env: NodeJS.ProcessEnv = {}): string {
+  try {
+    parseYamlConfig(text, 'bot.yaml', schema, env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseYamlConfig', () => {
+  it('parses a valid file', () => {
+    const cfg = parseYamlConfig('name: a\nport: 0\nstrategies:\n  - kind: mm\n    spread: 0.1\n', 'bot.yaml', schema, {});
+    expect(cfg).toEqual({ name: 'a', port: 0, strategies: [{ kind: 'mm', spread: 0.1 }] });
+  });
+
+  it('names file, line, column and field of a wrong type', () => {
+    const msg = issues('name: a\nport: 0\nstrategies:\n  - kind: mm\n    spread: wide\n');
+    expect(msg).toMatch(/bot\.yaml:5:13 strategies\[0\]\.spread: /);
+  });
+
+  it('reports unknown fields', () => {
+    expect(issues('name: a\nport: 0\nstrategies: []\nprot: 3\n')).toMatch(/prot/);
+  });
+
+  it('reports YAML syntax errors with a line', () => {
+    expect(issues('name: a\n  port: : 0\n')).toMatch(/bot\.yaml:2:/);
+  });
+
+  it('substitutes environment variables and refuses missing ones', () => {
+    const cfg = parseYamlConfig('name: a\nport: 0\nstrategies: []\nsecret: ${MY_SECRET}\n', 'bot.yaml', schema, { MY_SECRET: 's3' });
+    expect(cfg.secret).toBe('s3');
+    expect(issues('name: a\nport: 0\nstrategies: []\nsecret: ${NOPE}\n')).toMatch(/NOPE is not set/);
+    const withDefault = parseYamlConfig('name: ${N:-dflt}\nport: 0\nstrategies: []\n', 'bot.yaml', schema, {});
+    expect(withDefault.name).toBe('dflt');
+  });
+});
