@@ -1,0 +1,348 @@
+/**
+ * Typed v3 stream messages (seed section 6, streams table) and their decoders.
+ *
+ * A message arrives as hub method `name` with one argument, the payload, already inflated by the codec.
+ * {@link decodeStreamMessage} turns it into a {@link StreamMessage}: exact decimals, dates and enums, with a
+ * {@link WireFormatError} naming the stream and the field for anything malformed. Object schemas are the REST
+ * resources, so the src/model decoders do the field work; this file adds the envelopes.
+ */
+import { WireFormatError } from '../../core/errors.js';
+import type { Decimal } from '../../core/decimal.js';
+import {
+  arrayOf,
+  CANDLE_INTERVALS,
+  CANDLE_TYPES,
+  decodeBalance,
+  decodeCandle,
+  decodeConditionalOrder,
+  decodeDeposit,
+  decodeExecution,
+  decodeMarketSummary,
+  decodeOrder,
+  decodeTicker,
+  decodeTrade,
+  id,
+  int,
+  object,
+  oneOf,
+  str,
+  type Balance,
+  type Candle,
+  type CandleInterval,
+  type CandleType,
+  type ConditionalOrder,
+  type Decoder,
+  type Deposit,
+  type Execution,
+  type MarketSummary,
+  type Order,
+  type OrderBookDepth,
+  type OrderBookEntry,
+  type Ticker,
+  type Trade,
+} from '../../model/index.js';
+import { dec as decimal } from '../../model/decode.js';
+
+/** `orderBook`: deltas of one (market, depth) book. Quantity 0 removes the level. */
+export interface OrderBookMessage {
+  marketSymbol: string;
+  depth: OrderBookDepth;
+  sequence: number;
+  bidDeltas: OrderBookEntry[];
+  askDeltas: OrderBookEntry[];
+}
+/** `tickers`: changed tickers of all markets. */
+export interface TickersMessage {
+  sequence: number;
+  deltas: Ticker[];
+}
+/** `trade`: new trades of one market. */
+export interface TradeMessage {
+  sequence: number;
+  marketSymbol: string;
+  deltas: Trade[];
+}
+/** `candle`: the current candle of one (market, interval), sent at its start and on every trade. */
+export interface CandleMessage {
+  sequence: number;
+  marketSymbol: string;
+  interval: CandleInterval;
+  delta: Candle;
+  /** Present on the real service (`TRADE`); not in the seed's table. */
+  candleType?: CandleType;
+}
+/** `marketSummaries`: changed summaries of all markets. */
+export interface MarketSummariesMessage {
+  sequence: number;
+  deltas: MarketSummary[];
+}
+/** `balance`: one balance of account `accountId` (sequence per account). */
+export interface BalanceMessage {
+  accountId: string;
+  sequence: number;
+  delta: Balance;
+}
+/** `order`: full state of one order. */
+export interface OrderMessage {
+  accountId: string;
+  sequence: number;
+  delta: Order;
+}
+/** `conditionalOrder`: full state of one conditional order. */
+export interface ConditionalOrderMessage {
+  accountId: string;
+  sequence: number;
+  delta: ConditionalOrder;
+}
+/** `deposit`: full state of one deposit. */
+export interface DepositMessage {
+  accountId: string;
+  sequence: number;
+  delta: Deposit;
+}
+/** `execution`: new fills of the account's orders. */
+export interface ExecutionMessage {
+  accountId: string;
+  sequence: number;
+  deltas: Execution[];
+}
+
+/** Every stream message, keyed by its message (hub method) name. */
+export type StreamMessage =
+  | { name: 'orderBook'; data: OrderBookMessage }
+  | { name: 'ticker'; data: Ticker }
+  | { name: 'tickers'; data: TickersMessage }
+  | { name: 'trade'; data: TradeMessage }
+  | { name: 'candle'; data: CandleMessage }
+  | { name: 'marketSummary'; data: MarketSummary }
+  | { name: 'marketSummaries'; data: MarketSummariesMessage }
+  | { name: 'balance'; data: BalanceMessage }
+  | { name: 'order'; data: OrderMessage }
+  | { name: 'conditionalOrder'; data: ConditionalOrderMessage }
+  | { name: 'deposit'; data: DepositMessage }
+  | { name: 'execution'; data: ExecutionMessage }
+  | { name: 'heartbeat'; data: undefined }
+  /** The seed does not show this payload's schema, so it is passed through as sent. */
+  | { name: 'authenticationExpiring'; data: unknown };
+
+/** A stream message name. */
+export type StreamMessageName = StreamMessage['name'];
+/** The payload type of message `N`. */
+export type StreamMessageData<N extends StreamMessageName> = Extract<StreamMessage, { name: N }>['data'];
+
+/** A sequenced stream message name (everything the rule-4 synchronizer handles). */
+export type SequencedMessageName =
+  | 'orderBook'
+  | 'tickers'
+  | 'trade'
+  | 'candle'
+  | 'marketSummaries'
+  | 'balance'
+  | 'order'
+  | 'conditionalOrder'
+  | 'deposit'
+  | 'execution';
+
+/**
+ * A book level from a stream: quantity must be ≥ 0 (0 = remove) and rate > 0. Rejected here, at the edge, so a
+ * book never has to undo half a delta list.
+ */
+const bookDelta: Decoder<OrderBookEntry> = (v, path, where) => {
+  const e = object<{ quantity: Decimal; rate: Decimal }>({ quantity: decimal, rate: decimal }, {})(v, path, where);
+  if (e.quantity.isNegative()) throw new WireFormatError(where, `${path}.quantity`, `is negative: ${e.quantity}`);
+  if (!e.rate.isPositive() || e.rate.isZero()) throw new WireFormatError(where, `${path}.rate`, `is not positive: ${e.rate}`);
+  return e;
+};
+
+const depth: Decoder<OrderBookDepth> = (v, path, where) => {
+  const n = int(v, path, where);
+  if (n !== 1 && n !== 25 && n !== 500) throw new WireFormatError(where, path, `is not 1, 25 or 500: ${n}`);
+  return n;
+};
+
+const sequence: Decoder<number> = (v, path, where) => {
+  const n = int(v, path, where);
+  if (n < 0) throw new WireFormatError(where, path, `is negative: ${n}`);
+  return n;
+};
+
+const DECODERS: { [N in StreamMessageName]: Decoder<StreamMessageData<N>> } = {
+  orderBook: object<OrderBookMessage>(
+    { marketSymbol: str, depth, sequence, bidDeltas: arrayOf(bookDelta), askDeltas: arrayOf(bookDelta) },
+    {},
+  ),
+  ticker: decodeTicker,
+  tickers: object<TickersMessage>({ sequence, deltas: arrayOf(decodeTicker) }, {}),
+  trade: object<TradeMessage>({ sequence, marketSymbol: str, deltas: arrayOf(decodeTrade) }, {}),
+  candle: object<CandleMessage>(
+    { sequence, marketSymbol: str, interval: oneOf(CANDLE_INTERVALS), delta: decodeCandle },
+    { candleType: oneOf(CANDLE_TYPES) },
+  ),
+  marketSummary: decodeMarketSummary,
+  marketSummaries: object<MarketSummariesMessage>({ sequence, deltas: arrayOf(decodeMarketSummary) }, {}),
+  balance: object<BalanceMessage>({ accountId: id, sequence, delta: decodeBalance }, {}),
+  order: object<OrderMessage>({ accountId: id, sequence, delta: decodeOrder }, {}),
+  conditionalOrder: object<ConditionalOrderMessage>({ accountId: id, sequence, delta: decodeConditionalOrder }, {}),
+  deposit: object<DepositMessage>({ accountId: id, sequence, delta: decodeDeposit }, {}),
+  execution: object<ExecutionMessage>({ accountId: id, sequence, deltas: arrayOf(decodeExecution) }, {}),
+  heartbeat: () => undefined,
+  authenticationExpiring: (v) => v,
+};
+
+/** Lower-cased name -> canonical name, because method names arrive in any case. */
+const CANONICAL = new Map<string, StreamMessageName>(
+  (Object.keys(DECODERS) as StreamMessageName[]).map((n) => [n.toLowerCase(), n]),
+);
+
+/** The canonical message name for `name` in any case, or undefined when it names no stream message. */
+export function streamMessageName(name: string): StreamMessageName | undefined {
+  return CANONICAL.get(name.toLowerCase());
+}
+
+/**
+ * Decode one stream message. `name` is the hub method (any case); `payload` the inflated JSON (undefined for
+ * heartbeat). Throws {@link WireFormatError} whose `where` is `stream <name>` and whose `path` names the field.
+ *
+ * @example
+ * const msg = decodeStreamMessage('orderBook', decodePayload(args[0]));
+ * if (msg.name === 'orderBook') console.log(msg.data.sequence, msg.data.bidDeltas.length);
+ */
+export function decodeStreamMessage(name: string, payload: unknown): StreamMessage {
+  const canonical = streamMessageName(name);
+  if (canonical === undefined) throw new WireFormatError(`stream ${name}`, '', 'is not a known stream message');
+  const decoder = DECODERS[canonical] as Decoder<unknown>;
+  return { name: canonical, data: decoder(payload, '', `stream ${canonical}`) } as StreamMessage;
+}
+
+/** The sequence number of a sequenced message, or undefined for ticker, marketSummary, heartbeat, ... */
+export function sequenceOf(message: StreamMessage): number | undefined {
+  const d = message.data as { sequence?: unknown } | undefined;
+  return d !== null && typeof d === 'object' && typeof d.sequence === 'number' ? d.sequence : undefined;
+}
+
+/** A private (account) stream; each has a `subaccounts_` variant delivering all managed sub-accounts (rule 2). */
+export type AccountStream = 'balance' | 'order' | 'conditional_order' | 'deposit' | 'execution';
+const ACCOUNT_STREAMS: readonly AccountStream[] = ['balance', 'order', 'conditional_order', 'deposit', 'execution'];
+
+/** A subscription (channel) name, parsed. */
+export type Channel =
+  | { stream: 'orderbook'; marketSymbol: string; depth: OrderBookDepth }
+  | { stream: 'trade'; marketSymbol: string }
+  | { stream: 'candle'; marketSymbol: string; interval: CandleInterval }
+  | { stream: 'ticker'; marketSymbol: string }
+  | { stream: 'market_summary'; marketSymbol: string }
+  | { stream: 'tickers' }
+  | { stream: 'market_summaries' }
+  | { stream: 'heartbeat' }
+  | { stream: AccountStream; subaccounts: boolean };
+
+/**
+ * Subscription names as the hub expects them.
+ *
+ * @example
+ * channelName.orderBook('BTC-USD', 25)          // 'orderbook_BTC-USD_25'
+ * channelName.candle('BTC-USD', 'MINUTE_1')     // 'candle_BTC-USD_MINUTE_1'
+ * channelName.account('balance', true)          // 'subaccounts_balance'
+ */
+export const channelName = {
+  orderBook: (marketSymbol: string, depth: OrderBookDepth): string => `orderbook_${marketSymbol}_${depth}`,
+  trade: (marketSymbol: string): string => `trade_${marketSymbol}`,
+  candle: (marketSymbol: string, interval: CandleInterval): string => `candle_${marketSymbol}_${interval}`,
+  ticker: (marketSymbol: string): string => `ticker_${marketSymbol}`,
+  marketSummary: (marketSymbol: string): string => `market_summary_${marketSymbol}`,
+  tickers: (): string => 'tickers',
+  marketSummaries: (): string => 'market_summaries',
+  heartbeat: (): string => 'heartbeat',
+  account: (stream: AccountStream, subaccounts = false): string => (subaccounts ? `subaccounts_${stream}` : stream),
+  /** The name of a parsed channel (inverse of {@link parseChannelName}). */
+  of(channel: Channel): string {
+    switch (channel.stream) {
+      case 'orderbook':
+        return channelName.orderBook(channel.marketSymbol, channel.depth);
+      case 'trade':
+        return channelName.trade(channel.marketSymbol);
+      case 'candle':
+        return channelName.candle(channel.marketSymbol, channel.interval);
+      case 'ticker':
+        return channelName.ticker(channel.marketSymbol);
+      case 'market_summary':
+        return channelName.marketSummary(channel.marketSymbol);
+      case 'tickers':
+      case 'market_summaries':
+      case 'heartbeat':
+        return channel.stream;
+      default:
+        return channelName.account(channel.stream, channel.subaccounts);
+    }
+  },
+};
+
+// Market symbols contain '-' but never '_' or spaces; the suffix patterns are anchored at the end because
+// candle intervals themselves contain '_'.
+const SYMBOL = '([A-Za-z0-9.]+-[A-Za-z0-9.]+)';
+const ORDERBOOK_RE = new RegExp(`^orderbook_${SYMBOL}_(1|25|500)$`);
+const CANDLE_RE = new RegExp(`^candle_${SYMBOL}_(${CANDLE_INTERVALS.join('|')})$`);
+const TRADE_RE = new RegExp(`^trade_${SYMBOL}$`);
+const TICKER_RE = new RegExp(`^ticker_${SYMBOL}$`);
+const SUMMARY_RE = new RegExp(`^market_summary_${SYMBOL}$`);
+
+/**
+ * Parse a subscription name; undefined when it names no v3 stream (the server answers such a channel with a
+ * failed SocketResponse rather than an exception).
+ *
+ * @example
+ * parseChannelName('orderbook_BTC-USD_25') // { stream: 'orderbook', marketSymbol: 'BTC-USD', depth: 25 }
+ * parseChannelName('subaccounts_order')    // { stream: 'order', subaccounts: true }
+ * parseChannelName('orderbook_BTC-USD_7')  // undefined
+ */
+export function parseChannelName(name: string): Channel | undefined {
+  if (name === 'tickers' || name === 'market_summaries' || name === 'heartbeat') return { stream: name };
+  const account = name.startsWith('subaccounts_') ? name.slice('subaccounts_'.length) : name;
+  if ((ACCOUNT_STREAMS as readonly string[]).includes(account)) {
+    return { stream: account as AccountStream, subaccounts: account !== name };
+  }
+  let m = ORDERBOOK_RE.exec(name);
+  if (m) return { stream: 'orderbook', marketSymbol: m[1]!, depth: Number(m[2]) as OrderBookDepth };
+  m = CANDLE_RE.exec(name);
+  if (m) return { stream: 'candle', marketSymbol: m[1]!, interval: m[2] as CandleInterval };
+  m = TRADE_RE.exec(name);
+  if (m) return { stream: 'trade', marketSymbol: m[1]! };
+  m = TICKER_RE.exec(name);
+  if (m) return { stream: 'ticker', marketSymbol: m[1]! };
+  m = SUMMARY_RE.exec(name);
+  if (m) return { stream: 'market_summary', marketSymbol: m[1]! };
+  return undefined;
+}
+
+/**
+ * The public channel a market-data message belongs to (`orderbook_BTC-EUR_500` for an orderBook message), so
+ * a client can route messages of several subscriptions. Account messages answer their master-account channel
+ * name; heartbeat and authenticationExpiring answer undefined.
+ */
+export function channelOf(message: StreamMessage): string | undefined {
+  switch (message.name) {
+    case 'orderBook':
+      return channelName.orderBook(message.data.marketSymbol, message.data.depth);
+    case 'trade':
+      return channelName.trade(message.data.marketSymbol);
+    case 'candle':
+      return channelName.candle(message.data.marketSymbol, message.data.interval);
+    case 'ticker':
+      return channelName.ticker(message.data.symbol);
+    case 'marketSummary':
+      return channelName.marketSummary(message.data.symbol);
+    case 'tickers':
+      return 'tickers';
+    case 'marketSummaries':
+      return 'market_summaries';
+    case 'balance':
+    case 'order':
+    case 'deposit':
+    case 'execution':
+      return message.name;
+    case 'conditionalOrder':
+      return 'conditional_order';
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,67 @@
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { decodePayload, encodePayload, pakoCodec, payloadCodec, zlibCodec } from '../../../src/bittrex/hub/codec.js';
+import { WireFormatError } from '../../../src/core/errors.js';
+import { parseClassicFrame } from '../../../src/bittrex/hub/classic-frames.js';
+import { loadCapture } from '../../fixtures/v3-capture/load-capture.js';
+
+const sample = {
+  marketSymbol: 'BTC-EUR',
+  depth: 500,
+  sequence: 3209226,
+  bidDeltas: [],
+  askDeltas: [{ quantity: '0', rate: '32601.41900000' }, { quantity: '0.78077215', rate: '32664.86600000' }],
+};
+
+describe('hub payload codec', () => {
+  it('decodes a real captured payload (base64 of raw deflate) to the recorded JSON', () => {
+    const frame = parseClassicFrame(loadCapture().frames.find((f) => f.text.includes('"orderBook"'))!.text);
+    if (frame.kind !== 'push') throw new Error('expected a push frame');
+    const arg = frame.messages[0]!.args[0] as string;
+    expect(decodePayload(arg)).toEqual(sample);
+    expect(zlibCodec.decode(arg)).toEqual(sample);
+  });
+
+  for (const codec of [pakoCodec, zlibCodec]) {
+    it(`${codec.name}: round-trips, and each implementation reads the other's output`, () => {
+      const other = codec === pakoCodec ? zlibCodec : pakoCodec;
+      const text = { note: 'ünïcödé ✓', n: 1.5, list: [1, 2, 3], nested: { a: null } };
+      expect(codec.decode(codec.encode(text))).toEqual(text);
+      expect(other.decode(codec.encode(sample))).toEqual(sample);
+    });
+
+    it(`${codec.name}: rejects bad input with a WireFormatError naming the hub payload`, () => {
+      const bad = [
+        '',
+        'not base64 at all!',
+        Buffer.from('plain text').toString('base64'),
+        deflateSync(Buffer.from('{"a":1}')).toString('base64'), // zlib header, not raw
+        gzipSync(Buffer.from('{"a":1}')).toString('base64'),
+        codec.encode('x').slice(0, 2),
+      ];
+      for (const b of bad) {
+        const err = (() => {
+          try {
+            codec.decode(b);
+          } catch (e) {
+            return e;
+          }
+          return undefined;
+        })();
+        expect(err, JSON.stringify(b)).toBeInstanceOf(WireFormatError);
+        expect((err as WireFormatError).where).toBe('hub payload');
+      }
+    });
+
+    it(`${codec.name}: rejects deflated text that is not JSON`, () => {
+      const notJson = deflateRawSync(Buffer.from('{"a":')).toString('base64');
+      expect(() => codec.decode(notJson)).toThrow(/hub payload: .*not JSON/);
+    });
+  }
+
+  it('the default codec is one of the two and encodePayload uses it', () => {
+    expect([pakoCodec, zlibCodec]).toContain(payloadCodec);
+    expect(decodePayload(encodePayload(sample))).toEqual(sample);
+    expect(() => encodePayload(undefined)).toThrow(TypeError);
+  });
+});
