@@ -28,6 +28,8 @@ export class FakeOrders implements OrderPort {
   failWith: unknown;
   /** Called inside placeOrder, before it returns (to simulate re-entrant engine callbacks). */
   onPlace: ((accountId: string, o: NewOrder) => void) | undefined;
+  /** The port's optional validator; absent unless a test sets it. */
+  validateOrder?: OrderPort['validateOrder'];
 
   /** An open order on the book for `accountId`. */
   open(accountId: string, marketSymbol = 'BTC-USD'): Order {
