@@ -9,10 +9,10 @@
  * | market OFFLINE | 503 | MARKET_OFFLINE — "temporarily unavailable", like CURRENCY_OFFLINE in the seed's table |
  * | operand not LTE/GTE; neither or both of triggerPrice and trailingStopPercent; triggerPrice <= 0; trailingStopPercent outside (0, 100); clientConditionalOrderId not a uuid | 400 | BAD_REQUEST with `data.invalidRequestParameters` (the simulator's generic malformed-parameter answer) |
  * | orderToCreate with POST_ONLY_GOOD_TIL_CANCELLED, clientOrderId, or useAwards: true (seed: not supported) | 400 | BAD_REQUEST naming `orderToCreate.<field>` |
- * | orderToCreate malformed: missing quantity/ceiling/limit, unknown direction/type/timeInForce, amount <= 0 | 400 | ORDER_TYPE_INVALID ("malformed order creation request") |
- * | orderToCreate MARKET with a timeInForce the seed's table does not allow | 400 | INVALID_MARKET_ORDER |
- * | orderToCreate field or timeInForce conflicting with its type (limit on MARKET, quantity on a ceiling order, ...) | 400 | INVALID_ORDER_TYPE |
- * | orderToCreate quantity below minTradeSize | 400 | MIN_TRADE_REQUIREMENT_NOT_MET |
+ * | orderToCreate malformed: missing quantity/ceiling/limit, unknown direction/type/timeInForce, amount not positive or with more than 8 decimals | 400 | ORDER_TYPE_INVALID ("malformed order creation request") |
+ * | orderToCreate MARKET or CEILING_MARKET with GOOD_TIL_CANCELLED | 400 | INVALID_MARKET_ORDER |
+ * | orderToCreate with BUY_NOW / INSTANT, CEILING_LIMIT with GOOD_TIL_CANCELLED, or a field conflicting with its type (limit on a market order, quantity on a ceiling order, ...) | 400 | INVALID_ORDER_TYPE |
+ * | orderToCreate quantity below minTradeSize (ceiling orders and the dust value need a price: checked on trigger) | 400 | MIN_TRADE_REQUIREMENT_NOT_MET |
  * | orderToCreate limit with more decimals than the market's precision | 400 | RATE_PRECISION_NOT_ALLOWED |
  * | orderToCancel.type not ORDER/CONDITIONAL_ORDER or no id | 400 | BAD_REQUEST naming the field |
  *
@@ -88,34 +88,40 @@ export function validateNewConditional(
 }
 
 /**
- * The request-only rules of a NewOrder (the seed's timeInForce table, field presence, minTradeSize, precision)
- * against its own market. Used when the engine's order port offers no validator of its own.
+ * The request-only rules of a NewOrder (the seed's timeInForce table, field presence, amounts, minTradeSize,
+ * precision) against its own market, with the same codes and in the same order as the order lifecycle's static
+ * validation (src/sim/trading-validate.ts), so a refusal does not depend on which module checked. Used when the
+ * engine's order port offers no validator of its own.
  */
 export function validateOrderShape(catalog: Catalog, o: NewOrder): void {
-  const market = onlineMarket(catalog, o.marketSymbol);
+  if (typeof o.marketSymbol !== 'string' || o.marketSymbol === '') throw malformed('marketSymbol is required');
   if (!(ORDER_DIRECTIONS as readonly string[]).includes(o.direction)) throw malformed('direction must be BUY or SELL');
   if (!(ORDER_TYPES as readonly string[]).includes(o.type)) throw malformed(`unknown order type ${String(o.type)}`);
   if (!(TIME_IN_FORCES as readonly string[]).includes(o.timeInForce)) throw malformed(`unknown timeInForce ${String(o.timeInForce)}`);
   const ceiling = o.type === 'CEILING_LIMIT' || o.type === 'CEILING_MARKET';
-  const limited = o.type === 'LIMIT' || o.type === 'CEILING_LIMIT';
-  if (!ALLOWED_TIF[o.type].includes(o.timeInForce)) {
-    const detail = `${o.timeInForce} is not allowed for ${o.type} orders`;
-    throw o.type === 'MARKET' ? badRequest('INVALID_MARKET_ORDER', detail) : badRequest('INVALID_ORDER_TYPE', detail);
+  const marketType = o.type === 'MARKET' || o.type === 'CEILING_MARKET';
+  if (o.timeInForce === 'BUY_NOW' || o.timeInForce === 'INSTANT') {
+    throw badRequest('INVALID_ORDER_TYPE', `timeInForce ${o.timeInForce} is not allowed for any order type`);
   }
-  if (!limited && o.limit !== undefined) throw badRequest('INVALID_ORDER_TYPE', `${o.type} orders take no limit`);
-  if (ceiling && o.quantity !== undefined) throw badRequest('INVALID_ORDER_TYPE', 'ceiling orders take a ceiling, not a quantity');
+  if (!ALLOWED_TIF[o.type].includes(o.timeInForce)) {
+    const detail = `${o.type} orders cannot be ${o.timeInForce}`;
+    throw marketType ? badRequest('INVALID_MARKET_ORDER', detail) : badRequest('INVALID_ORDER_TYPE', detail);
+  }
+  if (marketType && o.limit !== undefined) throw badRequest('INVALID_ORDER_TYPE', `${o.type} orders take no limit`);
+  if (ceiling && o.quantity !== undefined) throw badRequest('INVALID_ORDER_TYPE', `${o.type} orders take a ceiling, not a quantity`);
   if (!ceiling && o.ceiling !== undefined) throw badRequest('INVALID_ORDER_TYPE', `${o.type} orders take a quantity, not a ceiling`);
-  if (limited && o.limit === undefined) throw malformed(`${o.type} orders need a limit`);
-  if (ceiling && o.ceiling === undefined) throw malformed('ceiling orders need a ceiling');
+  if (!marketType && o.limit === undefined) throw malformed(`${o.type} orders need a limit`);
+  if (ceiling && o.ceiling === undefined) throw malformed(`${o.type} orders need a ceiling`);
   if (!ceiling && o.quantity === undefined) throw malformed(`${o.type} orders need a quantity`);
   for (const [name, v] of [['quantity', o.quantity], ['ceiling', o.ceiling], ['limit', o.limit]] as const) {
-    if (v !== undefined && !positive(v)) throw malformed(`${name} must be a positive number`);
+    if (v !== undefined && !(positive(v) && v.decimalPlaces() <= 8)) throw malformed(`${name} must be a positive decimal with at most 8 decimals`);
+  }
+  const market = onlineMarket(catalog, o.marketSymbol);
+  if (o.limit !== undefined && o.limit.decimalPlaces() > market.precision) {
+    throw badRequest('RATE_PRECISION_NOT_ALLOWED', `${market.symbol} allows ${market.precision} decimals in a rate`);
   }
   if (o.quantity !== undefined && o.quantity.lt(market.minTradeSize)) {
-    throw badRequest('MIN_TRADE_REQUIREMENT_NOT_MET', `quantity ${o.quantity.toFixed()} is below ${market.minTradeSize.toFixed()}`);
-  }
-  if (o.limit !== undefined && o.limit.decimalPlaces() > market.precision) {
-    throw badRequest('RATE_PRECISION_NOT_ALLOWED', `${market.symbol} allows ${market.precision} decimals in a limit`);
+    throw badRequest('MIN_TRADE_REQUIREMENT_NOT_MET', `${market.symbol} minimum trade size is ${market.minTradeSize.toFixed()}`);
   }
 }
 
