@@ -5,6 +5,10 @@
  * Core protocol and refuses a classic server, so rexbot has one transport per flavour (WIRE.md, "Hub").
  * A transport only moves frames: it knows nothing of authentication renewal, heartbeats, reconnects or payload
  * decoding — the hub client built on top owns all of that, so both flavours behave the same above this line.
+ *
+ * Life cycle: one transport is one connection. `events$` emits `{type:'closed'}` exactly once — on `close()`
+ * (no error) or when an established connection is lost (with the reason) — and then completes. A `connect()`
+ * that fails reports through its rejection only (no `closed` event); make a new transport to try again.
  */
 import type { Observable } from 'rxjs';
 import { RexbotError } from '../../core/errors.js';

@@ -1,0 +1,171 @@
+/**
+ * Mount both hub flavours on a node:http server that other handlers (the REST server) share.
+ *
+ * Hub paths are claimed by wrapping the server's `emit` for `request` and `upgrade` events: a hub request never
+ * reaches the other listeners, whichever order they were added in, and every other request reaches them
+ * untouched. Plain listeners could not promise that: each `request` listener sees every request, so a REST
+ * handler added later would answer 404 to `/signalr/negotiate` at the same time as the hub answered it.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Clock } from '../../core/clock.js';
+import { ClassicHubEndpoint } from './classic-endpoint.js';
+import { CoreHubEndpoint } from './core-endpoint.js';
+import { refuseUpgrade, replyText } from './http-replies.js';
+import type { HubBackend } from './hub-types.js';
+import { Hub, type HubOptions } from './hub.js';
+
+/** Where the two flavours live. */
+export interface HubPaths {
+  /** Classic ASP.NET SignalR 1.5 base path; default `/signalr` (the seed's `{socket_url}`). */
+  classicPath?: string;
+  /** ASP.NET Core SignalR path; default `/hub`. */
+  corePath?: string;
+}
+
+/** The hub's hold on a server; `detach` gives the paths back and drops the hub's sockets. */
+export interface AttachedHub {
+  readonly classicPath: string;
+  readonly corePath: string;
+  detach(): void;
+}
+
+function normalise(path: string): string {
+  const p = `/${path.replace(/^\/+|\/+$/g, '')}`;
+  if (p === '/') throw new Error('a hub path cannot be the server root');
+  return p;
+}
+
+function parseUrl(req: IncomingMessage): URL | undefined {
+  try {
+    return new URL(req.url ?? '/', 'http://hub.invalid');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Serve the hub on `server` under `classicPath` and `corePath`; everything else is left to other handlers.
+ *
+ * @example
+ * const server = http.createServer(restHandler);
+ * const hub = new Hub({ backend, clock });
+ * attachHub(server, hub, { classicPath: '/signalr', corePath: '/hub' });
+ * server.listen(8080, '127.0.0.1');
+ */
+export function attachHub(server: Server, hub: Hub, paths: HubPaths = {}): AttachedHub {
+  const classicPath = normalise(paths.classicPath ?? '/signalr');
+  const corePath = normalise(paths.corePath ?? '/hub');
+  const within = (p: string, base: string): boolean => p === base || p.startsWith(`${base}/`);
+  if (within(classicPath, corePath) || within(corePath, classicPath)) {
+    throw new Error(`hub paths overlap: ${classicPath} and ${corePath}`);
+  }
+  const classic = new ClassicHubEndpoint(hub, classicPath);
+  const core = new CoreHubEndpoint(hub, corePath);
+  const endpointFor = (url: URL): ClassicHubEndpoint | CoreHubEndpoint | undefined =>
+    classic.owns(url.pathname) ? classic : core.owns(url.pathname) ? core : undefined;
+
+  const originalEmit = server.emit;
+  const emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'request' || event === 'upgrade') {
+      const req = args[0] as IncomingMessage;
+      const url = parseUrl(req);
+      const endpoint = url && endpointFor(url);
+      if (url && endpoint) {
+        if (event === 'request') endpoint.handleRequest(req, args[1] as Parameters<typeof endpoint.handleRequest>[1], url);
+        else endpoint.handleUpgrade(req, args[1] as Duplex, args[2] as Buffer, url);
+        return true;
+      }
+    }
+    return (originalEmit as (this: Server, event: string | symbol, ...rest: unknown[]) => boolean).call(this, event, ...args);
+  };
+  server.emit = emit as typeof server.emit;
+
+  // Node only emits 'upgrade' when someone listens for it. This listener sees the upgrades the hub did not claim
+  // and refuses them only when nobody else is there to take them, so the socket is never left hanging.
+  const unclaimedUpgrade = (req: IncomingMessage, socket: Duplex): void => {
+    if (server.listenerCount('upgrade') === 1) refuseUpgrade(socket, 404, `no WebSocket route ${req.url ?? ''}`);
+  };
+  server.on('upgrade', unclaimedUpgrade);
+
+  return {
+    classicPath: classic.basePath,
+    corePath: core.basePath,
+    detach() {
+      if (server.emit === emit) server.emit = originalEmit;
+      server.off('upgrade', unclaimedUpgrade);
+      classic.close();
+      core.close();
+    },
+  };
+}
+
+/** Options of {@link startHubServer}. */
+export interface HubServerOptions extends HubPaths, Omit<HubOptions, 'backend' | 'clock'> {
+  backend: HubBackend;
+  /** Time source for heartbeats, keep-alives and authentication expiry; default the system clock. */
+  clock?: Clock;
+  /** Port; default 0 (any free port). */
+  port?: number;
+  /** Interface; default 127.0.0.1 (loopback only). */
+  host?: string;
+}
+
+/** A running standalone hub server. */
+export interface HubServer {
+  readonly hub: Hub;
+  readonly server: Server;
+  readonly port: number;
+  /** `http://host:port`. */
+  readonly origin: string;
+  /** Base URL for classic clients, e.g. `http://127.0.0.1:40123/signalr`. */
+  readonly classicUrl: string;
+  /** URL for `@microsoft/signalr` clients, e.g. `http://127.0.0.1:40123/hub`. */
+  readonly coreUrl: string;
+  /** Stop the hub, drop its sockets and close the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Start a server that serves only the hub (tests, or a simulator without REST).
+ *
+ * @example
+ * const srv = await startHubServer({ backend, clock: new VirtualClock(Date.now()) });
+ * const t = createHubTransport('classic', { url: srv.classicUrl });
+ * // …
+ * await srv.close();
+ */
+export async function startHubServer(opts: HubServerOptions): Promise<HubServer> {
+  const { port = 0, host = '127.0.0.1', classicPath, corePath, ...hubOpts } = opts;
+  const hub = new Hub(hubOpts);
+  const server = createServer((req, res) => replyText(res, 404, `no route ${req.method} ${req.url}`));
+  const attached = attachHub(server, hub, { classicPath, corePath });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  let closing: Promise<void> | undefined;
+  return {
+    hub,
+    server,
+    port: bound,
+    origin,
+    classicUrl: origin + attached.classicPath,
+    coreUrl: origin + attached.corePath,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        hub.stop();
+        attached.detach();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * ASP.NET Core SignalR wire flavour of the hub (JSON hub protocol v1, WebSockets only), which is what
+ * `@microsoft/signalr` clients speak: POST {base}/negotiate?negotiateVersion=1, WebSocket {base}?id=token, a
+ * `{"protocol":"json","version":1}` handshake, then records ended by 0x1e — 1 Invocation, 3 Completion,
+ * 6 Ping, 7 Close.
+ *
+ * An invocation that cannot be served gets a Completion with `error` and the connection stays open. Text that is
+ * not a JSON record at all breaks the protocol's framing, so (as ASP.NET Core does) the server answers with a
+ * Close record carrying the reason and closes that one connection.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { TimerHandle } from '../../core/clock.js';
+import { MAX_BUFFERED_BYTES } from './classic-endpoint.js';
+import { ConnectionTokens } from './connection-tokens.js';
+import { messageText, refuseUpgrade, replyJson, replyText } from './http-replies.js';
+import { HubMethodError } from './hub-types.js';
+import type { Hub, HubConnectionHandle } from './hub.js';
+
+/** The record separator of the SignalR JSON protocol. */
+export const RS = '\x1e';
+/** Server pings go out this often; `@microsoft/signalr` gives up after 30 s of server silence. */
+export const CORE_PING_INTERVAL_MS = 15_000;
+/** Largest client message (and unterminated record) accepted. */
+export const CORE_MAX_MESSAGE_BYTES = 64 * 1024;
+
+const PING = `{"type":6}${RS}`;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+interface CoreSocket {
+  ws: WebSocket;
+  handle: HubConnectionHandle | undefined;
+  /** Text received after the last separator, waiting for the rest of its record. */
+  partial: string;
+}
+
+/** Serves the ASP.NET Core flavour at one path (e.g. `/hub`). */
+export class CoreHubEndpoint {
+  readonly basePath: string;
+  readonly #hub: Hub;
+  readonly #tokens = new ConnectionTokens();
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: CORE_MAX_MESSAGE_BYTES });
+  readonly #sockets = new Set<CoreSocket>();
+  readonly #ping: TimerHandle;
+
+  constructor(hub: Hub, basePath: string) {
+    this.#hub = hub;
+    this.basePath = basePath.replace(/\/+$/, '');
+    this.#ping = hub.clock.setInterval(() => {
+      for (const s of this.#sockets) if (s.handle && s.ws.readyState === s.ws.OPEN) s.ws.send(PING);
+    }, CORE_PING_INTERVAL_MS);
+  }
+
+  /** True when a request path belongs to this endpoint. */
+  owns(pathname: string): boolean {
+    return pathname === this.basePath || pathname.startsWith(`${this.basePath}/`);
+  }
+
+  /** Serve negotiate; refuse the HTTP transports (long polling, server-sent events) with a clear reason. */
+  handleRequest(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (url.pathname === `${this.basePath}/negotiate`) {
+      if (req.method !== 'POST') return replyText(res, 405, 'negotiate takes POST', { Allow: 'POST' });
+      req.resume();
+      const { connectionId, connectionToken } = this.#tokens.issue();
+      return replyJson(res, 200, {
+        negotiateVersion: 1,
+        connectionId,
+        connectionToken,
+        availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text', 'Binary'] }],
+      });
+    }
+    if (url.pathname === this.basePath) {
+      return replyText(res, 400, 'This hub serves the WebSockets transport only.');
+    }
+    return replyText(res, 404, `no SignalR route ${url.pathname} (negotiate, or a WebSocket to ${this.basePath})`);
+  }
+
+  /** Accept a WebSocket at the base path: with a negotiated `id`, or with none when the client skipped negotiate. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
+    if (url.pathname !== this.basePath) {
+      return refuseUpgrade(socket, 404, `no WebSocket route ${url.pathname}; use ${this.basePath}`);
+    }
+    const token = url.searchParams.get('id');
+    const connectionId = token === null ? this.#tokens.issue().connectionId : this.#tokens.verify(token);
+    // ASP.NET Core answers 404 for an id it does not know; clients then negotiate again.
+    if (!connectionId) return refuseUpgrade(socket, 404, 'No Connection with that ID');
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, connectionId));
+  }
+
+  /** Stop pings and drop every socket. */
+  close(): void {
+    this.#ping.cancel();
+    for (const s of this.#sockets) s.ws.terminate();
+    this.#sockets.clear();
+    this.#wss.close();
+  }
+
+  #accept(ws: WebSocket, connectionId: string): void {
+    const s: CoreSocket = { ws, handle: undefined, partial: '' };
+    this.#sockets.add(s);
+    ws.on('message', (data) => {
+      s.partial += messageText(data);
+      const records = s.partial.split(RS);
+      s.partial = records.pop() ?? '';
+      if (s.partial.length > CORE_MAX_MESSAGE_BYTES) return this.#closeWithError(s, 'record too large or missing its 0x1e separator');
+      for (const record of records) {
+        if (ws.readyState !== ws.OPEN) return;
+        if (s.handle) this.#onRecord(s, s.handle, record);
+        else this.#onHandshake(s, connectionId, record);
+      }
+    });
+    ws.on('error', () => {
+      // ws reports protocol violations here and then closes; 'close' cleans up.
+    });
+    ws.on('close', () => {
+      s.handle?.closed();
+      this.#sockets.delete(s);
+    });
+  }
+
+  #onHandshake(s: CoreSocket, connectionId: string, record: string): void {
+    let req: unknown;
+    try {
+      req = JSON.parse(record);
+    } catch {
+      return this.#handshakeError(s, 'Handshake request is not JSON.');
+    }
+    if (!isRecord(req) || typeof req.protocol !== 'string') {
+      return this.#handshakeError(s, 'Handshake request must be {"protocol":"json","version":1}.');
+    }
+    if (req.protocol !== 'json') return this.#handshakeError(s, `Requested protocol '${req.protocol}' is not available.`);
+    if (req.version !== 1) {
+      return this.#handshakeError(s, `The server does not support version ${String(req.version)} of the 'json' protocol.`);
+    }
+    const { ws } = s;
+    ws.send(`{}${RS}`);
+    s.handle = this.#hub.open(connectionId, 'core', {
+      push: (target, argsJson) => {
+        if (ws.readyState !== ws.OPEN) return;
+        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return void ws.terminate();
+        ws.send(`{"type":1,"target":${JSON.stringify(target)},"arguments":${argsJson}}${RS}`);
+      },
+      terminate: () => ws.terminate(),
+    });
+  }
+
+  #handshakeError(s: CoreSocket, error: string): void {
+    s.ws.send(JSON.stringify({ error }) + RS);
+    s.ws.close(1002, 'handshake failed');
+  }
+
+  #closeWithError(s: CoreSocket, error: string): void {
+    if (s.ws.readyState === s.ws.OPEN) s.ws.send(JSON.stringify({ type: 7, error, allowReconnect: true }) + RS);
+    s.ws.close(1008, 'protocol error');
+  }
+
+  #onRecord(s: CoreSocket, handle: HubConnectionHandle, record: string): void {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(record);
+    } catch {
+      return this.#closeWithError(s, `malformed record, not JSON: ${record.slice(0, 100)}`);
+    }
+    if (!isRecord(msg)) return this.#closeWithError(s, 'malformed record: expected a JSON object with a type');
+    const id = typeof msg.invocationId === 'string' ? msg.invocationId : undefined;
+    const complete = (body: { result?: unknown; error?: string }): void => {
+      if (id !== undefined && s.ws.readyState === s.ws.OPEN) {
+        s.ws.send(JSON.stringify({ type: 3, invocationId: id, ...body }) + RS);
+      }
+    };
+    switch (msg.type) {
+      case 1: {
+        if (typeof msg.target !== 'string' || msg.target === '') {
+          return complete({ error: 'malformed invocation: target must be a non-empty string' });
+        }
+        const args = msg.arguments ?? [];
+        if (!Array.isArray(args)) return complete({ error: 'malformed invocation: arguments must be an array' });
+        try {
+          const result = handle.invoke(msg.target, args);
+          return complete(result === undefined ? {} : { result });
+        } catch (err) {
+          return complete({ error: err instanceof HubMethodError ? err.message : `internal error in ${msg.target}` });
+        }
+      }
+      case 4:
+        return complete({ error: 'streaming invocations are not supported by this hub' });
+      case 7:
+        return void s.ws.close(1000);
+      default:
+        // Pings (6), cancel-invocation (5) and stateful-reconnect records (8, 9) need no answer from this hub.
+        return;
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/** Helpers for the transport tests: a hub server in virtual time and an event recorder per transport. */
+import { filter, firstValueFrom, type Subscription } from 'rxjs';
+import { createHubTransport, type HubTransport, type TransportEvent } from '../../../../src/bittrex/hub/transport.js';
+import { VirtualClock } from '../../../../src/core/clock.js';
+import { startHubServer, type HubServer } from '../../../../src/server/hub/attach-hub.js';
+import { testBackend } from '../../../server/hub/hub-test-kit.js';
+
+export { KEYS, authArgs } from '../../../server/hub/hub-test-kit.js';
+
+/** Start a hub server on loopback whose timers run on a virtual clock. */
+export async function startTestHub(): Promise<{ srv: HubServer; clock: VirtualClock }> {
+  const clock = new VirtualClock(Date.parse('2021-06-14T01:53:38Z'));
+  const srv = await startHubServer({ backend: testBackend(), clock });
+  return { srv, clock };
+}
+
+/** A transport plus everything its events$ emitted, recorded from before connect. */
+export interface Recorded {
+  t: HubTransport;
+  events: TransportEvent[];
+  completed: boolean;
+  sub: Subscription;
+}
+
+/** Make a transport of `kind` for `srv` and record its events. */
+export function recorded(kind: 'classic' | 'core', srv: HubServer, url?: string): Recorded {
+  const t = createHubTransport(kind, { url: url ?? (kind === 'classic' ? srv.classicUrl : srv.coreUrl), connectTimeoutMs: 10_000 });
+  const r: Recorded = { t, events: [], completed: false, sub: undefined as unknown as Subscription };
+  r.sub = t.events$.subscribe({ next: (e) => r.events.push(e), complete: () => (r.completed = true) });
+  return r;
+}
+
+/** Messages recorded so far (and forget them). */
+export function takeMessages(r: Recorded): { method: string; args: unknown[] }[] {
+  const out = r.events.filter((e) => e.type === 'message').map((e) => ({ method: e.method, args: e.args }));
+  r.events = r.events.filter((e) => e.type !== 'message');
+  return out;
+}
+
+/** Resolve once the recorder has seen a `closed` event. */
+export async function closedEvent(r: Recorded): Promise<TransportEvent> {
+  const seen = r.events.find((x) => x.type === 'closed');
+  if (seen) return seen;
+  return firstValueFrom(r.t.events$.pipe(filter((e) => e.type === 'closed')));
+}
