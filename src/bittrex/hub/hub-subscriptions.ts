@@ -8,7 +8,7 @@ import { WireFormatError } from '../../core/errors.js';
 import { arrayOf } from '../../model/decode.js';
 import { decodeSocketResponse } from '../../model/misc.js';
 import { HubSubscriptionError } from './hub-errors.js';
-import type { StreamMessage } from './messages.js';
+import { channelOf as streamChannelOf, parseChannelName, type StreamMessage } from './messages.js';
 
 /** The outcome for one channel of a subscribe or unsubscribe call. */
 export type SubscriptionResult =
@@ -19,16 +19,12 @@ export type SubscriptionResult =
 export const HEARTBEAT_CHANNEL = 'heartbeat';
 
 /**
- * Streams that need authentication: the private streams of the seed's table and their sub-account variants.
- * Their subscriptions are cancelled by the server when authentication expires.
+ * True for a channel that needs an authenticated connection: the account streams and their `subaccounts_`
+ * variants. The server cancels these when authentication expires (seed section 5).
  */
-export const PRIVATE_CHANNELS: ReadonlySet<string> = new Set(
-  ['balance', 'conditional_order', 'deposit', 'execution', 'order'].flatMap((c) => [c, `subaccounts_${c}`]),
-);
-
-/** True for a channel that needs an authenticated connection. */
 export function isPrivateChannel(channel: string): boolean {
-  return PRIVATE_CHANNELS.has(channel);
+  const parsed = parseChannelName(channel);
+  return parsed !== undefined && 'subaccounts' in parsed;
 }
 
 const decodeReplies = arrayOf(decodeSocketResponse);
@@ -87,45 +83,16 @@ export function normalizeChannels(channels: readonly string[]): string[] {
 }
 
 /**
- * The subscription a message came from, derived from its payload (the wire does not say). Private streams have
- * a plain and a `subaccounts_` variant with the same message name; which one delivered is only known when just
- * one of them is subscribed, otherwise the answer is undefined rather than a guess.
+ * The subscription a message came from, derived from its payload (the wire does not say). Account streams have a
+ * plain and a `subaccounts_` variant with the same message name; which one delivered is only known when just one
+ * of them is subscribed, otherwise the answer is undefined rather than a guess.
  */
 export function channelOf(message: StreamMessage, subscribed: ReadonlySet<string>): string | undefined {
-  switch (message.name) {
-    case 'orderBook':
-      return `orderbook_${message.data.marketSymbol}_${message.data.depth}`;
-    case 'trade':
-      return `trade_${message.data.marketSymbol}`;
-    case 'candle':
-      return `candle_${message.data.marketSymbol}_${message.data.interval}`;
-    case 'ticker':
-      return `ticker_${message.data.symbol}`;
-    case 'marketSummary':
-      return `market_summary_${message.data.symbol}`;
-    case 'tickers':
-      return 'tickers';
-    case 'marketSummaries':
-      return 'market_summaries';
-    case 'heartbeat':
-      return HEARTBEAT_CHANNEL;
-    case 'authenticationExpiring':
-      return undefined;
-    default: {
-      const plain = PRIVATE_CHANNEL_OF[message.name];
-      const sub = `subaccounts_${plain}`;
-      const hasPlain = subscribed.has(plain);
-      if (hasPlain === subscribed.has(sub)) return undefined;
-      return hasPlain ? plain : sub;
-    }
-  }
+  if (message.name === 'heartbeat') return HEARTBEAT_CHANNEL;
+  const plain = streamChannelOf(message);
+  if (plain === undefined || !isPrivateChannel(plain)) return plain;
+  const sub = `subaccounts_${plain}`;
+  const hasPlain = subscribed.has(plain);
+  if (hasPlain === subscribed.has(sub)) return undefined;
+  return hasPlain ? plain : sub;
 }
-
-/** Subscription name of each private message name (they differ only in case: `conditionalOrder`). */
-const PRIVATE_CHANNEL_OF = {
-  balance: 'balance',
-  order: 'order',
-  conditionalOrder: 'conditional_order',
-  deposit: 'deposit',
-  execution: 'execution',
-} as const;
