@@ -144,10 +144,10 @@ export class Funds {
   }
 
   /**
-   * Trading-side hook: a fill of `quoteAmount` in `quoteCurrency` for `accountId` at `at` (epoch ms, default
-   * now). Call once per account per fill (maker and taker).
+   * Trading-side hook: a fill of `quoteAmount` in `quoteCurrency` for `accountId` at `at` (epoch ms or Date,
+   * default now). Call once per account per fill (maker and taker).
    */
-  recordVolume(accountId: string, quoteAmount: Decimal, quoteCurrency: string, at?: number): void {
+  recordVolume(accountId: string, quoteAmount: Decimal, quoteCurrency: string, at?: number | Date): void {
     this.#volume.record(accountId, quoteAmount, quoteCurrency, at);
   }
 

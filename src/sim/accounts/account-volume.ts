@@ -53,10 +53,11 @@ export class AccountVolumeTracker {
   }
 
   /**
-   * Add a fill of `quoteAmount` (in `quoteCurrency`) executed at `at` (epoch ms, default now) to the account's
-   * volume. Called once per account and fill (both the maker's and the taker's account).
+   * Add a fill of `quoteAmount` (in `quoteCurrency`) executed at `at` (epoch ms or Date, default now) to the
+   * account's volume. Called once per account and fill (both the maker's and the taker's account).
    */
-  record(accountId: string, quoteAmount: Decimal, quoteCurrency: string, at: number = this.#clock.now()): void {
+  record(accountId: string, quoteAmount: Decimal, quoteCurrency: string, when?: number | Date): void {
+    const at = when === undefined ? this.#clock.now() : typeof when === 'number' ? when : when.getTime();
     if (!quoteAmount.isFinite() || quoteAmount.lte(0)) return;
     const rate = this.#rates(quoteCurrency.toUpperCase());
     if (!rate) return;

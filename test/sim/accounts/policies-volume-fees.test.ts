@@ -98,6 +98,7 @@ describe('AccountVolumeTracker', () => {
     const v = new AccountVolumeTracker(clock, rates);
     v.record('a', dec('10'), 'NOPE');
     v.record('a', dec('0'), 'USD');
+    v.record('a', dec('2'), 'USD', new Date(clock.now() - VOLUME_WINDOW_MS)); // already outside the window
     expect(v.volume('a').volume30days.toString()).toBe('0');
     v.setRateSource((c) => (c === 'USDT' ? dec('0.5') : undefined));
     v.record('a', dec('10'), 'usdt');
