@@ -3,15 +3,16 @@
  * wbits -15) of its JSON (WIRE.md). The client decodes with {@link decodePayload}; the simulator's hub server
  * encodes with {@link encodePayload}.
  *
- * Two interchangeable implementations exist, one over pako (pure JS) and one over `node:zlib`. Measured with
+ * Two interchangeable implementations exist, one over `node:zlib` and one over pako (pure JS). Measured with
  * `npm run bench -- --only hub-decode` over the 1,015 real order-book payloads of the 2021 capture
- * (test/fixtures/v3-capture), on the project's 2-core machine, in one run:
+ * (test/fixtures/v3-capture), both in the same run, on the project's 2-core machine:
  *
- *     pako       ~26,000 payloads/s
- *     node:zlib  ~17,500 payloads/s   (pako ≈ 1.5x)
+ *     node:zlib  ~30,000 payloads/s   pako ~16,000-23,000   (ratio 1.3-1.9, machine otherwise quiet)
+ *     node:zlib  ~14,000-15,000       pako ~4,000-5,000     (ratio 2.8-4.0, cores shared with other test runs)
  *
- * `inflateRawSync` pays for a native zlib handle per call, which dominates for payloads of a few hundred bytes;
- * pako inflates them in JS without that cost. So pako is the default.
+ * The payloads are small (median 122 bytes compressed), so per-call setup decides: pako allocates and fills
+ * its output chunks in JS, zlib does the work natively. node:zlib was faster in every run, so it is the
+ * default ({@link payloadCodec}); {@link pakoCodec} stays exported, same interface, for comparison.
  */
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import { deflateRaw, inflateRaw } from 'pako';
@@ -62,6 +63,8 @@ function serialise(value: unknown): string {
   return text;
 }
 
+const utf8 = new TextDecoder();
+
 /** The pako (pure JS) implementation. */
 export const pakoCodec: PayloadCodec = {
   name: 'pako',
@@ -69,7 +72,8 @@ export const pakoCodec: PayloadCodec = {
     const bytes = toBytes(base64);
     let text: string;
     try {
-      text = inflateRaw(bytes, { toText: true });
+      // pako's default 64 KiB output chunk is allocated per call and dwarfs these payloads (a few KiB inflated).
+      text = utf8.decode(inflateRaw(bytes, { chunkSize: 16_384 }));
     } catch (err) {
       return inflateFailed(err);
     }
@@ -99,7 +103,7 @@ export const zlibCodec: PayloadCodec = {
 };
 
 /** The default codec: the faster one in the `hub-decode` bench (see the figures at the top of this file). */
-export const payloadCodec: PayloadCodec = pakoCodec;
+export const payloadCodec: PayloadCodec = zlibCodec;
 export default payloadCodec;
 
 /**
