@@ -21,6 +21,9 @@
  *   pending.
  * - When a paired order on the book executes (first fill), the engine calls {@link ConditionalOrders.onOrderExecuted}
  *   and the conditional order is CANCELLED.
+ * - Pairing (orderToCancel) is reciprocal and links exactly two items, one of which is a conditional order —
+ *   always true here, since only a conditional order can name a partner (a NewOrder has no orderToCancel). A
+ *   paired order on the book is told through {@link OrderPort.linkOrderToCancel}, so it shows the link back.
  * - DELETE cancels only the addressed conditional order; its partner stays open and stays paired (seed: the
  *   pairing "cannot be broken except by cancelling and replacing both"), so the partner can never be paired again.
  *
@@ -200,9 +203,11 @@ export class ConditionalOrders {
     if (trades.length === 0) return;
     const symbol = this.#d.catalog.market(marketSymbol).symbol;
     const modified = new Set<Entry>();
+    // Nothing closes while trades are observed (actions run later, through the clock), so one snapshot serves.
+    const open = this.#store.openOnMarket(symbol);
     for (const t of trades) {
       this.#lastRate.set(symbol, t.rate);
-      for (const e of this.#store.openOnMarket(symbol)) {
+      for (const e of open) {
         if (e.phase !== 'watching') continue;
         const { fired, moved } = e.trigger.observe(t.rate);
         if (moved) {
