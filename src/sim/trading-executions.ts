@@ -1,0 +1,45 @@
+/**
+ * Executions (fills as seen by one account), per account in execution order. Executions are immutable, so the
+ * stored objects are handed out as they are.
+ */
+import type { Execution } from '../model/order.js';
+import { notFound } from './sim-error.js';
+
+/** Executions of all accounts. */
+export class ExecutionStore {
+  readonly #byAccount = new Map<string, Execution[]>();
+  readonly #byId = new Map<string, { accountId: string; execution: Execution }>();
+
+  /** Record an execution of `accountId`. */
+  add(accountId: string, execution: Execution): void {
+    let list = this.#byAccount.get(accountId);
+    if (!list) this.#byAccount.set(accountId, (list = []));
+    list.push(execution);
+    this.#byId.set(execution.id.toLowerCase(), { accountId, execution });
+  }
+
+  /** One execution of `accountId`; 404 NOT_FOUND when unknown or another account's. */
+  get(accountId: string, id: string): Execution {
+    const e = typeof id === 'string' ? this.#byId.get(id.toLowerCase()) : undefined;
+    if (!e || e.accountId !== accountId) throw notFound('NOT_FOUND', `execution ${String(id)} not found`);
+    return e.execution;
+  }
+
+  /** Executions of `accountId`, newest first, optionally of one market. */
+  list(accountId: string, marketSymbol?: string): Execution[] {
+    const list = this.#byAccount.get(accountId);
+    if (!list) return [];
+    const out: Execution[] = [];
+    for (let i = list.length - 1; i >= 0; i--) {
+      const e = list[i]!;
+      if (!marketSymbol || e.marketSymbol === marketSymbol) out.push(e);
+    }
+    return out;
+  }
+
+  /** The most recent execution of `accountId`, if any. */
+  last(accountId: string): Execution | undefined {
+    const list = this.#byAccount.get(accountId);
+    return list?.[list.length - 1];
+  }
+}

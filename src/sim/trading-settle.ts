@@ -1,0 +1,162 @@
+/**
+ * Applying fills and closing orders: the only place trading moves money, always through the {@link Ledger}, and
+ * always out of amounts the orders reserved when they were placed.
+ *
+ * Per fill (buyer B, seller S, quote amount P = floor8(quantity × rate), commissions cB and cS):
+ * - base: S -> B, `quantity`, from S's reservation;
+ * - quote: B -> S, `P - cS`, and B -> fee account, `cB + cS`, both from B's reservation.
+ * So B pays P + cB, S receives P - cS, the fee account receives cB + cS, and every currency is conserved exactly.
+ * (Routing S's commission through B's payment changes no balance; it only saves a ledger movement.)
+ *
+ * After a fill an order keeps reserved exactly {@link reserveFor} its remaining quantity; the excess (a buy that
+ * filled below its limit, or paid the lower maker fee) goes back to available at once.
+ */
+import { type Decimal, ZERO } from '../core/decimal.js';
+import type { Trade } from '../model/market.js';
+import type { Execution } from '../model/order.js';
+import type { PlannedFill } from './book/matcher.js';
+import type { OrderBook } from './book/order-book.js';
+import { FEE_ACCOUNT_ID, type Ledger } from './ledger.js';
+import type { OrderStore } from './orders-store.js';
+import { buyReserve, commissionOn } from './trading-amounts.js';
+import type { ExecutionStore } from './trading-executions.js';
+import type { FillNotice, OrderRecord } from './trading-types.js';
+
+/** Everything one placement or cancellation changed, collected for publication after the state is complete. */
+export class Operation {
+  readonly marketSymbol: string;
+  /** Orders whose state changed, in order of first change. */
+  readonly touched = new Map<string, OrderRecord>();
+  /** New executions per account. */
+  readonly executions = new Map<string, Execution[]>();
+  /** Public trades, in execution order. */
+  readonly trades: Trade[] = [];
+  /** Orders that got their first fill while linked to a conditional order. */
+  readonly linkedFirstFills: OrderRecord[] = [];
+  readonly fills: FillNotice[] = [];
+
+  constructor(marketSymbol: string) {
+    this.marketSymbol = marketSymbol;
+  }
+
+  /** Note that `rec` changed. */
+  touch(rec: OrderRecord): void {
+    if (!this.touched.has(rec.order.id)) this.touched.set(rec.order.id, rec);
+  }
+
+  /** Note a new execution of `accountId`. */
+  addExecution(accountId: string, e: Execution): void {
+    let list = this.executions.get(accountId);
+    if (!list) this.executions.set(accountId, (list = []));
+    list.push(e);
+  }
+}
+
+/** What settlement needs. */
+export interface SettleContext {
+  ledger: Ledger;
+  book: OrderBook;
+  orders: OrderStore;
+  executions: ExecutionStore;
+  newId: () => string;
+  /** The market's commission rates. */
+  fees: { maker: Decimal; taker: Decimal };
+  /** The larger of the two, what resting buys reserve. */
+  feeMax: Decimal;
+  /** Time of the operation. */
+  at: Date;
+  op: Operation;
+}
+
+/** What an open order must keep reserved for its remaining quantity (zero for orders that never rest). */
+export function reserveFor(rec: OrderRecord, feeMax: Decimal): Decimal {
+  const o = rec.order;
+  if (o.status !== 'OPEN' || o.type !== 'LIMIT' || rec.remaining === undefined) return ZERO;
+  return o.direction === 'SELL' ? rec.remaining : buyReserve(rec.remaining, o.limit!, feeMax);
+}
+
+/** Settle one planned fill of `taker` (the fill's maker is a resting order of another account). */
+export function settleFill(ctx: SettleContext, taker: OrderRecord, fill: PlannedFill): void {
+  const maker = ctx.orders.get(fill.maker.orderId);
+  if (!maker) throw new Error(`trading: resting order ${fill.maker.orderId} has no record`);
+  ctx.book.fill(fill.maker, fill.quantity);
+  const takerBuys = taker.order.direction === 'BUY';
+  const buyer = takerBuys ? taker : maker;
+  const seller = takerBuys ? maker : taker;
+  const makerCommission = commissionOn(fill.quote, ctx.fees.maker);
+  const buyerCommission = takerBuys ? fill.takerCommission : makerCommission;
+  const sellerCommission = takerBuys ? makerCommission : fill.takerCommission;
+
+  const { ledger } = ctx;
+  ledger.move(seller.accountId, buyer.accountId, taker.baseCurrency, fill.quantity, { fromHeld: true });
+  ledger.move(buyer.accountId, seller.accountId, taker.quoteCurrency, fill.quote.minus(sellerCommission), { fromHeld: true });
+  ledger.move(buyer.accountId, FEE_ACCOUNT_ID, taker.quoteCurrency, buyerCommission.plus(sellerCommission), { fromHeld: true });
+  seller.reserved = seller.reserved.minus(fill.quantity);
+  buyer.reserved = buyer.reserved.minus(fill.quote).minus(buyerCommission);
+
+  record(ctx, taker, fill, fill.takerCommission, true);
+  record(ctx, maker, fill, makerCommission, false);
+  ctx.op.trades.push({
+    id: ctx.newId(),
+    executedAt: ctx.at,
+    quantity: fill.quantity,
+    rate: fill.rate,
+    takerSide: taker.order.direction,
+  });
+  if (maker.remaining!.isZero()) {
+    maker.resting = undefined;
+    closeOrder(ctx, maker);
+  } else {
+    trimReserve(ctx, maker);
+  }
+}
+
+/** Close an open order now: CLOSED, closedAt set, whatever it still reserves released. Book removal is the caller's. */
+export function closeOrder(ctx: Pick<SettleContext, 'ledger' | 'orders' | 'at' | 'op'>, rec: OrderRecord): void {
+  rec.order.status = 'CLOSED';
+  rec.order.closedAt = ctx.at;
+  rec.order.updatedAt = ctx.at;
+  if (rec.reserved.gt(0)) ctx.ledger.release(rec.accountId, rec.reserveCurrency, rec.reserved);
+  rec.reserved = ZERO;
+  rec.resting = undefined;
+  ctx.orders.markClosed(rec);
+  ctx.op.touch(rec);
+}
+
+/** Release what an open order holds beyond {@link reserveFor} its remaining quantity. */
+export function trimReserve(ctx: Pick<SettleContext, 'ledger' | 'feeMax'>, rec: OrderRecord): void {
+  const need = reserveFor(rec, ctx.feeMax);
+  const excess = rec.reserved.minus(need);
+  // A negative excess would mean a reservation too small for the remaining fills: a bug, never a user error.
+  if (excess.isNegative()) throw new Error(`trading: order ${rec.order.id} reserves ${rec.reserved.toFixed()} < ${need.toFixed()}`);
+  if (excess.gt(0)) {
+    ctx.ledger.release(rec.accountId, rec.reserveCurrency, excess);
+    rec.reserved = need;
+  }
+}
+
+function record(ctx: SettleContext, rec: OrderRecord, fill: PlannedFill, commission: Decimal, isTaker: boolean): void {
+  const o = rec.order;
+  const first = o.fillQuantity.isZero();
+  o.fillQuantity = o.fillQuantity.plus(fill.quantity);
+  o.proceeds = o.proceeds.plus(fill.quote);
+  o.commission = o.commission.plus(commission);
+  o.updatedAt = ctx.at;
+  if (rec.remaining !== undefined) rec.remaining = rec.remaining.minus(fill.quantity);
+  const execution: Execution = {
+    id: ctx.newId(),
+    marketSymbol: o.marketSymbol,
+    executedAt: ctx.at,
+    quantity: fill.quantity,
+    rate: fill.rate,
+    orderId: o.id,
+    commission,
+    isTaker,
+  };
+  rec.executions.push(execution);
+  ctx.executions.add(rec.accountId, execution);
+  ctx.op.addExecution(rec.accountId, execution);
+  ctx.op.touch(rec);
+  ctx.op.fills.push({ accountId: rec.accountId, marketSymbol: o.marketSymbol, quoteCurrency: rec.quoteCurrency, quote: fill.quote, execution });
+  if (first && o.orderToCancel?.type === 'CONDITIONAL_ORDER') ctx.op.linkedFirstFills.push(rec);
+}

@@ -1,0 +1,82 @@
+/**
+ * The size rules of an order: the market's minimum trade size (MIN_TRADE_REQUIREMENT_NOT_MET) and the minimum
+ * trade value of 50 000 satoshi (DUST_TRADE_DISALLOWED_MIN_VALUE). Both are 400: the request is invalid as sent.
+ *
+ * - Base quantity: the order's quantity; for a ceiling order the ceiling divided by its limit (CEILING_LIMIT) or
+ *   by the best opposite rate (CEILING_MARKET; no estimate, so no check, on an empty book).
+ * - Quote value: quantity × limit (LIMIT), quantity × best opposite rate or reference rate (MARKET), the
+ *   ceiling (ceiling orders).
+ * - BTC value of the quote amount: as is for BTC-quoted markets; otherwise converted through the market linking
+ *   the quote currency to BTC (`<QUOTE>-BTC` or `BTC-<QUOTE>`) at its reference rate (last trade, else book
+ *   midpoint), else through `config.btcReferenceRates`; with no rate at all the dust rule cannot be evaluated
+ *   and is skipped rather than refusing every order of a market that has not traded yet.
+ */
+import { Decimal } from '../core/decimal.js';
+import type { Catalog } from './catalog.js';
+import type { SimConfig } from './config.js';
+import { badRequest } from './sim-error.js';
+import type { ValidOrder } from './trading-validate.js';
+
+/** Where the rules read rates. */
+export interface RateSource {
+  /** Best rate on the side an order of this direction would take from (asks for a BUY). */
+  bestOpposite(marketSymbol: string, direction: 'BUY' | 'SELL'): Decimal | undefined;
+  /** Last trade rate, else the book midpoint, else undefined. */
+  reference(marketSymbol: string): Decimal | undefined;
+}
+
+/** Enforces minimum trade size and minimum trade value. */
+export class SizeRules {
+  readonly #catalog: Catalog;
+  readonly #config: SimConfig;
+  readonly #rates: RateSource;
+  readonly #minBtc: Decimal;
+
+  constructor(catalog: Catalog, config: SimConfig, rates: RateSource) {
+    this.#catalog = catalog;
+    this.#config = config;
+    this.#rates = rates;
+    this.#minBtc = new Decimal(config.dustMinValueSatoshi).div(100_000_000);
+  }
+
+  /** Throw 400 MIN_TRADE_REQUIREMENT_NOT_MET or DUST_TRADE_DISALLOWED_MIN_VALUE when `v` is too small. */
+  check(v: ValidOrder): void {
+    const m = v.market;
+    const opposite = this.#rates.bestOpposite(m.symbol, v.direction);
+    let base = v.quantity;
+    if (base === undefined) {
+      const rate = v.limit ?? opposite;
+      base = rate ? v.ceiling!.div(rate) : undefined;
+    }
+    if (base !== undefined && base.lt(m.minTradeSize)) {
+      throw badRequest('MIN_TRADE_REQUIREMENT_NOT_MET', `${m.symbol} minimum trade size is ${m.minTradeSize.toFixed()}`);
+    }
+    let quote = v.ceiling;
+    if (quote === undefined) {
+      const rate = v.limit ?? opposite ?? this.#rates.reference(m.symbol);
+      quote = rate ? v.quantity!.times(rate) : undefined;
+    }
+    if (quote === undefined) return;
+    const btc = this.btcValue(m.quoteCurrencySymbol, quote);
+    if (btc !== undefined && btc.lt(this.#minBtc)) {
+      throw badRequest('DUST_TRADE_DISALLOWED_MIN_VALUE', `order value is below ${this.#minBtc.toFixed()} BTC`);
+    }
+  }
+
+  /** BTC value of `amount` of `currency`, or undefined when no rate links it to BTC. */
+  btcValue(currency: string, amount: Decimal): Decimal | undefined {
+    if (currency === 'BTC') return amount;
+    const direct = `${currency}-BTC`;
+    if (this.#catalog.hasMarket(direct)) {
+      const r = this.#rates.reference(direct);
+      if (r) return amount.times(r);
+    }
+    const inverse = `BTC-${currency}`;
+    if (this.#catalog.hasMarket(inverse)) {
+      const r = this.#rates.reference(inverse);
+      if (r && r.gt(0)) return amount.div(r);
+    }
+    const configured = this.#config.btcReferenceRates?.[currency];
+    return configured ? amount.times(configured) : undefined;
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * Order placement and cancellation: validation, matching, reservation, settlement and publication, for every
+ * market of the catalog. Reads (open/closed orders, executions, books) live in {@link TradingReads}.
+ *
+ * A placement either fails with a {@link SimError} and changes nothing, or succeeds completely: every check that
+ * can refuse the order (size, POST_ONLY, SELF_TRADE, FILL_OR_KILL, INSUFFICIENT_FUNDS) runs against a matching
+ * PLAN before any state changes, and the plan is then applied without further refusals.
+ *
+ * Policies where the seed leaves room (status codes in parentheses):
+ * - MARKET_OFFLINE (503): an OFFLINE market is a resource temporarily unavailable, like CURRENCY_OFFLINE;
+ *   cancelling on an offline market still works, so funds are never trapped.
+ * - SELF_TRADE (409): if the walk would reach a resting order of the same account, the incoming order is refused
+ *   before any fill and nothing changes (the resting order stays). Orders that stop before reaching it trade.
+ * - FILL_OR_KILL (409): an FOK order that cannot fill completely right now is refused with the error; no order
+ *   is created. POST_ONLY (409): a post-only order that would trade is refused; no order is created.
+ * - MAX_ORDERS_ALLOWED (409): refused when the account already has `config.maxOpenOrders` open orders (every
+ *   order is open while it is being matched, so the rule applies to all types).
+ * - INSUFFICIENT_AWARDS (409) for `useAwards: true`: simulated accounts hold no award credits.
+ * - CLIENTORDERID_ALREADY_EXISTS (409, `data.existingOrderId`): same clientOrderId from the same account within
+ *   24 h. Only accepted orders consume a clientOrderId; a refused request may be retried with it.
+ * - Reservations: a LIMIT buy reserves `ceil8(q × limit) + ceil8(q × limit × max(maker, taker fee))`; sells
+ *   reserve their base quantity; a MARKET buy reserves exactly its planned cost (the book walk); a ceiling buy
+ *   reserves its ceiling; a ceiling sell its planned base quantity.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import { type Decimal, ZERO } from '../core/decimal.js';
+import type { BatchResponse, BulkCancelResult, NewOrder, Order, OrderToCancel } from '../model/order.js';
+import type { MatchPlan } from './book/matcher.js';
+import { OrderBook } from './book/order-book.js';
+import type { Catalog } from './catalog.js';
+import type { SimConfig } from './config.js';
+import type { SimEventBus } from './events.js';
+import type { IdempotencyIndex } from './idempotency.js';
+import type { Ledger } from './ledger.js';
+import { OrderStore } from './orders-store.js';
+import type { SequenceCounters } from './sequences.js';
+import { conflict, unavailable } from './sim-error.js';
+import { buyReserve, maxFee } from './trading-amounts.js';
+import { type BatchItem, runBatch } from './trading-batch.js';
+import { ExecutionStore } from './trading-executions.js';
+import { orderView, publish, topOf } from './trading-publish.js';
+import { TradingReads } from './trading-reads.js';
+import { Operation, type SettleContext, closeOrder, settleFill, trimReserve } from './trading-settle.js';
+import { SizeRules } from './trading-size-rules.js';
+import type { OrderPort, OrderRecord, TradingHooks } from './trading-types.js';
+import { type ValidOrder, validateNewOrder } from './trading-validate.js';
+
+/** What trading needs from the engine. */
+export interface TradingDeps {
+  clock: Clock;
+  ledger: Ledger;
+  catalog: Catalog;
+  bus: SimEventBus;
+  sequences: SequenceCounters;
+  idempotency: IdempotencyIndex;
+  config: SimConfig;
+  /** Id generator for orders, executions and trades (default `randomUUID`). */
+  newId?: () => string;
+}
+
+const NO_FILLS: MatchPlan = { fills: [], filled: ZERO, quote: ZERO, commission: ZERO, complete: false, selfTrade: undefined };
+
+/** Placement, cancellation and reads of orders on all markets. Implements the {@link OrderPort} of conditional orders. */
+export class Trading implements OrderPort {
+  /** Reads: open/closed orders, executions, order books. */
+  readonly reads: TradingReads;
+  readonly #d: TradingDeps;
+  readonly #newId: () => string;
+  readonly #books = new Map<string, OrderBook>();
+  readonly #orders = new OrderStore();
+  readonly #executions = new ExecutionStore();
+  readonly #lastRate = new Map<string, Decimal>();
+  readonly #size: SizeRules;
+  #hooks: TradingHooks = {};
+
+  constructor(deps: TradingDeps) {
+    this.#d = deps;
+    this.#newId = deps.newId ?? randomUUID;
+    this.#size = new SizeRules(deps.catalog, deps.config, {
+      bestOpposite: (m, direction) => {
+        const b = this.#books.get(m);
+        return direction === 'BUY' ? b?.bestAsk() : b?.bestBid();
+      },
+      reference: (m) => this.referenceRate(m),
+    });
+    this.reads = new TradingReads({
+      catalog: deps.catalog,
+      sequences: deps.sequences,
+      orders: this.#orders,
+      executions: this.#executions,
+      book: (m) => this.book(m),
+    });
+  }
+
+  /** Attach the modules trading reports to (market data, conditional orders, fill listeners). */
+  connect(hooks: TradingHooks): void {
+    this.#hooks = { ...this.#hooks, ...hooks };
+  }
+
+  /** The book of a listed market (`symbol` in canonical form). */
+  book(marketSymbol: string): OrderBook {
+    let b = this.#books.get(marketSymbol);
+    if (!b) {
+      const m = this.#d.catalog.market(marketSymbol);
+      b = this.#books.get(m.symbol);
+      if (!b) this.#books.set(m.symbol, (b = new OrderBook(m.symbol)));
+    }
+    return b;
+  }
+
+  /** Last trade rate of a market, else its book midpoint, else undefined. */
+  referenceRate(marketSymbol: string): Decimal | undefined {
+    const last = this.#lastRate.get(marketSymbol);
+    if (last) return last;
+    const b = this.#books.get(marketSymbol);
+    const bid = b?.bestBid();
+    const ask = b?.bestAsk();
+    return bid && ask ? bid.plus(ask).div(2) : undefined;
+  }
+
+  /** POST /orders: place an order (201 semantics); throws a SimError and changes nothing when refused. */
+  placeOrder(accountId: string, n: NewOrder): Order {
+    const { catalog, config, idempotency, ledger } = this.#d;
+    const v = validateNewOrder(n, catalog);
+    const m = v.market;
+    if (v.clientOrderId !== undefined) {
+      const existing = idempotency.find(accountId, clientKey(v.clientOrderId));
+      if (existing) {
+        throw conflict('CLIENTORDERID_ALREADY_EXISTS', `clientOrderId ${v.clientOrderId} already used`, { existingOrderId: existing });
+      }
+    }
+    if (m.status !== 'ONLINE') throw unavailable('MARKET_OFFLINE', `market ${m.symbol} is offline`);
+    if (v.useAwards) throw conflict('INSUFFICIENT_AWARDS', 'no award credits to pay commission with');
+    this.#size.check(v);
+    if (this.#orders.openCount(accountId) >= config.maxOpenOrders) {
+      throw conflict('MAX_ORDERS_ALLOWED', `at most ${config.maxOpenOrders} open orders`);
+    }
+    const book = this.book(m.symbol);
+    const fees = catalog.feeRates(m.symbol);
+    const feeMax = maxFee(fees);
+    let plan = NO_FILLS;
+    if (v.postOnly) {
+      if (book.wouldCross(v.direction, v.limit!)) throw conflict('POST_ONLY', 'post-only order would trade');
+    } else {
+      plan = book.plan({ accountId, direction: v.direction, limit: v.limit, quantity: v.quantity, ceiling: v.ceiling, takerFee: fees.taker });
+      if (plan.selfTrade) throw conflict('SELF_TRADE', `order would match own order ${plan.selfTrade.orderId}`);
+      if (v.fillOrKill && !plan.complete) throw conflict('FILL_OR_KILL', 'order cannot be filled completely');
+    }
+    const reserveCurrency = v.direction === 'BUY' ? m.quoteCurrencySymbol : m.baseCurrencySymbol;
+    const reserve = reservation(v, plan, feeMax);
+    ledger.hold(accountId, reserveCurrency, reserve);
+    // Nothing below refuses: the order is accepted.
+
+    const at = new Date(this.#d.clock.now());
+    const order: Order = {
+      id: this.#newId(),
+      marketSymbol: m.symbol,
+      direction: v.direction,
+      type: v.type,
+      timeInForce: v.timeInForce,
+      fillQuantity: ZERO,
+      commission: ZERO,
+      proceeds: ZERO,
+      status: 'OPEN',
+      createdAt: at,
+      updatedAt: at,
+    };
+    if (v.quantity !== undefined) order.quantity = v.quantity;
+    if (v.limit !== undefined) order.limit = v.limit;
+    if (v.ceiling !== undefined) order.ceiling = v.ceiling;
+    if (v.clientOrderId !== undefined) order.clientOrderId = v.clientOrderId;
+    const rec: OrderRecord = {
+      accountId,
+      order,
+      baseCurrency: m.baseCurrencySymbol,
+      quoteCurrency: m.quoteCurrencySymbol,
+      reserveCurrency,
+      reserved: reserve,
+      remaining: v.quantity,
+      resting: undefined,
+      executions: [],
+      closeSeq: 0,
+    };
+    this.#orders.add(rec);
+    if (v.clientOrderId !== undefined) idempotency.remember(accountId, clientKey(v.clientOrderId), order.id);
+
+    const before = topOf(book);
+    const op = new Operation(m.symbol);
+    op.touch(rec);
+    const ctx = this.#context(book, fees, feeMax, at, op);
+    for (const fill of plan.fills) settleFill(ctx, rec, fill);
+    if (plan.fills.length > 0) this.#lastRate.set(m.symbol, plan.fills[plan.fills.length - 1]!.rate);
+    if (v.rests && rec.remaining!.gt(0)) {
+      rec.resting = book.add(order.id, accountId, v.direction, v.limit!, rec.remaining!);
+      trimReserve(ctx, rec);
+    } else {
+      closeOrder(ctx, rec);
+    }
+    publish({ bus: this.#d.bus, sequences: this.#d.sequences, hooks: this.#hooks }, book, op, before);
+    return orderView(rec);
+  }
+
+  /** DELETE /orders/{id}: cancel an open order; 404 NOT_FOUND if unknown or another account's, 409 ORDER_NOT_OPEN if closed. */
+  cancelOrder(accountId: string, orderId: string): Order {
+    const rec = this.#orders.owned(accountId, orderId);
+    if (rec.order.status !== 'OPEN') throw conflict('ORDER_NOT_OPEN', `order ${rec.order.id} is not open`);
+    const book = this.book(rec.order.marketSymbol);
+    const before = topOf(book);
+    const op = new Operation(book.marketSymbol);
+    book.remove(rec.order.id);
+    closeOrder({ ledger: this.#d.ledger, orders: this.#orders, at: new Date(this.#d.clock.now()), op }, rec);
+    publish({ bus: this.#d.bus, sequences: this.#d.sequences, hooks: this.#hooks }, book, op, before);
+    return orderView(rec);
+  }
+
+  /** DELETE /orders/open: cancel every open order of the account (of one market when given). */
+  cancelAll(accountId: string, marketSymbol?: string): BulkCancelResult[] {
+    const market = marketSymbol === undefined ? undefined : this.#d.catalog.market(marketSymbol).symbol;
+    return this.#orders.open(accountId, market).map((rec) => ({
+      id: rec.order.id,
+      statusCode: 'SUCCESS',
+      result: this.cancelOrder(accountId, rec.order.id),
+    }));
+  }
+
+  /** POST /batch: placements and cancellations in order, each answered as the individual request would be. */
+  batch(accountId: string, items: readonly BatchItem[]): BatchResponse[] {
+    return runBatch(this, accountId, items);
+  }
+
+  /** GET /orders/{id}. */
+  getOrder(accountId: string, orderId: string): Order {
+    return orderView(this.#orders.owned(accountId, orderId));
+  }
+
+  /**
+   * Set or clear the reciprocal `orderToCancel` link of an order (conditional orders pair themselves with it).
+   * Linking needs the order open (409 ORDER_NOT_OPEN otherwise); clearing always works. Publishes an order event.
+   */
+  linkOrderToCancel(accountId: string, orderId: string, link: OrderToCancel | undefined): void {
+    const rec = this.#orders.owned(accountId, orderId);
+    if (link && rec.order.status !== 'OPEN') throw conflict('ORDER_NOT_OPEN', `order ${rec.order.id} is not open`);
+    if (link) rec.order.orderToCancel = { ...link };
+    else delete rec.order.orderToCancel;
+    rec.order.updatedAt = new Date(this.#d.clock.now());
+    const book = this.book(rec.order.marketSymbol);
+    const op = new Operation(book.marketSymbol);
+    op.touch(rec);
+    publish({ bus: this.#d.bus, sequences: this.#d.sequences, hooks: this.#hooks }, book, op, topOf(book));
+  }
+
+  #context(book: OrderBook, fees: { maker: Decimal; taker: Decimal }, feeMax: Decimal, at: Date, op: Operation): SettleContext {
+    return { ledger: this.#d.ledger, book, orders: this.#orders, executions: this.#executions, newId: this.#newId, fees, feeMax, at, op };
+  }
+}
+
+/** What an accepted order reserves (see the module note). */
+function reservation(v: ValidOrder, plan: MatchPlan, feeMax: Decimal): Decimal {
+  if (v.direction === 'SELL') return v.quantity ?? plan.filled;
+  if (v.type === 'LIMIT') return buyReserve(v.quantity!, v.limit!, feeMax);
+  if (v.type === 'MARKET') return plan.quote.plus(plan.commission);
+  return v.ceiling!;
+}
+
+/** Idempotency keys of orders, kept apart from the other kinds of client ids sharing the index. */
+function clientKey(clientOrderId: string): string {
+  return `order:${clientOrderId.toLowerCase()}`;
+}

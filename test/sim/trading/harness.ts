@@ -1,0 +1,99 @@
+/** A trading engine on a virtual clock with captured events, plus the checks every trading test repeats. */
+import { expect } from 'vitest';
+import { VirtualClock } from '../../../src/core/clock.js';
+import { type Decimal, ZERO, dec } from '../../../src/core/decimal.js';
+import type { NewOrder, Order } from '../../../src/model/order.js';
+import type { OrderDirection, OrderType, TimeInForce } from '../../../src/model/enums.js';
+import { Catalog } from '../../../src/sim/catalog.js';
+import { type SimConfig, defaultSimConfig } from '../../../src/sim/config.js';
+import { type SimEvent, SimEventBus } from '../../../src/sim/events.js';
+import { IdempotencyIndex } from '../../../src/sim/idempotency.js';
+import { Ledger } from '../../../src/sim/ledger.js';
+import { SequenceCounters } from '../../../src/sim/sequences.js';
+import { SimError } from '../../../src/sim/sim-error.js';
+import { Trading } from '../../../src/sim/trading.js';
+import { buyReserve, maxFee } from '../../../src/sim/trading-amounts.js';
+
+export const START = Date.parse('2021-06-14T00:00:00Z');
+
+/** A fresh trading engine. */
+export function setup(overrides: Partial<SimConfig> = {}) {
+  const clock = new VirtualClock(START);
+  const config = defaultSimConfig(overrides);
+  const catalog = new Catalog(config);
+  const ledger = new Ledger(clock);
+  const bus = new SimEventBus();
+  const events: SimEvent[] = [];
+  bus.on((e) => events.push(e));
+  const sequences = new SequenceCounters();
+  const idempotency = new IdempotencyIndex(clock);
+  const trading = new Trading({ clock, ledger, catalog, bus, sequences, idempotency, config });
+  const fund = (accountId: string, currency: string, amount: string) => ledger.credit(accountId, currency, dec(amount));
+  const place = (accountId: string, o: Partial<NewOrder> & { marketSymbol?: string }) =>
+    trading.placeOrder(accountId, { marketSymbol: 'BTC-USD', direction: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', ...o } as NewOrder);
+  const limit = (accountId: string, direction: OrderDirection, quantity: string, rate: string, timeInForce: TimeInForce = 'GOOD_TIL_CANCELLED', marketSymbol = 'BTC-USD') =>
+    place(accountId, { marketSymbol, direction, type: 'LIMIT', timeInForce, quantity: dec(quantity), limit: dec(rate) });
+  const order = (type: OrderType, direction: OrderDirection, timeInForce: TimeInForce, amounts: { quantity?: string; ceiling?: string; limit?: string }, marketSymbol = 'BTC-USD'): NewOrder => {
+    const n: NewOrder = { marketSymbol, direction, type, timeInForce };
+    if (amounts.quantity !== undefined) n.quantity = dec(amounts.quantity);
+    if (amounts.ceiling !== undefined) n.ceiling = dec(amounts.ceiling);
+    if (amounts.limit !== undefined) n.limit = dec(amounts.limit);
+    return n;
+  };
+  const bal = (accountId: string, currency: string) => ledger.get(accountId, currency);
+  return { clock, config, catalog, ledger, bus, events, sequences, idempotency, trading, fund, place, limit, order, bal };
+}
+
+export type Harness = ReturnType<typeof setup>;
+
+/** The SimError `fn` throws (fails the test when it returns or throws something else). */
+export function refusal(fn: () => unknown): SimError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof SimError) return e;
+    throw e;
+  }
+  throw new Error('expected a SimError');
+}
+
+/** Every account's balances, for "state unchanged" comparisons. */
+export function balances(h: Harness, accounts: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const a of accounts) for (const [cur, b] of h.ledger.list(a)) out[`${a}:${cur}`] = `${b.total.toFixed()}/${b.held.toFixed()}`;
+  return out;
+}
+
+/**
+ * The invariants after every operation: each currency conserved, no negative balance, held ≤ total, and held
+ * equal to what the account's open orders reserve (computed here independently of the engine's bookkeeping).
+ */
+export function checkInvariants(h: Harness, accounts: string[]): void {
+  for (const a of h.ledger.audit()) expect(a.discrepancy.isZero(), `conservation of ${a.currency}`).toBe(true);
+  for (const acct of accounts) {
+    const expected = new Map<string, Decimal>();
+    for (const o of h.trading.reads.openOrders(acct).data) {
+      const m = h.catalog.market(o.marketSymbol);
+      const rem = o.quantity!.minus(o.fillQuantity);
+      const [cur, amt] = o.direction === 'SELL'
+        ? [m.baseCurrencySymbol, rem]
+        : [m.quoteCurrencySymbol, buyReserve(rem, o.limit!, maxFee(h.catalog.feeRates(m.symbol)))];
+      expected.set(cur, (expected.get(cur) ?? ZERO).plus(amt));
+    }
+    for (const [cur, b] of h.ledger.list(acct)) {
+      expect(b.total.gte(0), `${acct} ${cur} total ≥ 0`).toBe(true);
+      expect(b.held.gte(0) && b.held.lte(b.total), `${acct} ${cur} 0 ≤ held ≤ total`).toBe(true);
+      expect(b.held.toFixed(), `${acct} ${cur} held = open orders' reserve`).toBe((expected.get(cur) ?? ZERO).toFixed());
+    }
+  }
+}
+
+/** Order as plain strings for readable assertions. */
+export function brief(o: Order) {
+  return {
+    status: o.status,
+    fillQuantity: o.fillQuantity.toFixed(),
+    proceeds: o.proceeds.toFixed(),
+    commission: o.commission.toFixed(),
+  };
+}
