@@ -189,6 +189,8 @@ export class CoreHubEndpoint {
       case 4:
         return complete({ error: 'streaming invocations are not supported by this hub' });
       case 7:
+        // The client is leaving on purpose: forget it now rather than when the close handshake ends.
+        handle.closed();
         return void s.ws.close(1000);
       default:
         // Pings (6), cancel-invocation (5) and stateful-reconnect records (8, 9) need no answer from this hub.

@@ -7,9 +7,12 @@ import { testBackend } from '../../../server/hub/hub-test-kit.js';
 
 export { KEYS, authArgs } from '../../../server/hub/hub-test-kit.js';
 
-/** Start a hub server on loopback whose timers run on a virtual clock. */
-export async function startTestHub(): Promise<{ srv: HubServer; clock: VirtualClock }> {
-  const clock = new VirtualClock(Date.parse('2021-06-14T01:53:38Z'));
+/**
+ * Start a hub server on loopback whose timers run on a virtual clock (by default starting in 2021; pass
+ * `startMs: Date.now()` when a client on the system clock must authenticate against it).
+ */
+export async function startTestHub(opts: { startMs?: number } = {}): Promise<{ srv: HubServer; clock: VirtualClock }> {
+  const clock = new VirtualClock(opts.startMs ?? Date.parse('2021-06-14T01:53:38Z'));
   const srv = await startHubServer({ backend: testBackend(), clock });
   return { srv, clock };
 }
