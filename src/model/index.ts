@@ -10,3 +10,4 @@ export * from './order.js';
 export * from './subaccount.js';
 export * from './wallet.js';
 export * from './encode.js';
+export * from './intent.js';
