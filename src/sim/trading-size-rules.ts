@@ -39,6 +39,11 @@ export class SizeRules {
     this.#minBtc = new Decimal(config.dustMinValueSatoshi).div(100_000_000);
   }
 
+  /** The part that needs no rate: a quantity order below minTradeSize (400 MIN_TRADE_REQUIREMENT_NOT_MET). */
+  checkQuantity(v: ValidOrder): void {
+    if (v.quantity !== undefined && v.quantity.lt(v.market.minTradeSize)) throw minTrade(v);
+  }
+
   /** Throw 400 MIN_TRADE_REQUIREMENT_NOT_MET or DUST_TRADE_DISALLOWED_MIN_VALUE when `v` is too small. */
   check(v: ValidOrder): void {
     const m = v.market;
@@ -48,9 +53,7 @@ export class SizeRules {
       const rate = v.limit ?? opposite;
       base = rate ? v.ceiling!.div(rate) : undefined;
     }
-    if (base !== undefined && base.lt(m.minTradeSize)) {
-      throw badRequest('MIN_TRADE_REQUIREMENT_NOT_MET', `${m.symbol} minimum trade size is ${m.minTradeSize.toFixed()}`);
-    }
+    if (base !== undefined && base.lt(m.minTradeSize)) throw minTrade(v);
     let quote = v.ceiling;
     if (quote === undefined) {
       const rate = v.limit ?? opposite ?? this.#rates.reference(m.symbol);
@@ -79,4 +82,8 @@ export class SizeRules {
     const configured = this.#config.btcReferenceRates?.[currency];
     return configured ? amount.times(configured) : undefined;
   }
+}
+
+function minTrade(v: ValidOrder) {
+  return badRequest('MIN_TRADE_REQUIREMENT_NOT_MET', `${v.market.symbol} minimum trade size is ${v.market.minTradeSize.toFixed()}`);
 }

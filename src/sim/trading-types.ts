@@ -1,9 +1,10 @@
 /**
- * Types shared by the trading modules: the engine's record of an order, the narrow views of the market-data and
- * conditional-order modules that trading feeds, and the port conditional orders use to place and cancel orders.
+ * Types shared by the trading modules: the engine's record of an order and the narrow views of the market-data
+ * and conditional-order modules that trading feeds. (The port conditional orders use to place and cancel orders,
+ * `OrderPort`, is declared by the conditional-orders module; {@link Trading} implements it.)
  */
 import type { Decimal } from '../core/decimal.js';
-import type { Execution, NewOrder, Order, OrderToCancel } from '../model/order.js';
+import type { Execution, Order } from '../model/order.js';
 import type { Trade } from '../model/market.js';
 import type { RestingOrder } from './book/price-level.js';
 
@@ -59,13 +60,4 @@ export interface TradingHooks {
   conditionalOrders?: ConditionalOrderSink | undefined;
   /** Called once per execution (each side of each fill), after the operation's state is complete. */
   onFill?: ((fill: FillNotice) => void) | undefined;
-}
-
-/** The order operations conditional orders need (seed: a triggered conditional order places `orderToCreate`). */
-export interface OrderPort {
-  placeOrder(accountId: string, o: NewOrder): Order;
-  cancelOrder(accountId: string, id: string): Order;
-  getOrder(accountId: string, id: string): Order;
-  /** Set (or clear, with undefined) the reciprocal `orderToCancel` link on an order. */
-  linkOrderToCancel(accountId: string, orderId: string, link: OrderToCancel | undefined): void;
 }

@@ -16,6 +16,7 @@
  * - MAX_ORDERS_ALLOWED (409): refused when the account already has `config.maxOpenOrders` open orders (every
  *   order is open while it is being matched, so the rule applies to all types).
  * - INSUFFICIENT_AWARDS (409) for `useAwards: true`: simulated accounts hold no award credits.
+ * - NOT_ALLOWED (403) when the account's MarketPolicy forbids this direction on this market (`deps.permits`).
  * - CLIENTORDERID_ALREADY_EXISTS (409, `data.existingOrderId`): same clientOrderId from the same account within
  *   24 h. Only accepted orders consume a clientOrderId; a refused request may be retried with it.
  * - Reservations: a LIMIT buy reserves `ceil8(q × limit) + ceil8(q × limit × max(maker, taker fee))`; sells
@@ -35,7 +36,7 @@ import type { IdempotencyIndex } from './idempotency.js';
 import type { Ledger } from './ledger.js';
 import { OrderStore } from './orders-store.js';
 import type { SequenceCounters } from './sequences.js';
-import { conflict, unavailable } from './sim-error.js';
+import { conflict, forbidden, unavailable } from './sim-error.js';
 import { buyReserve, maxFee } from './trading-amounts.js';
 import { type BatchItem, runBatch } from './trading-batch.js';
 import { ExecutionStore } from './trading-executions.js';
@@ -43,7 +44,8 @@ import { orderView, publish, topOf } from './trading-publish.js';
 import { TradingReads } from './trading-reads.js';
 import { Operation, type SettleContext, closeOrder, settleFill, trimReserve } from './trading-settle.js';
 import { SizeRules } from './trading-size-rules.js';
-import type { OrderPort, OrderRecord, TradingHooks } from './trading-types.js';
+import type { OrderPort } from './conditional-orders/conditional-orders.js';
+import type { OrderRecord, TradingHooks } from './trading-types.js';
 import { type ValidOrder, validateNewOrder } from './trading-validate.js';
 
 /** What trading needs from the engine. */
@@ -57,6 +59,11 @@ export interface TradingDeps {
   config: SimConfig;
   /** Id generator for orders, executions and trades (default `randomUUID`). */
   newId?: () => string;
+  /**
+   * Whether the account may trade this market in this direction (its MarketPolicy); refusal is 403 NOT_ALLOWED.
+   * Everything is allowed when absent.
+   */
+  permits?: (accountId: string, marketSymbol: string, direction: 'BUY' | 'SELL') => boolean;
 }
 
 const NO_FILLS: MatchPlan = { fills: [], filled: ZERO, quote: ZERO, commission: ZERO, complete: false, selfTrade: undefined };
@@ -119,19 +126,20 @@ export class Trading implements OrderPort {
     return bid && ask ? bid.plus(ask).div(2) : undefined;
   }
 
+  /**
+   * The refusals of {@link placeOrder} that depend neither on balances nor on the book: request shape, market,
+   * permissions, market status, awards, minimum trade size of a quantity order. Conditional orders validate their
+   * `orderToCreate` with it, so both answer the same codes.
+   */
+  validateOrder(accountId: string, n: NewOrder): void {
+    this.#size.checkQuantity(this.#validate(accountId, n));
+  }
+
   /** POST /orders: place an order (201 semantics); throws a SimError and changes nothing when refused. */
   placeOrder(accountId: string, n: NewOrder): Order {
     const { catalog, config, idempotency, ledger } = this.#d;
-    const v = validateNewOrder(n, catalog);
+    const v = this.#validate(accountId, n);
     const m = v.market;
-    if (v.clientOrderId !== undefined) {
-      const existing = idempotency.find(accountId, clientKey(v.clientOrderId));
-      if (existing) {
-        throw conflict('CLIENTORDERID_ALREADY_EXISTS', `clientOrderId ${v.clientOrderId} already used`, { existingOrderId: existing });
-      }
-    }
-    if (m.status !== 'ONLINE') throw unavailable('MARKET_OFFLINE', `market ${m.symbol} is offline`);
-    if (v.useAwards) throw conflict('INSUFFICIENT_AWARDS', 'no award credits to pay commission with');
     this.#size.check(v);
     if (this.#orders.openCount(accountId) >= config.maxOpenOrders) {
       throw conflict('MAX_ORDERS_ALLOWED', `at most ${config.maxOpenOrders} open orders`);
@@ -248,6 +256,24 @@ export class Trading implements OrderPort {
     const op = new Operation(book.marketSymbol);
     op.touch(rec);
     publish({ bus: this.#d.bus, sequences: this.#d.sequences, hooks: this.#hooks }, book, op, topOf(book));
+  }
+
+  /** Static validation, clientOrderId, permissions, market status and awards, in the order the service checked. */
+  #validate(accountId: string, n: NewOrder): ValidOrder {
+    const v = validateNewOrder(n, this.#d.catalog);
+    const m = v.market;
+    if (v.clientOrderId !== undefined) {
+      const existing = this.#d.idempotency.find(accountId, clientKey(v.clientOrderId));
+      if (existing) {
+        throw conflict('CLIENTORDERID_ALREADY_EXISTS', `clientOrderId ${v.clientOrderId} already used`, { existingOrderId: existing });
+      }
+    }
+    if (this.#d.permits && !this.#d.permits(accountId, m.symbol, v.direction)) {
+      throw forbidden('NOT_ALLOWED', `account may not ${v.direction.toLowerCase()} on ${m.symbol}`);
+    }
+    if (m.status !== 'ONLINE') throw unavailable('MARKET_OFFLINE', `market ${m.symbol} is offline`);
+    if (v.useAwards) throw conflict('INSUFFICIENT_AWARDS', 'no award credits to pay commission with');
+    return v;
   }
 
   #context(book: OrderBook, fees: { maker: Decimal; taker: Decimal }, feeMax: Decimal, at: Date, op: Operation): SettleContext {
