@@ -1,0 +1,150 @@
+/**
+ * Stream figures:
+ * - `hub-decode`: hub payloads decoded per second (base64 -> raw inflate -> JSON.parse) over the 1,015 real
+ *   order-book payloads of the 2021 capture, pako and node:zlib in the same run (baseline: the slower one).
+ * - `book-apply`: order-book level updates applied per second at depth 500 (target ≥ 1,000,000/s), deltas
+ *   clustered near the top of the book as in the capture, 1-10 levels per message.
+ */
+import { parseClassicFrame } from '../../src/bittrex/hub/classic-frames.js';
+import { pakoCodec, payloadCodec, zlibCodec, type PayloadCodec } from '../../src/bittrex/hub/codec.js';
+import { decodeStreamMessage } from '../../src/bittrex/hub/messages.js';
+import { Decimal } from '../../src/core/decimal.js';
+import type { OrderBook, OrderBookEntry } from '../../src/model/index.js';
+import { OrderBookState } from '../../src/store/order-book.js';
+import { loadCapture } from '../fixtures/v3-capture/load-capture.js';
+import { Prng } from '../sync/prng.js';
+import type { Bench, Figure } from './harness.js';
+
+function capturedOrderBookPayloads(): string[] {
+  const out: string[] = [];
+  for (const f of loadCapture().frames) {
+    const frame = parseClassicFrame(f.text);
+    if (frame.kind !== 'push') continue;
+    for (const m of frame.messages) if (m.method === 'orderBook') out.push(m.args[0] as string);
+  }
+  return out;
+}
+
+/** Payloads per second for `codec`, timed over whole passes of the list for at least `minMs`. */
+function decodeRate(codec: PayloadCodec, payloads: string[], minMs: number): number {
+  const pass = () => {
+    for (const p of payloads) codec.decode(p);
+  };
+  const warmEnd = performance.now() + 300;
+  while (performance.now() < warmEnd) pass();
+  let n = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < minMs) {
+    pass();
+    n += payloads.length;
+    now = performance.now();
+  }
+  return (n * 1000) / (now - start);
+}
+
+interface BookWorkload {
+  snapshot: OrderBook;
+  messages: { bid: OrderBookEntry[]; ask: OrderBookEntry[] }[];
+  updates: number;
+}
+
+/** A depth-500 book around 10,000.00 (tick 0.01) and a stream of deltas that keeps it near 500 levels a side. */
+function bookWorkload(seed: number, messageCount: number): BookWorkload {
+  const rng = new Prng(seed);
+  const pool = new Map<number, Decimal>();
+  const rate = (ticks: number) => {
+    let d = pool.get(ticks);
+    if (!d) pool.set(ticks, (d = new Decimal(ticks).div(100)));
+    return d;
+  };
+  const qty = () => new Decimal(1 + rng.int(500_000)).div(1e6);
+  // Ticks as integers, best first: bids descending from 999,999, asks ascending from 1,000,001; sparse ladder.
+  const bids: number[] = [];
+  const asks: number[] = [];
+  for (let i = 0, t = 999_999; i < 500; i++, t -= 1 + rng.int(3)) bids.push(t);
+  for (let i = 0, t = 1_000_001; i < 500; i++, t += 1 + rng.int(3)) asks.push(t);
+  const snapshot: OrderBook = {
+    bid: bids.map((t) => ({ rate: rate(t), quantity: qty() })),
+    ask: asks.map((t) => ({ rate: rate(t), quantity: qty() })),
+  };
+  const zero = new Decimal(0);
+  const messages: BookWorkload['messages'] = [];
+  let updates = 0;
+  for (let m = 0; m < messageCount; m++) {
+    const msg = { bid: [] as OrderBookEntry[], ask: [] as OrderBookEntry[] };
+    const n = 1 + rng.int(10);
+    for (let k = 0; k < n; k++) {
+      const isBid = rng.chance(0.5);
+      const side = isBid ? bids : asks;
+      const out = isBid ? msg.bid : msg.ask;
+      const i = rng.nearTop(side.length);
+      const op = rng.next();
+      // Half the updates change a level's quantity; the rest insert or remove one, steering towards 500 levels.
+      const grow = side.length < 500 || (side.length < 520 && op < 0.75);
+      if (op < 0.5) out.push({ rate: rate(side[i]!), quantity: qty() });
+      else if (grow) {
+        // A free tick just behind level i (bids descend, asks ascend), else a quantity change.
+        const t = isBid ? side[i]! - 1 : side[i]! + 1;
+        if (side[i + 1] !== t) {
+          side.splice(i + 1, 0, t);
+          out.push({ rate: rate(t), quantity: qty() });
+        } else out.push({ rate: rate(side[i]!), quantity: qty() });
+      } else {
+        out.push({ rate: rate(side[i]!), quantity: zero });
+        side.splice(i, 1);
+      }
+      updates++;
+    }
+    messages.push(msg);
+  }
+  return { snapshot, messages, updates };
+}
+
+export const benches: Bench[] = [
+  {
+    name: 'hub-decode',
+    async run(): Promise<Figure[]> {
+      const payloads = capturedOrderBookPayloads();
+      const zlib = decodeRate(zlibCodec, payloads, 1500);
+      const pako = decodeRate(pakoCodec, payloads, 1500);
+      // The whole client path for one message: default codec plus the typed decoder (exact Decimals).
+      const full = decodeRate(
+        { name: 'typed', decode: (p) => decodeStreamMessage('orderBook', payloadCodec.decode(p)), encode: payloadCodec.encode },
+        payloads,
+        1500,
+      );
+      const [fast, slow] = zlib >= pako ? [zlib, pako] : [pako, zlib];
+      const [fastName, slowName] = zlib >= pako ? ['node-zlib', 'pako'] : ['pako', 'node-zlib'];
+      return [
+        { bench: `hub-decode/${fastName}`, value: fast, unit: 'msgs/s', baseline: slow, note: `baseline ${slowName}; ${payloads.length} real orderBook payloads` },
+        { bench: `hub-decode/${slowName}`, value: slow, unit: 'msgs/s' },
+        { bench: `hub-decode/typed`, value: full, unit: 'msgs/s', note: `default codec (${payloadCodec.name}) + decodeStreamMessage with exact Decimals` },
+      ];
+    },
+  },
+  {
+    name: 'book-apply',
+    async run(): Promise<Figure[]> {
+      const w = bookWorkload(42, 50_000);
+      const book = new OrderBookState('BENCH-USD', 500);
+      const pass = () => {
+        book.reset(w.snapshot);
+        for (const m of w.messages) book.applyDeltas(m.bid, m.ask);
+      };
+      const warmEnd = performance.now() + 500;
+      while (performance.now() < warmEnd) pass();
+      let updates = 0;
+      const start = performance.now();
+      let now = start;
+      while (now - start < 2000) {
+        pass();
+        updates += w.updates;
+        now = performance.now();
+      }
+      const perSec = (updates * 1000) / (now - start);
+      if (book.crossed() || book.bidCount < 300 || book.askCount < 300) throw new Error('book-apply workload drifted');
+      return [{ bench: 'book-apply', value: perSec, unit: 'level updates/s', note: `depth 500 (${book.bidCount}/${book.askCount} levels at end); target ≥ 1,000,000/s` }];
+    },
+  },
+];

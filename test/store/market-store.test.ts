@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { dec } from '../../src/core/decimal.js';
+import type { Candle, OrderBookEntry, Ticker, Trade } from '../../src/model/index.js';
+import { MarketStore } from '../../src/store/market-store.js';
+
+const e = (quantity: string, rate: string): OrderBookEntry => ({ quantity: dec(quantity), rate: dec(rate) });
+const ticker = (symbol: string, bid: string): Ticker => ({ symbol, lastTradeRate: dec(bid), bidRate: dec(bid), askRate: dec(bid).plus(1) });
+const trade = (id: string, at: number): Trade => ({ id, executedAt: new Date(at), quantity: dec('1'), rate: dec('100'), takerSide: 'BUY' });
+const candle = (at: number, close: string): Candle => {
+  const c = dec(close);
+  return { startsAt: new Date(at), open: c, high: c, low: c, close: c, volume: dec('1'), quoteVolume: c };
+};
+
+describe('MarketStore', () => {
+  it('stores first, then publishes: a subscriber reads the state it is told about', () => {
+    const store = new MarketStore();
+    const seen: string[] = [];
+    store.changes$.subscribe((ev) => {
+      if (ev.kind === 'book') seen.push(`book ${store.bestBid('BTC-USD')?.rate} seq ${store.book('BTC-USD', 25)?.sequence}`);
+      if (ev.kind === 'tickers') seen.push(`ticker ${store.ticker('BTC-USD')?.bidRate}`);
+      if (ev.kind === 'trades') seen.push(`trades ${store.trades('BTC-USD').length}`);
+      if (ev.kind === 'candles') seen.push(`candles ${store.candles('BTC-USD', 'MINUTE_1').at(-1)?.close}`);
+    });
+    store.book$('BTC-USD', 25).subscribe((b) => seen.push(`book$ ${b.bestBid()?.rate}`));
+    store.resetBook('BTC-USD', 25, { bid: [e('1', '100')], ask: [e('1', '101')] }, 1);
+    store.applyBookDeltas('BTC-USD', 25, [e('1', '100.5')], [], 2);
+    store.setTickers([ticker('BTC-USD', '100.5')]);
+    store.addTrades('BTC-USD', [trade('t1', 1)]);
+    store.upsertCandles('BTC-USD', 'MINUTE_1', [candle(60_000, '7')]);
+    expect(seen).toEqual([
+      'book 100 seq 1',
+      'book$ 100',
+      'book 100.5 seq 2',
+      'book$ 100.5',
+      'ticker 100.5',
+      'trades 1',
+      'candles 7',
+    ]);
+  });
+
+  it('per-entity observables start with the current value', () => {
+    const store = new MarketStore();
+    store.setTickers([ticker('A-B', '1'), ticker('C-D', '2')], true);
+    const got: string[] = [];
+    store.ticker$('A-B').subscribe((t) => got.push(t.bidRate.toString()));
+    store.setTickers([ticker('C-D', '3')]); // another market: no emission
+    store.setTickers([ticker('A-B', '4')]);
+    expect(got).toEqual(['1', '4']);
+    const states: number[] = [];
+    store.state$.subscribe((s) => states.push(s.tickers().size));
+    store.setTickers([ticker('E-F', '5')]);
+    expect(states).toEqual([2, 3]);
+    const summaries: string[] = [];
+    store.summary$('A-B').subscribe((s) => summaries.push(s.high.toString()));
+    store.setSummaries([{ symbol: 'A-B', high: dec('9'), low: dec('1'), volume: dec('1'), quoteVolume: dec('1'), updatedAt: new Date(0) }]);
+    expect(summaries).toEqual(['9']);
+  });
+
+  it('keeps recent trades bounded, in time order, without duplicates', () => {
+    const store = new MarketStore({ maxTrades: 3 });
+    store.addTrades('X-Y', [trade('c', 3), trade('a', 1), trade('b', 2)], true); // REST: newest first
+    expect(store.trades('X-Y').map((t) => t.id)).toEqual(['a', 'b', 'c']);
+    const batches: string[][] = [];
+    store.trades$('X-Y').subscribe((ts) => batches.push(ts.map((t) => t.id)));
+    store.addTrades('X-Y', [trade('c', 3), trade('d', 4)]);
+    expect(store.trades('X-Y').map((t) => t.id)).toEqual(['b', 'c', 'd']);
+    expect(batches).toEqual([['d']]);
+    store.addTrades('X-Y', [trade('d', 4)]); // nothing new: nothing published
+    expect(batches).toHaveLength(1);
+  });
+
+  it('upserts candles by startsAt, sorted and bounded', () => {
+    const store = new MarketStore({ maxCandles: 3 });
+    store.upsertCandles('X-Y', 'MINUTE_1', [candle(120_000, '2'), candle(60_000, '1')], true);
+    store.upsertCandles('X-Y', 'MINUTE_1', [candle(120_000, '2.5')]); // the current candle, updated by a trade
+    store.upsertCandles('X-Y', 'MINUTE_1', [candle(180_000, '3'), candle(240_000, '4')]);
+    expect(store.candles('X-Y', 'MINUTE_1').map((c) => c.close.toString())).toEqual(['2.5', '3', '4']);
+    expect(store.candles('X-Y', 'HOUR_1')).toEqual([]);
+    const seen: number[] = [];
+    store.candles$('X-Y', 'MINUTE_1').subscribe((cs) => seen.push(cs.length));
+    store.upsertCandles('X-Y', 'MINUTE_1', [candle(240_000, '4.1')]);
+    expect(seen).toEqual([3, 3]);
+  });
+
+  it('reads best bid/ask from the shallowest book of a market, and rejects deltas before a snapshot', () => {
+    const store = new MarketStore();
+    store.resetBook('X-Y', 500, { bid: [e('1', '10')], ask: [e('1', '12')] });
+    expect(store.bestBid('X-Y')?.rate.toString()).toBe('10');
+    store.resetBook('X-Y', 1, { bid: [e('1', '10.5')], ask: [e('1', '11')] });
+    expect(store.bestBid('X-Y')?.rate.toString()).toBe('10.5');
+    expect(store.mid('X-Y')?.toString()).toBe('10.75');
+    expect(store.bestAsk('Z-W')).toBeUndefined();
+    expect(() => store.applyBookDeltas('Z-W', 25, [], [])).toThrow(/before any snapshot/);
+  });
+});
