@@ -11,6 +11,7 @@ import { decodePayload } from '../../src/bittrex/hub/codec.js';
 import { decodeStreamMessage, type StreamMessage } from '../../src/bittrex/hub/messages.js';
 import { decode, decodeOrderBook, type OrderBook, type OrderBookDepth } from '../../src/model/index.js';
 import { MarketStore } from '../../src/store/market-store.js';
+import { bookDifference } from '../../src/store/order-book.js';
 import { MarketSync, type ChannelSyncStatus, type MarketSnapshotSource } from '../../src/sync/market-sync.js';
 import type { SequencedSnapshot } from '../../src/sync/synchronizer.js';
 import { loadCapture } from '../fixtures/v3-capture/load-capture.js';
@@ -19,7 +20,8 @@ interface Pending {
   resolve: (s: SequencedSnapshot<OrderBook>) => void;
 }
 
-async function replay() {
+/** Replay the capture; with `redundantDelayMs`, a second connection delivers every frame again that much later. */
+async function replay(redundantDelayMs?: number) {
   const capture = loadCapture();
   const clock = new VirtualClock(capture.frames[0]!.atMs);
   const store = new MarketStore();
@@ -46,6 +48,7 @@ async function replay() {
   type Event = { atMs: number; order: number } & ({ frame: string } | { snapshot: (typeof capture.snapshots)[number] });
   const events: Event[] = [
     ...capture.frames.map((f, order) => ({ atMs: f.atMs, order, frame: f.text })),
+    ...(redundantDelayMs === undefined ? [] : capture.frames.map((f, order) => ({ atMs: f.atMs + redundantDelayMs, order, frame: f.text }))),
     ...capture.snapshots.map((s, i) => ({ atMs: s.atMs, order: capture.frames.length + i, snapshot: s })),
   ].sort((a, b) => a.atMs - b.atMs || a.order - b.order);
 
@@ -134,6 +137,18 @@ describe('v3 capture replay (real 2021 frames)', async () => {
     expect(r.tickerChecks.filter((t) => !t.live).length).toBeLessThanOrEqual(1);
     // And the rest are near misses (a level or two apart), never a book that is off.
     for (const t of r.tickerChecks.filter((c) => c.live)) expect(t.off, t.market).toBeLessThan(0.005);
+  });
+
+  it('merges a redundant second connection (rule 4, last sentence) into the very same books', async () => {
+    const twice = await replay(37);
+    expect(twice.statuses.filter((s) => s.status.state === 'resyncing')).toEqual([]);
+    for (const s of r.capture.snapshots) {
+      const sync = twice.sync.orderBook(s.marketSymbol, 500);
+      expect(sync.stats.applied, s.marketSymbol).toBe(r.sync.orderBook(s.marketSymbol, 500).stats.applied);
+      expect(bookDifference(twice.store.book(s.marketSymbol, 500)!, r.store.book(s.marketSymbol, 500)!)).toBeUndefined();
+    }
+    const duplicates = r.capture.snapshots.reduce((n, s) => n + twice.sync.orderBook(s.marketSymbol, 500).stats.duplicates, 0);
+    expect(duplicates).toBeGreaterThan(900);
   });
 
   it('ends with the last recorded sequence of every book', () => {
