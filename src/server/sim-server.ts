@@ -1,0 +1,162 @@
+/**
+ * The simulator's network face: one loopback HTTP server carrying the v3 REST interface (`/v3`), the classic
+ * SignalR hub (`/signalr`, the seed's `{socket_url}`), the ASP.NET Core SignalR hub (`/hub`, for
+ * `@microsoft/signalr` clients) and the control API (`/control`), all over one {@link SimEngine}.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { type Clock, systemClock } from '../core/clock.js';
+import type { SimEngine } from '../sim/engine.js';
+import { createControlHandler } from './control/control-api.js';
+import { bridgeEventsToHub } from './hub-bridge.js';
+import { attachHub } from './hub/attach-hub.js';
+import { Hub } from './hub/hub.js';
+import { RestFaults } from './rest/faults.js';
+import { KeyRateLimiter } from './rest/rate-limit.js';
+import { createRestHandler, type RouteDef } from './rest/rest-handler.js';
+import { sendError } from './rest/respond.js';
+import { Router } from './rest/router.js';
+import { addAccountRoutes } from './rest/routes/account-routes.js';
+import { addMarketRoutes } from './rest/routes/market-routes.js';
+import { addOrderRoutes } from './rest/routes/order-routes.js';
+
+/** Options of {@link startSimServer}. */
+export interface SimServerOptions {
+  engine: SimEngine;
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  /** Calls per minute per API key before 429 THROTTLED; 0 or undefined = unlimited. */
+  callsPerMinute?: number;
+  /** Accepted Api-Timestamp skew; default 5 minutes. */
+  timestampWindowMs?: number;
+  /** Bearer token of the control API; default a random one. */
+  controlToken?: string;
+  /**
+   * Clock of the hub's heartbeats, keep-alives and authentication expiry. Default the system clock, also when the
+   * engine runs on a virtual clock: transport liveness is wall-clock business for real clients.
+   */
+  hubClock?: Clock;
+  /** Where unexpected handler failures (bugs) are reported. */
+  onInternalError?: (err: unknown, where: string) => void;
+}
+
+/** A running simulator server. */
+export interface SimServer {
+  readonly port: number;
+  /** `http://127.0.0.1:PORT/v3` */
+  readonly restUrl: string;
+  /** `http://127.0.0.1:PORT/signalr` (classic SignalR) */
+  readonly hubUrl: string;
+  /** `http://127.0.0.1:PORT/hub` (ASP.NET Core SignalR) */
+  readonly coreHubUrl: string;
+  /** `http://127.0.0.1:PORT/control` */
+  readonly controlUrl: string;
+  readonly controlToken: string;
+  readonly hub: Hub;
+  readonly restFaults: RestFaults;
+  readonly limiter: KeyRateLimiter;
+  readonly http: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Start the simulator's server over `engine`.
+ *
+ * @example
+ * const engine = createSimEngine({ clock: systemClock });
+ * const sim = await startSimServer({ engine });
+ * const client = createRestClient({ baseUrl: sim.restUrl, credentials });
+ */
+export async function startSimServer(opts: SimServerOptions): Promise<SimServer> {
+  const { engine } = opts;
+  const host = opts.host ?? '127.0.0.1';
+  const restFaults = new RestFaults();
+  const limiter = new KeyRateLimiter(engine.clock, opts.callsPerMinute);
+  const controlToken = opts.controlToken ?? randomBytes(16).toString('hex');
+  const accounts = engine.funds.accounts;
+
+  const router = new Router<RouteDef>();
+  addMarketRoutes(router, engine);
+  addAccountRoutes(router, engine);
+  addOrderRoutes(router, engine);
+  const rest = createRestHandler(router, {
+    basePath: '/v3',
+    keys: accounts,
+    clock: engine.clock,
+    faults: restFaults,
+    limiter,
+    ...(opts.timestampWindowMs ? { timestampWindowMs: opts.timestampWindowMs } : {}),
+    ...(opts.onInternalError ? { onInternalError: opts.onInternalError } : {}),
+  });
+
+  const hub = new Hub({
+    clock: opts.hubClock ?? systemClock,
+    backend: {
+      findKey: (apiKey) => {
+        const k = accounts.findKey(apiKey);
+        return k ? { secret: k.secret, accountId: k.accountId } : undefined;
+      },
+      subaccountsOf: (id) => accounts.subaccountsOf(id).map((s) => s.id),
+      marketExists: (symbol) => engine.catalog.markets().some((m) => m.symbol === symbol.toUpperCase()),
+    },
+  });
+  const unbridge = bridgeEventsToHub(engine.bus, hub, (id) => accounts.isSubaccount(id));
+  const control = createControlHandler(
+    { clock: engine.clock, catalog: engine.catalog, funds: engine.funds, ledger: engine.ledger, restFaults, limiter, hub },
+    { basePath: '/control', token: controlToken },
+  );
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      if (await rest(req, res)) return;
+      if (await control(req, res)) return;
+      req.resume();
+      sendError(res, 404, 'NOT_FOUND', `no such endpoint: ${req.method} ${req.url}`);
+    })().catch((err: unknown) => {
+      opts.onInternalError?.(err, `${req.method} ${req.url}`);
+      if (!res.headersSent) sendError(res, 500, 'ORDER_ERROR_CONTACT_SUPPORT', 'internal error');
+      else res.destroy();
+    });
+  });
+  // Keep-alive sockets must not hold close() hostage.
+  server.keepAliveTimeout = 5_000;
+  const attached = attachHub(server, hub, { classicPath: '/signalr', corePath: '/hub' });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closed = false;
+  return {
+    port,
+    restUrl: `${origin}/v3`,
+    hubUrl: `${origin}/signalr`,
+    coreHubUrl: `${origin}/hub`,
+    controlUrl: `${origin}/control`,
+    controlToken,
+    hub,
+    restFaults,
+    limiter,
+    http: server,
+    async close() {
+      if (closed) return;
+      closed = true;
+      unbridge();
+      attached.detach();
+      hub.closeAll();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      hub.stop();
+    },
+  };
+}
