@@ -17,6 +17,8 @@ export type SideName = 'bid' | 'ask';
 export interface DirtyMark {
   readonly key: string;
   readonly rate: Decimal;
+  /** `rate` as a double, for fast ordering (see {@link BookSide.betterThan}). */
+  readonly approx: number;
   /** Whether the level existed before the operation. */
   readonly existedBefore: boolean;
   /** Its total before the operation (zero when it did not exist). */
@@ -43,6 +45,15 @@ export class BookSide {
   /** True when rate `a` is strictly better than `b` on this side (higher for bids, lower for asks). */
   better(a: Decimal, b: Decimal): boolean {
     return this.name === 'bid' ? a.gt(b) : a.lt(b);
+  }
+
+  /**
+   * {@link better} for rates that come with their double approximation (levels, dirty marks): the doubles decide
+   * whenever they differ (toNumber is monotonic), the exact comparison only breaks ties.
+   */
+  betterThan(a: { rate: Decimal; approx: number }, b: { rate: Decimal; approx: number }): boolean {
+    if (a.approx !== b.approx) return this.name === 'bid' ? a.approx > b.approx : a.approx < b.approx;
+    return this.better(a.rate, b.rate);
   }
 
   /** True when an order at `rate` on the opposite side would trade with this side's best level. */
@@ -123,7 +134,13 @@ export class BookSide {
 
   #mark(key: string, rate: Decimal, level: PriceLevel | undefined): void {
     if (this.#dirty.has(key)) return;
-    this.#dirty.set(key, { key, rate, existedBefore: level !== undefined, totalBefore: level ? level.total : ZERO });
+    this.#dirty.set(key, {
+      key,
+      rate,
+      approx: level ? level.approx : rate.toNumber(),
+      existedBefore: level !== undefined,
+      totalBefore: level ? level.total : ZERO,
+    });
   }
 
   /** Compare two levels in storage order (negative when `a` is worse than `b`). */

@@ -44,9 +44,9 @@ export function sideView(side: BookSide, depth: number): OrderBookEntry[] {
 export class DepthViews {
   readonly #bids: BookSide;
   readonly #asks: BookSide;
-  /** Worst rate of each published view, or undefined while the view holds every level of the side. */
-  readonly #bidWorst = new Map<BookDepth, Decimal | undefined>();
-  readonly #askWorst = new Map<BookDepth, Decimal | undefined>();
+  /** Worst level of each published view, or undefined while the view holds every level of the side. */
+  readonly #bidWorst = new Map<BookDepth, Boundary | undefined>();
+  readonly #askWorst = new Map<BookDepth, Boundary | undefined>();
 
   constructor(bids: BookSide, asks: BookSide) {
     this.#bids = bids;
@@ -78,28 +78,34 @@ export class DepthViews {
   }
 }
 
-function worstInView(side: BookSide, depth: number): Decimal | undefined {
-  return side.size >= depth ? side.atRank(depth - 1)!.rate : undefined;
+/** A view's worst rate, with its double approximation for fast comparisons. */
+interface Boundary {
+  rate: Decimal;
+  approx: number;
+}
+
+function worstInView(side: BookSide, depth: number): Boundary | undefined {
+  if (side.size < depth) return undefined;
+  const level = side.atRank(depth - 1)!;
+  return { rate: level.rate, approx: level.approx };
 }
 
 /** Deltas of one side at one depth, given the old boundary and the levels that changed. */
 function sideDeltas(
   side: BookSide,
   depth: number,
-  oldWorst: Decimal | undefined,
+  oldWorst: Boundary | undefined,
   dirty: ReadonlyMap<string, DirtyMark>,
 ): OrderBookEntry[] {
   const out: OrderBookEntry[] = [];
   const n = side.size;
   const newWorst = worstInView(side, depth);
   // A level was in the old view iff it existed and is at least as good as the old boundary; likewise now.
-  const inOld = (rate: Decimal): boolean => oldWorst === undefined || !side.better(oldWorst, rate);
-  const inNew = (rate: Decimal): boolean => newWorst === undefined || !side.better(newWorst, rate);
-
+  // (Written inline rather than as closures: this runs after every operation.)
   for (const m of dirty.values()) {
     const level = side.get(m.key);
-    const wasIn = m.existedBefore && inOld(m.rate);
-    const isIn = level !== undefined && inNew(m.rate);
+    const wasIn = m.existedBefore && (oldWorst === undefined || !side.betterThan(oldWorst, m));
+    const isIn = level !== undefined && (newWorst === undefined || !side.betterThan(newWorst, m));
     if (isIn) {
       if (!wasIn || !level.total.eq(m.totalBefore)) out.push({ quantity: level.total, rate: level.rate });
     } else if (wasIn) {
@@ -110,14 +116,14 @@ function sideDeltas(
   if (oldWorst !== undefined) {
     for (let r = Math.min(depth, n) - 1; r >= 0; r--) {
       const level = side.atRank(r)!;
-      if (inOld(level.rate)) break;
+      if (!side.betterThan(oldWorst, level)) break;
       if (!dirty.has(level.key)) out.push({ quantity: level.total, rate: level.rate });
     }
   }
   // Unchanged levels that left the view: beyond the new depth but at least as good as the old boundary.
   for (let r = depth; r < n; r++) {
     const level = side.atRank(r)!;
-    if (!inOld(level.rate)) break;
+    if (oldWorst !== undefined && side.betterThan(oldWorst, level)) break;
     if (!dirty.has(level.key)) out.push({ quantity: ZERO, rate: level.rate });
   }
   if (out.length > 1) out.sort((a, b) => (side.better(a.rate, b.rate) ? -1 : side.better(b.rate, a.rate) ? 1 : 0));

@@ -1,0 +1,160 @@
+/**
+ * 'matching': orders per second through the simulator, on one market (BTC-USD) holding a resting book of about
+ * 10 000 orders, with a mixed flow of 50 % new resting limit orders, 30 % cancels and 20 % takers (IOC limits
+ * crossing a few levels).
+ * - `matching`: the full engine path (`SimEngine.placeOrder` / `cancelOrder`: validation, reservations in the
+ *   ledger, settlement, executions, order/execution/orderbook/balance events, market data, conditional hooks,
+ *   account volume), with one bus listener tracking open orders as a hub client would.
+ * - `matching.book`: the bare order book (add / remove / plan + fill + per-depth deltas), no money, no events.
+ */
+import { VirtualClock } from '../../src/core/clock.js';
+import { type Decimal, dec } from '../../src/core/decimal.js';
+import type { NewOrder } from '../../src/model/order.js';
+import { OrderBook } from '../../src/sim/book/order-book.js';
+import { createSimEngine } from '../../src/sim/engine.js';
+import { SimError } from '../../src/sim/sim-error.js';
+import { type Bench, opsPerSecondSync } from './harness.js';
+
+const RESTING = 10_000;
+const MARKET = 'BTC-USD';
+
+/** Deterministic PRNG so runs are comparable. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Pre-built decimals, so the bench measures the engine rather than parsing. */
+const RATES_BID = Array.from({ length: 1000 }, (_, i) => dec(29000 + i));
+const RATES_ASK = Array.from({ length: 1000 }, (_, i) => dec(30001 + i));
+const SIZES = Array.from({ length: 10 }, (_, i) => dec((0.001 * (i + 1)).toFixed(3)));
+const TAKE_SIZES = Array.from({ length: 10 }, (_, i) => dec((0.005 * (i + 1)).toFixed(3)));
+
+function engineFigure(): number {
+  const rnd = prng(7);
+  const engine = createSimEngine({ clock: new VirtualClock(Date.parse('2021-06-14T00:00:00Z')) });
+  const makers = Array.from({ length: 40 }, () => engine.createParticipant({ BTC: dec('100000'), USD: dec('10000000000') }));
+  const takers = Array.from({ length: 4 }, () => engine.createParticipant({ BTC: dec('100000'), USD: dec('10000000000') }));
+  const open = new Map<string, string>(); // order id -> account
+  const ids: string[] = [];
+  engine.bus.on((e) => {
+    if (e.kind === 'order' && e.delta.status === 'CLOSED') open.delete(e.delta.id);
+  });
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const rest = (): void => {
+    const buy = rnd() < 0.5;
+    // Rates concentrated near the top of the book, like real books.
+    const idx = 999 - Math.floor(Math.pow(rnd(), 2) * 1000);
+    const order: NewOrder = {
+      marketSymbol: MARKET,
+      direction: buy ? 'BUY' : 'SELL',
+      type: 'LIMIT',
+      timeInForce: 'GOOD_TIL_CANCELLED',
+      quantity: pick(SIZES),
+      limit: buy ? RATES_BID[idx]! : RATES_ASK[999 - idx]!,
+    };
+    const acct = pick(makers);
+    const o = engine.placeOrder(acct, order);
+    if (o.status === 'OPEN') {
+      open.set(o.id, acct);
+      ids.push(o.id);
+    }
+  };
+  const cancel = (): void => {
+    // Random live order: swap-remove from the id list, skipping ids closed by fills meanwhile.
+    while (ids.length > 0) {
+      const i = Math.floor(rnd() * ids.length);
+      const id = ids[i]!;
+      ids[i] = ids[ids.length - 1]!;
+      ids.pop();
+      const acct = open.get(id);
+      if (acct) {
+        engine.cancelOrder(acct, id);
+        return;
+      }
+    }
+  };
+  const take = (): void => {
+    const buy = rnd() < 0.5;
+    const book = engine.trading.book(MARKET);
+    const best = buy ? book.bestAsk() : book.bestBid();
+    if (!best) return;
+    const limit: Decimal = buy ? best.plus(3) : best.minus(3);
+    try {
+      engine.placeOrder(pick(takers), {
+        marketSymbol: MARKET, direction: buy ? 'BUY' : 'SELL', type: 'LIMIT', timeInForce: 'IMMEDIATE_OR_CANCEL', quantity: pick(TAKE_SIZES), limit,
+      });
+    } catch (e) {
+      if (!(e instanceof SimError)) throw e;
+    }
+  };
+  while (open.size < RESTING) rest();
+  const step = (): void => {
+    const r = rnd();
+    // Keep the book near its size: lean to adds below it and to cancels above it.
+    const bias = (RESTING - open.size) / RESTING;
+    if (r < 0.5 + bias) rest();
+    else if (r < 0.8 + bias) cancel();
+    else take();
+  };
+  return opsPerSecondSync(step, { minMs: 2000, batch: 50 });
+}
+
+function bookFigure(): number {
+  const rnd = prng(11);
+  const book = new OrderBook(MARKET);
+  const live: string[] = [];
+  const fee = dec('0.0035');
+  let n = 0;
+  const add = (): void => {
+    const buy = rnd() < 0.5;
+    const idx = 999 - Math.floor(Math.pow(rnd(), 2) * 1000);
+    const id = `o${n++}`;
+    book.add(id, `m${n % 40}`, buy ? 'BUY' : 'SELL', buy ? RATES_BID[idx]! : RATES_ASK[999 - idx]!, SIZES[n % 10]!);
+    live.push(id);
+  };
+  while (book.restingCount < RESTING) add();
+  book.flushDeltas();
+  const step = (): void => {
+    const r = rnd();
+    const bias = (RESTING - book.restingCount) / RESTING;
+    if (r < 0.5 + bias) add();
+    else if (r < 0.8 + bias) {
+      while (live.length > 0) {
+        const i = Math.floor(rnd() * live.length);
+        const id = live[i]!;
+        live[i] = live[live.length - 1]!;
+        live.pop();
+        if (book.remove(id)) break;
+      }
+    } else {
+      const buy = rnd() < 0.5;
+      const best = buy ? book.bestAsk() : book.bestBid();
+      if (best) {
+        const plan = book.plan({ accountId: 'taker', direction: buy ? 'BUY' : 'SELL', quantity: TAKE_SIZES[n % 10]!, limit: buy ? best.plus(3) : best.minus(3), takerFee: fee });
+        for (const f of plan.fills) book.fill(f.maker, f.quantity);
+      }
+    }
+    book.flushDeltas();
+  };
+  return opsPerSecondSync(step, { minMs: 1500, batch: 100 });
+}
+
+export const benches: Bench[] = [
+  {
+    name: 'matching',
+    async run() {
+      const engine = engineFigure();
+      const bare = bookFigure();
+      return [
+        { bench: 'matching', value: engine, unit: 'orders/s', note: `full engine path, 1 market, ~${RESTING} resting orders, 50% add / 30% cancel / 20% take` },
+        { bench: 'matching.book', value: bare, unit: 'orders/s', note: 'bare order book (no ledger, no events), same flow' },
+      ];
+    },
+  },
+];
