@@ -10,3 +10,5 @@ registerCommand('version', async () => ({
     return 0;
   },
 }));
+
+registerCommand('sim', async () => (await import('./sim-command.js')).simCommand);

@@ -1,0 +1,115 @@
+/**
+ * The simulator's YAML configuration (`config/sim.yaml`): where it listens, which clock it runs on, the exchange's
+ * rules, the demo account's starting balances and what moves the markets. Every field has a default, so an empty
+ * file is a working simulator.
+ */
+import { z } from 'zod';
+import type { Decimal } from '../core/decimal.js';
+import { defaultSimConfig, type SimConfig } from '../sim/config.js';
+import type { MarketDriverConfig } from '../sim/driver/market-driver.js';
+import { loadYamlConfig, parseYamlConfig } from './config/yaml-config.js';
+import { decimalSchema, marketSymbolSchema, portSchema, positiveDecimal } from './config/schema-helpers.js';
+
+const lotRange = z.tuple([z.number().int().positive(), z.number().int().positive()]);
+
+const syntheticSchema = z.strictObject({
+  kind: z.literal('synthetic'),
+  seed: z.union([z.number().int(), z.string()]).optional(),
+  markets: z.array(marketSymbolSchema).optional(),
+  tickMs: z.number().int().min(10).optional(),
+  volatilityPerSqrtSecond: z.number().min(0).max(0.1).optional(),
+  anchorPullPerSecond: z.number().min(0).optional(),
+  fundingMultiple: z.number().positive().optional(),
+  cancelOnStop: z.boolean().optional(),
+  makers: z.strictObject({
+    count: z.number().int().min(1).max(50).optional(),
+    levels: z.number().int().min(1).max(200).optional(),
+    halfSpreadBps: z.number().positive().optional(),
+    makerSpreadStepBps: z.number().min(0).optional(),
+    levelSpacingBps: z.number().positive().optional(),
+    requoteThresholdBps: z.number().min(0).optional(),
+    levelLots: lotRange.optional(),
+  }).optional(),
+  takers: z.strictObject({
+    ratePerMinute: z.number().min(0).optional(),
+    lots: lotRange.optional(),
+    limitShare: z.number().min(0).max(1).optional(),
+    limitSlippageBps: z.number().min(0).optional(),
+  }).optional(),
+  perMarket: z.record(marketSymbolSchema, z.strictObject({
+    startPrice: z.union([z.string(), z.number()]).optional(),
+    volatilityPerSqrtSecond: z.number().min(0).max(0.1).optional(),
+    anchorPullPerSecond: z.number().min(0).optional(),
+  })).optional(),
+});
+
+const replaySchema = z.object({ kind: z.literal('replay') }).passthrough();
+
+/** Schema of config/sim.yaml. */
+export const simFileSchema = z.strictObject({
+  server: z.strictObject({
+    host: z.string().default('127.0.0.1'),
+    port: portSchema.default(0),
+    /** Calls per minute per API key before 429 THROTTLED; 0 = unlimited. */
+    callsPerMinute: z.number().int().min(0).default(0),
+    timestampWindowMs: z.number().int().positive().default(300_000),
+  }).prefault({}),
+  /** `system`: wall-clock time; `virtual`: time moves only through POST /control/clock/advance. */
+  clock: z.enum(['system', 'virtual']).default('system'),
+  exchange: z.strictObject({
+    markets: z.array(marketSymbolSchema).optional(),
+    fees: z.strictObject({ maker: decimalSchema, taker: decimalSchema }).optional(),
+    maxOpenOrders: z.number().int().positive().optional(),
+    conditionalTriggerDelayMs: z.number().int().min(0).optional(),
+    addressProvisionDelayMs: z.number().int().min(0).optional(),
+    allowedAddressWaitMs: z.number().int().min(0).optional(),
+    withdrawalStepMs: z.number().int().min(0).optional(),
+  }).prefault({}),
+  demo: z.strictObject({
+    balances: z.record(z.string().regex(/^[A-Z0-9]+$/), positiveDecimal).default({}),
+  }).prefault({}),
+  driver: z.discriminatedUnion('kind', [syntheticSchema, replaySchema, z.strictObject({ kind: z.literal('none') })]).default({ kind: 'synthetic' }),
+});
+
+/** A parsed config/sim.yaml. */
+export type SimFileConfig = z.output<typeof simFileSchema>;
+
+/** Load and validate a simulator config file (errors name file, line and field). */
+export function loadSimConfig(file: string, env: NodeJS.ProcessEnv = process.env): SimFileConfig {
+  return loadYamlConfig(file, simFileSchema, env);
+}
+
+/** Parse simulator config text (for tests and embedded configs). */
+export function parseSimConfig(text: string, file = '<inline>'): SimFileConfig {
+  return parseYamlConfig(text, file, simFileSchema, {});
+}
+
+/** The engine configuration a file describes (defaults for everything it leaves out). */
+export function engineConfigOf(cfg: SimFileConfig): SimConfig {
+  const base = defaultSimConfig();
+  const ex = cfg.exchange;
+  const out: SimConfig = { ...base };
+  if (ex.markets) {
+    const wanted = new Set(ex.markets);
+    const unknown = ex.markets.filter((m) => !base.markets.some((bm) => bm.symbol === m));
+    if (unknown.length) throw new Error(`exchange.markets: unknown market(s) ${unknown.join(', ')}; known: ${base.markets.map((m) => m.symbol).join(', ')}`);
+    out.markets = base.markets.filter((m) => wanted.has(m.symbol));
+  }
+  if (ex.fees) out.fees = { maker: ex.fees.maker, taker: ex.fees.taker };
+  if (ex.maxOpenOrders !== undefined) out.maxOpenOrders = ex.maxOpenOrders;
+  if (ex.conditionalTriggerDelayMs !== undefined) out.conditionalTriggerDelayMs = ex.conditionalTriggerDelayMs;
+  if (ex.addressProvisionDelayMs !== undefined) out.addressProvisionDelayMs = ex.addressProvisionDelayMs;
+  if (ex.allowedAddressWaitMs !== undefined) out.allowedAddressWaitMs = ex.allowedAddressWaitMs;
+  if (ex.withdrawalStepMs !== undefined) out.withdrawalStepMs = ex.withdrawalStepMs;
+  return out;
+}
+
+/** The market driver configuration a file describes. */
+export function driverConfigOf(cfg: SimFileConfig): MarketDriverConfig {
+  return cfg.driver as MarketDriverConfig;
+}
+
+/** Demo balances as decimals. */
+export function demoBalancesOf(cfg: SimFileConfig): Record<string, Decimal> {
+  return cfg.demo.balances;
+}
