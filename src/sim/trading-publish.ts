@@ -1,13 +1,19 @@
 /**
- * Publication of one trading operation, after all its state changes are complete (events describe state that
- * is already readable through REST). Order of publication:
- * 1. `order` events, one per changed order (final state of this operation), per-account sequence;
+ * Publication of trading operations, after all their state changes are complete (events describe state that is
+ * already readable through REST). Order of publication for one operation:
+ * 1. `order` events, one per changed order (its state at the end of the operation), per-account sequence;
  * 2. `execution` events, one per account with all its new executions, per-account sequence;
  * 3. `orderBook` events, one per depth whose view changed, per-(market, depth) sequence;
  * 4. market data: best bid/ask when it moved, then the public trades (one call per taker order);
  * 5. conditional orders: the trades (trigger evaluation), then first fills of linked orders (OCO cancel);
  * 6. fill listeners (e.g. account volume).
  * Balance events are not published here: the balance feed publishes them on every ledger change.
+ *
+ * Re-entrancy: a listener may place or cancel orders synchronously while an operation is being published (a
+ * backtest strategy reacting to an event). Everything an operation publishes is therefore captured when the
+ * operation ends (order copies, book deltas, top of book), and publications run one after another from a queue,
+ * so every stream sees operations in the order they happened and the nested operation's events come after the
+ * outer one's, never interleaved.
  */
 import type { Decimal } from '../core/decimal.js';
 import type { Order } from '../model/order.js';
@@ -35,46 +41,67 @@ export function topOf(book: OrderBook): Top {
   return { bid: book.bestBid(), ask: book.bestAsk() };
 }
 
-/** Publish everything `op` changed (see the module note for the order). */
-export function publish(
-  deps: { bus: SimEventBus; sequences: SequenceCounters; hooks: TradingHooks },
-  book: OrderBook,
-  op: Operation,
-  before: Top,
-): void {
-  const { bus, sequences, hooks } = deps;
-  for (const rec of op.touched.values()) {
-    bus.emit({
-      kind: 'order',
-      accountId: rec.accountId,
-      sequence: sequences.next(seqKey.account('order', rec.accountId)),
-      delta: orderView(rec),
+/** Publishes operations in order (see the module note). */
+export class Publisher {
+  readonly #bus: SimEventBus;
+  readonly #sequences: SequenceCounters;
+  readonly #hooks: () => TradingHooks;
+  readonly #queue: Array<() => void> = [];
+  #draining = false;
+
+  constructor(deps: { bus: SimEventBus; sequences: SequenceCounters; hooks: () => TradingHooks }) {
+    this.#bus = deps.bus;
+    this.#sequences = deps.sequences;
+    this.#hooks = deps.hooks;
+  }
+
+  /** Capture what `op` changed on `book` (whose top was `before`) and publish it after any publication in progress. */
+  publish(book: OrderBook, op: Operation, before: Top): void {
+    const market = op.marketSymbol;
+    const orders = [...op.touched.values()].map((rec) => ({ accountId: rec.accountId, delta: orderView(rec) }));
+    const executions = [...op.executions];
+    const deltas = book.flushDeltas();
+    const after = topOf(book);
+    const topMoved = !sameRate(before.bid, after.bid) || !sameRate(before.ask, after.ask);
+    const trades = op.trades;
+    const linked = op.linkedFirstFills.map((rec) => [rec.accountId, rec.order.id] as const);
+    const fills = op.fills;
+    this.#queue.push(() => {
+      const bus = this.#bus;
+      const seq = this.#sequences;
+      const hooks = this.#hooks();
+      for (const { accountId, delta } of orders) {
+        bus.emit({ kind: 'order', accountId, sequence: seq.next(seqKey.account('order', accountId)), delta });
+      }
+      for (const [accountId, list] of executions) {
+        bus.emit({ kind: 'execution', accountId, sequence: seq.next(seqKey.account('execution', accountId)), deltas: list });
+      }
+      for (const d of deltas) {
+        bus.emit({
+          kind: 'orderBook',
+          marketSymbol: market,
+          depth: d.depth,
+          sequence: seq.next(seqKey.orderBook(market, d.depth)),
+          bidDeltas: d.bidDeltas,
+          askDeltas: d.askDeltas,
+        });
+      }
+      if (topMoved) hooks.marketData?.updateTop(market, after.bid, after.ask);
+      if (trades.length > 0) {
+        hooks.marketData?.recordTrades(market, trades);
+        hooks.conditionalOrders?.onTrades(market, trades);
+      }
+      for (const [accountId, orderId] of linked) hooks.conditionalOrders?.onOrderExecuted(accountId, orderId);
+      if (hooks.onFill) for (const f of fills) hooks.onFill(f);
     });
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      for (let job = this.#queue.shift(); job; job = this.#queue.shift()) job();
+    } finally {
+      this.#draining = false;
+    }
   }
-  for (const [accountId, deltas] of op.executions) {
-    bus.emit({ kind: 'execution', accountId, sequence: sequences.next(seqKey.account('execution', accountId)), deltas });
-  }
-  const market = op.marketSymbol;
-  for (const d of book.flushDeltas()) {
-    bus.emit({
-      kind: 'orderBook',
-      marketSymbol: market,
-      depth: d.depth,
-      sequence: sequences.next(seqKey.orderBook(market, d.depth)),
-      bidDeltas: d.bidDeltas,
-      askDeltas: d.askDeltas,
-    });
-  }
-  const after = topOf(book);
-  if (!sameRate(before.bid, after.bid) || !sameRate(before.ask, after.ask)) {
-    hooks.marketData?.updateTop(market, after.bid, after.ask);
-  }
-  if (op.trades.length > 0) {
-    hooks.marketData?.recordTrades(market, op.trades);
-    hooks.conditionalOrders?.onTrades(market, op.trades);
-  }
-  for (const rec of op.linkedFirstFills) hooks.conditionalOrders?.onOrderExecuted(rec.accountId, rec.order.id);
-  if (hooks.onFill) for (const f of op.fills) hooks.onFill(f);
 }
 
 function sameRate(a: Decimal | undefined, b: Decimal | undefined): boolean {

@@ -40,7 +40,7 @@ import { conflict, forbidden, unavailable } from './sim-error.js';
 import { buyReserve, maxFee } from './trading-amounts.js';
 import { type BatchItem, runBatch } from './trading-batch.js';
 import { ExecutionStore } from './trading-executions.js';
-import { orderView, publish, topOf } from './trading-publish.js';
+import { Publisher, orderView, topOf } from './trading-publish.js';
 import { TradingReads } from './trading-reads.js';
 import { Operation, type SettleContext, closeOrder, settleFill, trimReserve } from './trading-settle.js';
 import { SizeRules } from './trading-size-rules.js';
@@ -79,6 +79,7 @@ export class Trading implements OrderPort {
   readonly #executions = new ExecutionStore();
   readonly #lastRate = new Map<string, Decimal>();
   readonly #size: SizeRules;
+  readonly #publisher: Publisher;
   #hooks: TradingHooks = {};
 
   constructor(deps: TradingDeps) {
@@ -91,6 +92,7 @@ export class Trading implements OrderPort {
       },
       reference: (m) => this.referenceRate(m),
     });
+    this.#publisher = new Publisher({ bus: deps.bus, sequences: deps.sequences, hooks: () => this.#hooks });
     this.reads = new TradingReads({
       catalog: deps.catalog,
       sequences: deps.sequences,
@@ -205,7 +207,7 @@ export class Trading implements OrderPort {
     } else {
       closeOrder(ctx, rec);
     }
-    publish({ bus: this.#d.bus, sequences: this.#d.sequences, hooks: this.#hooks }, book, op, before);
+    this.#publisher.publish(book, op, before);
     return orderView(rec);
   }
 
@@ -218,7 +220,7 @@ export class Trading implements OrderPort {
     const op = new Operation(book.marketSymbol);
     book.remove(rec.order.id);
     closeOrder({ ledger: this.#d.ledger, orders: this.#orders, at: new Date(this.#d.clock.now()), op }, rec);
-    publish({ bus: this.#d.bus, sequences: this.#d.sequences, hooks: this.#hooks }, book, op, before);
+    this.#publisher.publish(book, op, before);
     return orderView(rec);
   }
 
@@ -255,7 +257,7 @@ export class Trading implements OrderPort {
     const book = this.book(rec.order.marketSymbol);
     const op = new Operation(book.marketSymbol);
     op.touch(rec);
-    publish({ bus: this.#d.bus, sequences: this.#d.sequences, hooks: this.#hooks }, book, op, topOf(book));
+    this.#publisher.publish(book, op, topOf(book));
   }
 
   /** Static validation, clientOrderId, permissions, market status and awards, in the order the service checked. */

@@ -251,4 +251,32 @@ describe('executions, trades and hooks', () => {
     ]);
     expect(h.trading.reads.openOrders('maker').sequence).toBe(3);
   });
+
+  it('publishes operations in order when a listener places an order synchronously (re-entrancy)', () => {
+    const h = funded();
+    const log: string[] = [];
+    let reacted = false;
+    h.bus.on((e) => {
+      if (e.kind === 'orderBook' && e.depth === 1) log.push(`book1 ${e.sequence} ${e.askDeltas.map((d) => `${d.quantity.toFixed()}@${d.rate.toFixed()}`).join(',')}`);
+      if (e.kind === 'order' && e.accountId === 'taker') {
+        log.push(`order taker ${e.sequence} ${e.delta.status}`);
+        if (!reacted && e.delta.fillQuantity.gt(0)) {
+          reacted = true;
+          // A strategy reacting to its fill by re-quoting, inside the publication of the fill.
+          h.limit('taker', 'SELL', '0.1', '30500');
+        }
+      }
+    });
+    h.limit('maker', 'SELL', '0.1', '30000');
+    h.limit('taker', 'BUY', '0.1', '30000');
+    expect(log).toEqual([
+      'book1 1 0.1@30000',
+      'order taker 1 CLOSED',
+      'book1 2 0@30000',
+      'order taker 2 OPEN',
+      'book1 3 0.1@30500',
+    ]);
+    expect(h.trading.reads.orderBook('BTC-USD', 1).sequence).toBe(3);
+    checkInvariants(h, ACCTS);
+  });
 });
