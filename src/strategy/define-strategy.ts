@@ -1,0 +1,125 @@
+/**
+ * `defineStrategy`: how a plugin declares a strategy. A strategy is a name, a zod schema for its params and a
+ * `setup(ctx)` that returns an `Observable<Intent>`; rexbot validates the params (from YAML), builds the context,
+ * subscribes, stamps each intent with the strategy's name and routes it through risk to the order manager.
+ *
+ * The returned definition is a plain frozen object carrying a brand ({@link STRATEGY_DEFINITION}) so the plugin
+ * loader can tell "a strategy" from "some export". The brand is a `Symbol.for` key, so it is recognised even when
+ * a plugin's copy of this module is a different instance from the loader's.
+ */
+import type { Observable } from 'rxjs';
+import type { z } from 'zod';
+import type { Intent } from '../model/intent.js';
+import { parseParams, type ParamsSource } from './params.js';
+import { PluginError } from './strategy-errors.js';
+import type { StrategyContext } from './strategy-context.js';
+
+export type { StrategyContext } from './strategy-context.js';
+
+/** Brand carried by every {@link StrategyDefinition}. */
+export const STRATEGY_DEFINITION = Symbol.for('rexbot.strategy-definition');
+
+/** Allowed strategy names: they label metrics and logs and prefix intent keys, so keep them plain. */
+export const STRATEGY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** What a plugin author writes. */
+export interface StrategySpec<S extends z.ZodType> {
+  /** Unique, stable name (letters, digits, `.`, `_`, `-`; at most 64 characters). */
+  name: string;
+  /** One line for `rexbot strategies` listings and logs. */
+  description?: string;
+  /** zod schema of the params; its output type is `ctx.params`. Prefer `z.strictObject` so typos are errors. */
+  params: S;
+  /**
+   * Called once when the strategy starts. Read what you need from `ctx`, return the stream of intents.
+   * Throwing here (or erroring the observable later) stops this strategy only.
+   */
+  setup(ctx: StrategyContext<z.output<S>>): Observable<Intent>;
+}
+
+/** A strategy as rexbot loads and runs it (see {@link defineStrategy}). */
+export interface StrategyDefinition<S extends z.ZodType = z.ZodType> {
+  readonly [STRATEGY_DEFINITION]: true;
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly params: S;
+  setup(ctx: StrategyContext<z.output<S>>): Observable<Intent>;
+}
+
+/** The params type of a definition. */
+export type StrategyParams<D> = D extends StrategyDefinition<infer S> ? z.output<S> : never;
+
+/**
+ * Declare a strategy. Make it the module's default export (or a named export `strategy`).
+ *
+ * Throws a `PLUGIN_INVALID_DEFINITION` {@link PluginError} when the name, schema or setup is malformed, so a
+ * broken plugin fails at load time with a message naming it.
+ *
+ * @example
+ * import { z } from 'zod';
+ * import { map } from 'rxjs';
+ * import { defineStrategy, decimalParam } from 'rexbot';
+ *
+ * export default defineStrategy({
+ *   name: 'hello-quotes',
+ *   params: z.strictObject({ size: decimalParam({ positive: true }).prefault('0.01') }),
+ *   setup(ctx) {
+ *     const [market] = ctx.markets;
+ *     return ctx.book$(market).pipe(
+ *       map((book) => ({ kind: 'quotes', key: 'q', marketSymbol: market,
+ *         bids: [{ rate: book.bestBid()!.rate, quantity: ctx.params.size }], asks: [] })),
+ *     );
+ *   },
+ * });
+ */
+export function defineStrategy<S extends z.ZodType>(spec: StrategySpec<S>): StrategyDefinition<S> {
+  const where = typeof spec?.name === 'string' ? spec.name : undefined;
+  const invalid = (problem: string): PluginError => new PluginError({ code: 'PLUGIN_INVALID_DEFINITION', problem, strategy: where });
+  if (spec === null || typeof spec !== 'object') throw invalid('defineStrategy needs an object { name, params, setup }');
+  if (typeof spec.name !== 'string' || !STRATEGY_NAME_PATTERN.test(spec.name)) {
+    throw invalid(`name must match ${STRATEGY_NAME_PATTERN} (letters, digits, '.', '_', '-'), got ${JSON.stringify(spec.name)}`);
+  }
+  const schema = spec.params as unknown as { safeParse?: unknown } | undefined;
+  if (schema === null || typeof schema !== 'object' || typeof schema.safeParse !== 'function') {
+    throw invalid('params must be a zod schema, e.g. z.strictObject({ ... })');
+  }
+  if (typeof spec.setup !== 'function') throw invalid('setup must be a function (ctx) => Observable<Intent>');
+  if (spec.description !== undefined && typeof spec.description !== 'string') throw invalid('description must be a string');
+  const setup = spec.setup;
+  return Object.freeze({
+    [STRATEGY_DEFINITION]: true as const,
+    name: spec.name,
+    description: spec.description,
+    params: spec.params,
+    setup: (ctx: StrategyContext<z.output<S>>) => setup.call(spec, ctx),
+  });
+}
+
+/**
+ * True when `value` was built by {@link defineStrategy}.
+ *
+ * @example
+ * const mod = await import(url);
+ * if (!isStrategyDefinition(mod.default)) throw new Error('not a strategy');
+ */
+export function isStrategyDefinition(value: unknown): value is StrategyDefinition {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    (value as { [STRATEGY_DEFINITION]?: unknown })[STRATEGY_DEFINITION] === true
+  );
+}
+
+/**
+ * Validate raw params (the YAML `params:` block; absent = `{}`) against a definition's schema.
+ *
+ * @example
+ * const params = parseStrategyParams(marketMaker, { spread: '0.002', levels: 3 }, { path: file });
+ */
+export function parseStrategyParams<S extends z.ZodType>(
+  definition: StrategyDefinition<S>,
+  raw: unknown,
+  source: ParamsSource = {},
+): z.output<S> {
+  return parseParams(definition.params, raw, { strategy: source.strategy ?? definition.name, path: source.path });
+}

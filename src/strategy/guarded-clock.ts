@@ -1,0 +1,93 @@
+/**
+ * The clock a strategy gets: the runtime's clock, with every callback the strategy schedules wrapped so that a
+ * throw inside it becomes that strategy's failure instead of an uncaught exception that would take the whole
+ * bot (and every other strategy) down. Disposing it cancels every timer the strategy still has pending, so a
+ * failed or stopped strategy leaves nothing ticking behind.
+ */
+import type { Clock, TimerHandle } from '../core/clock.js';
+
+/** A {@link Clock} owned by one strategy; see {@link guardClock}. */
+export interface GuardedClock extends Clock {
+  /** Cancel every pending timer and refuse new ones (they are accepted and never fire). */
+  dispose(): void;
+  /** True after {@link GuardedClock.dispose}. */
+  readonly disposed: boolean;
+  /** Timers scheduled through this clock that are still pending. */
+  readonly pendingTimers: number;
+}
+
+const NOOP_HANDLE: TimerHandle = { cancel: () => {} };
+
+/**
+ * Wrap `clock` for one strategy: callbacks that throw are reported to `onError` (which must not throw), and
+ * {@link GuardedClock.dispose} cancels what is still scheduled.
+ *
+ * @example
+ * const clock = guardClock(runtimeClock, (err) => runner.fail(err));
+ * clock.setInterval(() => { throw new Error('bug') }, 1000); // reported to onError, the process lives on
+ * clock.dispose(); // the interval is cancelled
+ */
+export function guardClock(clock: Clock, onError: (err: unknown) => void): GuardedClock {
+  const live = new Set<TimerHandle>();
+  let disposed = false;
+
+  const guarded = (fn: () => void) => (): void => {
+    if (disposed) return;
+    try {
+      fn();
+    } catch (err) {
+      onError(err);
+    }
+  };
+
+  return {
+    now: () => clock.now(),
+    setTimeout(fn, ms) {
+      if (disposed) return NOOP_HANDLE;
+      const run = guarded(fn);
+      const handle: TimerHandle = clock.setTimeout(() => {
+        live.delete(wrapper);
+        run();
+      }, ms);
+      const wrapper: TimerHandle = {
+        cancel: () => {
+          live.delete(wrapper);
+          handle.cancel();
+        },
+      };
+      live.add(wrapper);
+      return wrapper;
+    },
+    setInterval(fn, ms) {
+      if (disposed) return NOOP_HANDLE;
+      const handle = clock.setInterval(guarded(fn), ms);
+      const wrapper: TimerHandle = {
+        cancel: () => {
+          live.delete(wrapper);
+          handle.cancel();
+        },
+      };
+      live.add(wrapper);
+      return wrapper;
+    },
+    sleep(ms) {
+      // Routed through setTimeout so a disposed strategy's sleep is cancelled with its other timers (the
+      // promise then never settles, which is what "the strategy stopped" means to code awaiting it).
+      return new Promise<void>((resolve) => {
+        this.setTimeout(resolve, ms);
+      });
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      for (const t of [...live]) t.cancel();
+      live.clear();
+    },
+    get disposed() {
+      return disposed;
+    },
+    get pendingTimers() {
+      return live.size;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Example strategy: a market maker that keeps a ladder of bids and asks around the mid price.
+ *
+ * Copy this file to start your own. What it shows:
+ *  - params with defaults, validated from the YAML `params:` block (typos are errors thanks to z.strictObject);
+ *  - reacting to the order book and to our own fills, throttled on the injected clock (never Date.now);
+ *  - reading the store synchronously inside the pipeline: it already holds the update we react to;
+ *  - reading our position to skew the ladder (inventory management);
+ *  - emitting a QuotesIntent: we describe the quotes we WANT, the order manager works out the cancels and
+ *    placements (one POST /batch) to get there, so re-emitting an unchanged ladder costs nothing.
+ *
+ * Run it:  strategies: [{ use: market-maker, markets: [BTC-USD], params: { spread: 0.002, size: 0.01 } }]
+ */
+import { distinctUntilChanged, filter, identity, map, merge, throttleTime, type Observable } from 'rxjs';
+import { dec, Decimal, ONE } from '../src/core/decimal.js';
+import type { Intent, Quote } from '../src/model/intent.js';
+import { decimalParam, defineStrategy, roundRate, z, type StrategyContext } from '../src/strategy/index.js';
+
+const params = z.strictObject({
+  /** Distance between our best bid and best ask, as a fraction of the mid (0.002 = 0.2 %). */
+  spread: decimalParam({ positive: true }).default(dec('0.002')),
+  /** Quotes per side. */
+  levels: z.number().int().min(1).max(20).default(3),
+  /** Extra distance of each deeper level, as a fraction of the mid. */
+  levelSpacing: decimalParam({ min: 0 }).default(dec('0.001')),
+  /** Base quantity of every quote. */
+  size: decimalParam({ positive: true }).default(dec('0.01')),
+  /** Position (base currency) at which the skew is full and the side that would grow it stops quoting. */
+  maxPosition: decimalParam({ positive: true }).default(dec('0.1')),
+  /** How far the whole ladder moves at maxPosition, as a fraction of the mid: long → lower, short → higher. */
+  skew: decimalParam({ min: 0 }).default(dec('0.001')),
+  /** At most one new ladder per this many milliseconds (the first and the latest of each window are kept). */
+  throttleMs: z.number().int().min(0).default(1000),
+});
+
+/** The params, as the strategy sees them after validation. */
+export type MarketMakerParams = z.output<typeof params>;
+
+/**
+ * The ladder for a mid and a position: a pure function, so it is easy to test and to reason about.
+ * Bids round down and asks round up to the market's precision, so rounding never makes a quote more aggressive.
+ */
+export function quoteLadder(
+  mid: Decimal,
+  position: Decimal,
+  p: MarketMakerParams,
+  precision?: number,
+): { bids: Quote[]; asks: Quote[] } {
+  // Inventory ratio in [-1, 1]: +1 at maxPosition long, -1 at maxPosition short.
+  const ratio = Decimal.max(-1, Decimal.min(1, position.div(p.maxPosition)));
+  // Long → shift everything down: our asks get hit more, our bids less, and inventory drifts back to zero.
+  const center = mid.times(ONE.minus(p.skew.times(ratio)));
+  const half = p.spread.div(2);
+  const bids: Quote[] = [];
+  const asks: Quote[] = [];
+  for (let i = 0; i < p.levels; i++) {
+    const offset = half.plus(p.levelSpacing.times(i));
+    // At the position limit, stop quoting the side that would grow the position further.
+    if (ratio.lt(1)) bids.push({ rate: roundRate(center.times(ONE.minus(offset)), precision, 'down'), quantity: p.size });
+    if (ratio.gt(-1)) asks.push({ rate: roundRate(center.times(ONE.plus(offset)), precision, 'up'), quantity: p.size });
+  }
+  return { bids, asks };
+}
+
+/** Same rates and quantities, in the same order. */
+function sameQuotes(a: Quote[], b: Quote[]): boolean {
+  return a.length === b.length && a.every((q, i) => q.rate.eq(b[i]!.rate) && q.quantity.eq(b[i]!.quantity));
+}
+
+/** One market's stream of QuotesIntents. */
+function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): Observable<Intent> {
+  const p = ctx.params;
+  const precision = ctx.marketInfo(market)?.precision;
+  // Requote when the book moves or when one of our orders fills (the position, hence the skew, changed).
+  const triggers$ = merge(ctx.book$(market), ctx.fills$(market));
+  return triggers$.pipe(
+    // Throttle on the strategy's scheduler: virtual time in tests and backtests, wall time live.
+    p.throttleMs > 0 ? throttleTime(p.throttleMs, ctx.scheduler, { leading: true, trailing: true }) : identity,
+    // Store, then publish: the store already holds the change that woke us, so read the latest state.
+    map(() => {
+      const bid = ctx.market.bestBid(market);
+      const ask = ctx.market.bestAsk(market);
+      if (!bid || !ask) return undefined; // one-sided or empty book: no mid, no quotes
+      const ladder = quoteLadder(bid.rate.plus(ask.rate).div(2), ctx.portfolio.position(market), p, precision);
+      // Never cross the book: a bid at or above the best ask would take liquidity instead of providing it
+      // (it can happen with a strong skew on a tight book). Drop such quotes rather than pay the spread.
+      return {
+        bids: ladder.bids.filter((q) => q.rate.lt(ask.rate)),
+        asks: ladder.asks.filter((q) => q.rate.gt(bid.rate)),
+      };
+    }),
+    filter((l): l is { bids: Quote[]; asks: Quote[] } => l !== undefined),
+    // Nothing changed (e.g. a book update deep in the book): say nothing.
+    distinctUntilChanged((a, b) => sameQuotes(a.bids, b.bids) && sameQuotes(a.asks, b.asks)),
+    // One key per market: each new ladder REPLACES the previous wish for that market.
+    map((l): Intent => ({ kind: 'quotes', key: `mm:${market}`, marketSymbol: market, bids: l.bids, asks: l.asks })),
+  );
+}
+
+export default defineStrategy({
+  name: 'market-maker',
+  description: 'quote ladder around the mid with inventory skew',
+  params,
+  setup(ctx) {
+    if (ctx.markets.length === 0) throw new Error('market-maker needs at least one market');
+    ctx.log.info({ spread: ctx.params.spread.toString(), levels: ctx.params.levels }, 'quoting');
+    // One independent ladder per configured market.
+    return merge(...ctx.markets.map((m) => quoteMarket(ctx, m)));
+  },
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { dec } from '../../src/core/decimal.js';
+import type { QuotesIntent } from '../../src/model/intent.js';
+import marketMaker from '../../strategies/market-maker.js';
+import { createStrategyHarness, testMarket } from '../helpers/strategy-harness.js';
+
+const M = 'BTC-USD';
+const rates = (qs: { rate: { toString(): string } }[]) => qs.map((q) => q.rate.toString());
+
+async function maker(params: Record<string, unknown>, precision = 8) {
+  return createStrategyHarness(marketMaker, { markets: [M], params, marketInfo: [testMarket(M, { precision })] });
+}
+
+describe('market-maker example', () => {
+  it('quotes a ladder symmetric around the mid with the configured spread and spacing', async () => {
+    const h = await maker({ spread: '0.02', levels: 2, levelSpacing: '0.01', size: '0.5', skew: '0.01' });
+    h.setBook(M, [['100', '1']], [['102', '1']]); // mid 101
+    const [q] = h.take() as QuotesIntent[];
+    expect(q).toMatchObject({ kind: 'quotes', key: 'mm:BTC-USD', marketSymbol: M });
+    // Level 0 at ±1 % of 101 (half the 2 % spread), level 1 one more 1 % out.
+    expect(rates(q!.bids)).toEqual(['99.99', '98.98']);
+    expect(rates(q!.asks)).toEqual(['102.01', '103.02']);
+    expect([...q!.bids, ...q!.asks].every((l) => l.quantity.eq(dec('0.5')))).toBe(true);
+    // Symmetric: each bid and its ask are equally far from the mid.
+    const mid = dec(101);
+    q!.bids.forEach((b, i) => expect(mid.minus(b.rate).eq(q!.asks[i]!.rate.minus(mid))).toBe(true));
+  });
+
+  it('skews the ladder down when long and up when short, and stops the side at maxPosition', async () => {
+    const h = await maker({ spread: '0.02', levels: 1, maxPosition: '0.1', skew: '0.01', throttleMs: 0 });
+    h.setPosition(M, '0.05'); // half of maxPosition: center = 101 × (1 - 0.01 × 0.5) = 100.495
+    h.setBook(M, [['100', '1']], [['102', '1']]);
+    let q = h.last('quotes')!;
+    expect(rates(q.bids)).toEqual(['99.49005']);
+    expect(rates(q.asks)).toEqual(['101.49995']);
+
+    h.setPosition(M, '-0.05'); // short: center = 101.505
+    h.setBook(M, [['100', '2']], [['102', '1']]); // same prices, new quantity: a book update
+    q = h.last('quotes')!;
+    expect(rates(q.bids)).toEqual(['100.48995']);
+    expect(rates(q.asks)).toEqual(['102.52005']);
+
+    // A fill taking the position to +maxPosition requotes without a book change, and drops the bids.
+    h.setPosition(M, '0');
+    h.fill({ intentKey: 'mm:BTC-USD', direction: 'BUY', quantity: '0.1', rate: '99.99' });
+    q = h.last('quotes')!;
+    expect(q.bids).toEqual([]);
+    expect(rates(q.asks)).toEqual(['100.9899']); // center 101 × (1 - 0.01) = 99.99; ask 99.99 × 1.01
+  });
+
+  it('rounds bids down and asks up to the market precision', async () => {
+    const h = await maker({ spread: '0.003', levels: 1, throttleMs: 0 }, 2);
+    h.setBook(M, [['100', '1']], [['101', '1']]); // mid 100.5: 100.34925 / 100.65075
+    const q = h.last('quotes')!;
+    expect(rates(q.bids)).toEqual(['100.34']);
+    expect(rates(q.asks)).toEqual(['100.66']);
+  });
+
+  it('throttles on the clock: the first update at once, the latest at the end of the window', async () => {
+    const h = await maker({ spread: '0.02', levels: 1, throttleMs: 1000 });
+    h.setBook(M, [['100', '1']], [['102', '1']]);
+    await h.advance(100);
+    h.setBook(M, [['110', '1']], [['112', '1']]);
+    await h.advance(100);
+    h.setBook(M, [['120', '1']], [['122', '1']]);
+    expect(h.emitted.map((e) => [rates((e.intent as QuotesIntent).bids)[0], e.at - h.emitted[0]!.at])).toEqual([['99.99', 0]]);
+    await h.advance(800);
+    expect(h.emitted.map((e) => [rates((e.intent as QuotesIntent).bids)[0], e.at - h.emitted[0]!.at])).toEqual([
+      ['99.99', 0],
+      ['119.79', 1000], // mid 121 × 0.99; the 110 book was superseded inside the window
+    ]);
+  });
+
+  it('stays quiet while the book is one-sided or the ladder is unchanged', async () => {
+    const h = await maker({ spread: '0.02', levels: 1, throttleMs: 0 });
+    h.setBook(M, [['100', '1']], []);
+    expect(h.take()).toEqual([]);
+    h.setBook(M, [['100', '1']], [['102', '1']]);
+    h.setBook(M, [['100', '5'], ['99', '1']], [['102', '3']]); // deeper changes, same mid
+    expect(h.take()).toHaveLength(1);
+  });
+
+  it('never crosses the book when skewed hard on a tight book', async () => {
+    const h = await maker({ spread: '0.002', levels: 1, skew: '0.01', maxPosition: '1', throttleMs: 0 });
+    h.setPosition(M, '0.9'); // center ≈ mid × 0.991: the ask would sit below the best bid
+    h.setBook(M, [['100', '1']], [['100.1', '1']]);
+    const q = h.last('quotes')!;
+    expect(q.asks).toEqual([]);
+    expect(q.bids[0]!.rate.lt(dec('100.1'))).toBe(true);
+  });
+
+  it('quotes every configured market under its own key', async () => {
+    const h = await createStrategyHarness(marketMaker, { markets: [M, 'ETH-USD'], params: { levels: 1, throttleMs: 0 } });
+    h.setBook('ETH-USD', [['10', '1']], [['11', '1']]);
+    h.setBook(M, [['100', '1']], [['101', '1']]);
+    expect(h.take().map((i) => i.key)).toEqual(['mm:ETH-USD', 'mm:BTC-USD']);
+    expect(h.runner.status).toBe('running');
+  });
+
+  it('rejects bad params with the field named', async () => {
+    await expect(maker({ spread: 0, levels: 50 })).rejects.toThrow(
+      "strategy plugin 'market-maker': invalid params: params.spread: must be greater than 0, got 0; params.levels: Too big: expected number to be <=20",
+    );
+  });
+});
