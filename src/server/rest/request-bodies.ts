@@ -118,9 +118,12 @@ function parseBatchOperation(op: unknown, at: string): BatchOperation {
     for (const k of Object.keys(rec)) {
       if (!['resource', 'operation', 'payload'].includes(k)) throw new SimError(400, 'BAD_REQUEST', `${at}: unknown field '${k}'`);
     }
-    if (rec.resource !== 'ORDER') throw new SimError(400, 'BAD_REQUEST', `${at}: resource must be ORDER`);
-    if (rec.operation === 'POST') return { resource: 'ORDER', operation: 'POST', payload: parseNewOrder(rec.payload, `${at}.payload`) };
-    if (rec.operation === 'DELETE') {
+    // Any case: the official request example sends `"resource": "order", "operation": "post"`.
+    const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
+    const operation = upper(rec.operation);
+    if (upper(rec.resource) !== 'ORDER') throw new SimError(400, 'BAD_REQUEST', `${at}: resource must be ORDER`);
+    if (operation === 'POST') return { resource: 'ORDER', operation: 'POST', payload: parseNewOrder(rec.payload, `${at}.payload`) };
+    if (operation === 'DELETE') {
       const p = decodeBody(rec.payload, object<{ id: string }>({ id: id }, {}), ['id'], 'BAD_REQUEST', `${at}.payload`);
       return { resource: 'ORDER', operation: 'DELETE', payload: p };
     }
