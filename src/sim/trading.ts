@@ -224,7 +224,10 @@ export class Trading implements OrderPort {
     return orderView(rec);
   }
 
-  /** DELETE /orders/open: cancel every open order of the account (of one market when given). */
+  /**
+   * DELETE /orders/open: cancel every open order of the account (of one market when given), newest first; each
+   * result carries `statusCode: 'SUCCESS'` and the cancelled order (the service's answer for a cancelled order).
+   */
   cancelAll(accountId: string, marketSymbol?: string): BulkCancelResult[] {
     const market = marketSymbol === undefined ? undefined : this.#d.catalog.market(marketSymbol).symbol;
     return this.#orders.open(accountId, market).map((rec) => ({
