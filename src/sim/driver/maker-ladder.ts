@@ -1,74 +1,79 @@
 /**
- * The quotes of one market maker: L bid levels below and L ask levels above a mid, as a pure function so the
- * invariants (prices on the market's tick, strictly ordered levels, bid below ask, sizes at least the market's
- * minTradeSize) are tested without an engine.
+ * The price levels of one market maker: L bids below and L asks above a mid, on a price grid, as a pure function
+ * so the invariants (prices on the market's tick, strictly ordered levels, bids below and asks above the mid) are
+ * tested without an engine.
+ *
+ * Levels sit on multiples of a "nice" step (1, 2 or 5 × 10^k price ticks, about `levelSpacingBps` of the mid), as
+ * real market makers' quotes did. That is what keeps quoting cheap: when the mid moves by less than a step most
+ * levels keep their exact rate, so a maker only replaces the levels at the edges instead of its whole ladder.
  */
-import { Decimal, type Decimal as DecimalT, dmax } from '../../core/decimal.js';
+import { Decimal, type Decimal as DecimalT } from '../../core/decimal.js';
 import type { OrderDirection } from '../../model/enums.js';
 
-/** One order a maker wants resting. */
-export interface LadderQuote {
+/** One price level a maker wants to hold. */
+export interface LadderLevel {
   direction: OrderDirection;
   rate: DecimalT;
-  quantity: DecimalT;
 }
 
-/** Input of {@link quoteLadder}. */
+/** Input of {@link ladderLevels}. */
 export interface LadderParams {
   mid: DecimalT;
   /** Decimals allowed in a price. */
   precision: number;
-  minTradeSize: DecimalT;
-  /** Distance of the best bid and best ask from the mid, in basis points of the mid. */
+  /** Distance of the best bid and best ask from the mid, in basis points of the mid (at least to the grid). */
   halfSpreadBps: number;
-  /** Distance between consecutive levels, in basis points of the mid (at least one tick). */
+  /** Approximate distance between consecutive levels, in basis points of the mid (at least one tick). */
   levelSpacingBps: number;
-  /** Quantity of each level, best first; its length is the number of levels per side. */
-  bidSizes: DecimalT[];
-  askSizes: DecimalT[];
+  /** Levels per side. */
+  levels: number;
 }
 
 const BPS = new Decimal('0.0001');
 
 /**
- * Bid and ask ladders around `mid`. Bids are rounded down and asks up to the tick (so rounding never narrows the
- * spread), consecutive levels are at least one tick apart, the best bid stays below the best ask, bids at or
- * below zero are dropped, and every quantity is cut to 8 decimals but kept at least `minTradeSize`.
+ * The grid step for `raw`: the smallest 1, 2 or 5 × 10^k multiple of `tick` that is at least `raw`.
  *
  * @example
- * quoteLadder({ mid: dec('100'), precision: 2, minTradeSize: dec('0.01'), halfSpreadBps: 10, levelSpacingBps: 5,
- *   bidSizes: [dec('1'), dec('2')], askSizes: [dec('1'), dec('2')] });
- * // bids 99.90 x1, 99.85 x2; asks 100.10 x1, 100.15 x2
+ * gridStep(dec('12'), dec('0.001'));    // 20
+ * gridStep(dec('0.0001'), dec('0.01')); // 0.01 (never below a tick)
  */
-export function quoteLadder(p: LadderParams): LadderQuote[] {
-  const tick = new Decimal(1).div(new Decimal(10).pow(p.precision));
-  const half = p.mid.times(BPS.times(p.halfSpreadBps));
-  const step = dmax(p.mid.times(BPS.times(p.levelSpacingBps)), tick);
-  const out: LadderQuote[] = [];
-
-  let prevBid: DecimalT | undefined;
-  for (let i = 0; i < p.bidSizes.length; i++) {
-    let rate = p.mid.minus(half).minus(step.times(i)).toDecimalPlaces(p.precision, Decimal.ROUND_DOWN);
-    if (rate.gte(p.mid)) rate = p.mid.minus(tick);
-    if (prevBid && rate.gte(prevBid)) rate = prevBid.minus(tick);
-    if (rate.lte(0)) break;
-    out.push({ direction: 'BUY', rate, quantity: size(p.bidSizes[i] as DecimalT, p.minTradeSize) });
-    prevBid = rate;
+export function gridStep(raw: DecimalT, tick: DecimalT): DecimalT {
+  if (raw.lte(tick)) return tick;
+  let unit = tick;
+  for (;;) {
+    for (const m of [1, 2, 5]) {
+      const step = unit.times(m);
+      if (step.gte(raw)) return step;
+    }
+    unit = unit.times(10);
   }
-
-  const bestBid = prevBid === undefined ? undefined : (out[0] as LadderQuote).rate;
-  let prevAsk: DecimalT | undefined;
-  for (let i = 0; i < p.askSizes.length; i++) {
-    let rate = p.mid.plus(half).plus(step.times(i)).toDecimalPlaces(p.precision, Decimal.ROUND_UP);
-    if (rate.lte(p.mid)) rate = p.mid.plus(tick);
-    if (bestBid && rate.lte(bestBid)) rate = bestBid.plus(tick);
-    if (prevAsk && rate.lte(prevAsk)) rate = prevAsk.plus(tick);
-    out.push({ direction: 'SELL', rate, quantity: size(p.askSizes[i] as DecimalT, p.minTradeSize) });
-    prevAsk = rate;
-  }
-  return out;
 }
 
-function size(q: DecimalT, min: DecimalT): DecimalT {
-  return dmax(q.toDecimalPlaces(8, Decimal.ROUND_DOWN), min);
+/**
+ * Bid and ask levels around `mid`, best first on each side. The best bid is the grid line at or below
+ * `mid × (1 - halfSpread)` (and strictly below the mid), the best ask the grid line at or above
+ * `mid × (1 + halfSpread)` (strictly above the mid); further levels are one step apart. Bids at or below zero are
+ * dropped.
+ *
+ * @example
+ * ladderLevels({ mid: dec('100'), precision: 2, halfSpreadBps: 10, levelSpacingBps: 5, levels: 2 });
+ * // BUY 99.9, BUY 99.85, SELL 100.1, SELL 100.15
+ */
+export function ladderLevels(p: LadderParams): LadderLevel[] {
+  const tick = new Decimal(1).div(new Decimal(10).pow(p.precision));
+  const step = gridStep(p.mid.times(BPS.times(p.levelSpacingBps)), tick);
+  const half = p.mid.times(BPS.times(p.halfSpreadBps));
+  let bid = p.mid.minus(half).div(step).floor().times(step);
+  if (bid.gte(p.mid)) bid = bid.minus(step);
+  let ask = p.mid.plus(half).div(step).ceil().times(step);
+  if (ask.lte(p.mid)) ask = ask.plus(step);
+  const out: LadderLevel[] = [];
+  for (let i = 0; i < p.levels; i++) {
+    const rate = bid.minus(step.times(i));
+    if (rate.lte(0)) break;
+    out.push({ direction: 'BUY', rate });
+  }
+  for (let i = 0; i < p.levels; i++) out.push({ direction: 'SELL', rate: ask.plus(step.times(i)) });
+  return out;
 }

@@ -18,9 +18,15 @@ export interface MakerConfig {
   halfSpreadBps: number;
   /** Extra half-spread of each further maker (maker k quotes `halfSpreadBps + k × makerSpreadStepBps`). */
   makerSpreadStepBps: number;
-  /** Distance between a maker's levels, in basis points of the mid (at least one price tick). */
+  /**
+   * Approximate distance between a maker's levels, in basis points of the mid; levels sit on a grid of 1, 2 or
+   * 5 × 10^k price ticks (at least one tick), so most of a ladder survives small moves of the mid.
+   */
   levelSpacingBps: number;
-  /** A maker re-quotes when the mid moved by more than this since its last quote (or when it got a fill). */
+  /**
+   * A maker moves its ladder (cancels levels that left it, places new ones) only when the mid has moved by more
+   * than this since the ladder's centre was set. Levels emptied by fills are refilled at every tick regardless.
+   */
   requoteThresholdBps: number;
   /** Size of each level, uniform in [min, max] lots. */
   levelLots: [min: number, max: number];
@@ -82,9 +88,9 @@ export const DEFAULT_SYNTHETIC_MARKET_CONFIG: Readonly<SyntheticMarketConfig> = 
   makers: {
     count: 3,
     levels: 10,
-    halfSpreadBps: 5,
+    halfSpreadBps: 3,
     makerSpreadStepBps: 2,
-    levelSpacingBps: 4,
+    levelSpacingBps: 2,
     requoteThresholdBps: 3,
     levelLots: [40, 120],
   },

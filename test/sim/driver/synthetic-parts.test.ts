@@ -1,8 +1,8 @@
 /** The pure parts of the synthetic market: PRNG, start prices, price walk, maker ladder, configuration. */
 import { describe, expect, it } from 'vitest';
-import { type Decimal, dec } from '../../../src/core/decimal.js';
+import { dec } from '../../../src/core/decimal.js';
 import { defaultSimConfig } from '../../../src/sim/config.js';
-import { quoteLadder } from '../../../src/sim/driver/maker-ladder.js';
+import { type LadderLevel, gridStep, ladderLevels } from '../../../src/sim/driver/maker-ladder.js';
 import { PriceWalk } from '../../../src/sim/driver/price-walk.js';
 import { Prng } from '../../../src/sim/driver/prng.js';
 import { startPriceFor } from '../../../src/sim/driver/start-prices.js';
@@ -98,45 +98,56 @@ describe('PriceWalk', () => {
   });
 });
 
-describe('quoteLadder', () => {
-  const sizes = (n: number, q = '0.5') => Array.from({ length: n }, () => dec(q));
+describe('ladderLevels', () => {
+  const rates = (q: LadderLevel[], d: 'BUY' | 'SELL') => q.filter((x) => x.direction === d).map((x) => x.rate.toFixed());
 
-  it('places bids below and asks above the mid, on the tick, strictly ordered', () => {
-    const q = quoteLadder({ mid: dec('100'), precision: 2, minTradeSize: dec('0.01'), halfSpreadBps: 10, levelSpacingBps: 5, bidSizes: sizes(3), askSizes: sizes(3) });
-    const show = (d: 'BUY' | 'SELL') => q.filter((x) => x.direction === d).map((x) => x.rate.toFixed());
-    expect(show('BUY')).toEqual(['99.9', '99.85', '99.8']);
-    expect(show('SELL')).toEqual(['100.1', '100.15', '100.2']);
+  it('places bids below and asks above the mid, on a grid of nice steps', () => {
+    const q = ladderLevels({ mid: dec('100'), precision: 2, halfSpreadBps: 10, levelSpacingBps: 5, levels: 3 });
+    expect(rates(q, 'BUY')).toEqual(['99.9', '99.85', '99.8']);
+    expect(rates(q, 'SELL')).toEqual(['100.1', '100.15', '100.2']);
+    expect(gridStep(dec('12'), dec('0.001')).toFixed()).toBe('20');
+    expect(gridStep(dec('0.000026'), dec('0.00000001')).toFixed()).toBe('0.00005');
+    expect(gridStep(dec('0.0001'), dec('0.01')).toFixed()).toBe('0.01');
   });
 
-  it('keeps levels a tick apart and the book uncrossed when the spread is below one tick', () => {
-    const q = quoteLadder({ mid: dec('0.00000071'), precision: 8, minTradeSize: dec('62'), halfSpreadBps: 5, levelSpacingBps: 5, bidSizes: sizes(4, '70'), askSizes: sizes(4, '70') });
-    const bids = q.filter((x) => x.direction === 'BUY').map((x) => x.rate);
-    const asks = q.filter((x) => x.direction === 'SELL').map((x) => x.rate);
-    expect(bids.map((r) => r.toFixed())).toEqual(['0.0000007', '0.00000069', '0.00000068', '0.00000067']);
-    expect(asks.map((r) => r.toFixed())).toEqual(['0.00000072', '0.00000073', '0.00000074', '0.00000075']);
+  it('keeps most levels when the mid moves less than a step (cheap re-quotes)', () => {
+    const a = ladderLevels({ mid: dec('30000'), precision: 3, halfSpreadBps: 5, levelSpacingBps: 4, levels: 10 });
+    const b = ladderLevels({ mid: dec('30003.5'), precision: 3, halfSpreadBps: 5, levelSpacingBps: 4, levels: 10 });
+    const keys = (q: LadderLevel[]) => new Set(q.map((x) => `${x.direction}${x.rate.toFixed()}`));
+    const kept = [...keys(b)].filter((k) => keys(a).has(k));
+    expect(kept.length).toBeGreaterThanOrEqual(18);
   });
 
-  it('raises sizes to minTradeSize and cuts them to 8 decimals; drops bids at or below zero', () => {
-    const q = quoteLadder({ mid: dec('0.02'), precision: 2, minTradeSize: dec('1'), halfSpreadBps: 10, levelSpacingBps: 5, bidSizes: [dec('0.5'), dec('2.123456789')], askSizes: [dec('3.123456789')] });
-    const bids = q.filter((x) => x.direction === 'BUY');
-    expect(bids.map((x) => [x.rate.toFixed(), x.quantity.toFixed()])).toEqual([['0.01', '1']]);
-    expect(q.find((x) => x.direction === 'SELL')?.quantity.toFixed()).toBe('3.12345678');
+  it('stays a tick apart and uncrossed when the spread is below one tick', () => {
+    const q = ladderLevels({ mid: dec('0.00000071'), precision: 8, halfSpreadBps: 5, levelSpacingBps: 5, levels: 4 });
+    expect(rates(q, 'BUY')).toEqual(['0.0000007', '0.00000069', '0.00000068', '0.00000067']);
+    expect(rates(q, 'SELL')).toEqual(['0.00000072', '0.00000073', '0.00000074', '0.00000075']);
+    const zero = ladderLevels({ mid: dec('5'), precision: 0, halfSpreadBps: 0, levelSpacingBps: 0, levels: 1 });
+    expect([rates(zero, 'BUY'), rates(zero, 'SELL')]).toEqual([['4'], ['6']]);
   });
 
-  it('never crosses for any mid and precision', () => {
+  it('drops bids at or below zero', () => {
+    const q = ladderLevels({ mid: dec('0.02'), precision: 2, halfSpreadBps: 10, levelSpacingBps: 5, levels: 3 });
+    expect(rates(q, 'BUY')).toEqual(['0.01']);
+    expect(rates(q, 'SELL')).toEqual(['0.03', '0.04', '0.05']);
+  });
+
+  it('never crosses, for any mid and precision', () => {
     const r = new Prng('ladder');
+    let bad = 0;
     for (let i = 0; i < 300; i++) {
       const precision = r.intBetween(0, 8);
-      const mid = dec(r.uniform(0.5, 50_000).toFixed(precision)) as Decimal;
+      const mid = dec(r.uniform(0.5, 50_000).toFixed(precision));
       if (mid.lte(0)) continue;
-      const q = quoteLadder({ mid, precision, minTradeSize: dec('0.001'), halfSpreadBps: r.uniform(0, 20), levelSpacingBps: r.uniform(0, 10), bidSizes: sizes(5), askSizes: sizes(5) });
+      const q = ladderLevels({ mid, precision, halfSpreadBps: r.uniform(0, 20), levelSpacingBps: r.uniform(0, 10), levels: 5 });
       const bids = q.filter((x) => x.direction === 'BUY').map((x) => x.rate);
       const asks = q.filter((x) => x.direction === 'SELL').map((x) => x.rate);
-      for (let k = 1; k < bids.length; k++) expect(bids[k]!.lt(bids[k - 1]!)).toBe(true);
-      for (let k = 1; k < asks.length; k++) expect(asks[k]!.gt(asks[k - 1]!)).toBe(true);
-      if (bids[0]) expect(bids[0].lt(asks[0]!)).toBe(true);
-      for (const x of q) expect(x.rate.decimalPlaces()).toBeLessThanOrEqual(precision);
+      for (let k = 1; k < bids.length; k++) if (!bids[k]!.lt(bids[k - 1]!)) bad++;
+      for (let k = 1; k < asks.length; k++) if (!asks[k]!.gt(asks[k - 1]!)) bad++;
+      if (bids[0] && !(bids[0].lt(mid) && asks[0]!.gt(mid))) bad++;
+      for (const x of q) if (x.rate.decimalPlaces() > precision) bad++;
     }
+    expect(bad).toBe(0);
   });
 });
 
