@@ -108,6 +108,13 @@ export interface Execution {
   /** Commission in quote currency. */
   commission: Decimal;
   isTaker: boolean;
+  /**
+   * Not in the seed nor the official OpenAPI, but sent by the service by 2022 (raw GET /executions
+   * responses quoted in ccxt issues #14734 and #14746): the taker side of the trade — on a maker execution the
+   * OPPOSITE of the order's direction (ccxt PR #15655 verified this live and flips it for makers). Use the
+   * order's direction for the account's side, never this field.
+   */
+  direction?: OrderDirection;
 }
 export const decodeExecution: Decoder<Execution> = object<Execution>(
   {
@@ -120,7 +127,7 @@ export const decodeExecution: Decoder<Execution> = object<Execution>(
     commission: dec,
     isTaker: bool,
   },
-  {},
+  { direction: oneOf(ORDER_DIRECTIONS) },
 );
 
 /** GET /executions/last-id body; the Sequence header comes with it. */

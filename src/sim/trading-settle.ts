@@ -13,6 +13,7 @@
  */
 import { type Decimal, ZERO } from '../core/decimal.js';
 import type { Trade } from '../model/market.js';
+import type { OrderDirection } from '../model/enums.js';
 import type { Execution } from '../model/order.js';
 import type { PlannedFill } from './book/matcher.js';
 import type { OrderBook } from './book/order-book.js';
@@ -94,8 +95,8 @@ export function settleFill(ctx: SettleContext, taker: OrderRecord, fill: Planned
   seller.reserved = seller.reserved.minus(fill.quantity);
   buyer.reserved = buyer.reserved.minus(fill.quote).minus(buyerCommission);
 
-  record(ctx, taker, fill, fill.takerCommission, true);
-  record(ctx, maker, fill, makerCommission, false);
+  record(ctx, taker, fill, fill.takerCommission, true, taker.order.direction);
+  record(ctx, maker, fill, makerCommission, false, taker.order.direction);
   ctx.op.trades.push({
     id: ctx.newId(),
     executedAt: ctx.at,
@@ -135,7 +136,7 @@ export function trimReserve(ctx: Pick<SettleContext, 'ledger' | 'feeMax'>, rec: 
   }
 }
 
-function record(ctx: SettleContext, rec: OrderRecord, fill: PlannedFill, commission: Decimal, isTaker: boolean): void {
+function record(ctx: SettleContext, rec: OrderRecord, fill: PlannedFill, commission: Decimal, isTaker: boolean, takerSide: OrderDirection): void {
   const o = rec.order;
   const first = o.fillQuantity.isZero();
   o.fillQuantity = o.fillQuantity.plus(fill.quantity);
@@ -152,6 +153,9 @@ function record(ctx: SettleContext, rec: OrderRecord, fill: PlannedFill, commiss
     orderId: o.id,
     commission,
     isTaker,
+    // The service's executions carried `direction` = the TRADE's taker side, also on the maker's execution
+    // (see Execution.direction); ccxt's bittrex flips it back for maker fills to get the order's side.
+    direction: takerSide,
   };
   rec.executions.push(execution);
   ctx.executions.add(rec.accountId, execution);
