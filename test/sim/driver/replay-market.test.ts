@@ -2,12 +2,12 @@
  * The replay driver against the real engine, in virtual time, over the real 2021 capture (BTC-EUR snapshot +
  * deltas; fixtures under cryptofeed licence) and small hand-made timelines for the sharing policy.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { type Decimal, dec } from '../../../src/core/decimal.js';
 import type { OrderBookEntry } from '../../../src/model/market.js';
@@ -268,6 +268,7 @@ describe('ReplayMarket: bad capture lines', () => {
   const lines = readFileSync(WS, 'utf8').split('\n');
   const bad = join(dir, 'broken.ws');
   writeFileSync(bad, [...lines.slice(0, 99), '1623635620.1: {"C":"x","M":[{"H":"C3","M":"orderBook","A":["AAAA"]}]}', ...lines.slice(99)].join('\n'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('fail (default): the driver cannot be created, and the error names file and line', () => {
     const { clock, engine } = replayEngine();
