@@ -1,0 +1,103 @@
+/**
+ * The equity curve of a portfolio: points (time, equity) recorded whenever the portfolio is marked to market,
+ * the running peak, the maximum drawdown since start, and the equity at the open of the current UTC day.
+ *
+ * Peak and maximum drawdown are updated incrementally as points arrive, so trimming old points (the list is
+ * bounded) never changes them.
+ */
+import { type Decimal, ZERO } from '../core/decimal.js';
+
+/** Milliseconds in a UTC day. */
+export const DAY_MS = 86_400_000;
+
+/** UTC day number (days since the epoch) of an epoch-ms time. */
+export function utcDay(ms: number): number {
+  return Math.floor(ms / DAY_MS);
+}
+
+/** One point of the curve. Equity is PnL-based: realized + unrealized, zero at start. */
+export interface EquityPoint {
+  at: number;
+  equity: Decimal;
+}
+
+/**
+ * Points, peak, drawdown and day-open equity.
+ *
+ * @example
+ * const curve = new EquityCurve(0);
+ * curve.record(1_000, dec('5'));
+ * curve.record(2_000, dec('-3'));
+ * curve.maxDrawdown.toString(); // '8'
+ */
+export class EquityCurve {
+  readonly #maxPoints: number;
+  #points: EquityPoint[] = [];
+  #peak: Decimal = ZERO;
+  #maxDrawdown: Decimal = ZERO;
+  #day: number;
+  #dayOpen: Decimal = ZERO;
+
+  /** Starts at equity zero at `startMs`; keeps at most `maxPoints` points (oldest dropped first). */
+  constructor(startMs: number, maxPoints = 10_000) {
+    this.#maxPoints = Math.max(2, maxPoints);
+    this.#day = utcDay(startMs);
+    this.#points.push({ at: startMs, equity: ZERO });
+  }
+
+  /** The last point recorded. */
+  get last(): EquityPoint {
+    return this.#points[this.#points.length - 1]!;
+  }
+
+  /** Highest equity seen. */
+  get peak(): Decimal {
+    return this.#peak;
+  }
+
+  /** Current drawdown: peak − last equity (≥ 0). */
+  get drawdown(): Decimal {
+    return this.#peak.minus(this.last.equity);
+  }
+
+  /** Largest peak-to-trough fall since start (≥ 0). */
+  get maxDrawdown(): Decimal {
+    return this.#maxDrawdown;
+  }
+
+  /** The recorded points, oldest first. */
+  points(): readonly EquityPoint[] {
+    return this.#points;
+  }
+
+  /**
+   * Equity at the open of the UTC day of `now`: the last equity recorded before that day began (a day the
+   * curve started in opens at zero). Days are only ever asked about going forward.
+   */
+  dayOpen(now: number): Decimal {
+    return utcDay(now) === this.#day ? this.#dayOpen : this.last.equity;
+  }
+
+  /**
+   * Record equity at `at`. A point equal to the previous one in equity is not stored again (marks come every
+   * second; flat stretches would otherwise fill the buffer), but day rollover, peak and drawdown still update.
+   * Returns the point for `at` either way.
+   */
+  record(at: number, equity: Decimal): EquityPoint {
+    const day = utcDay(at);
+    if (day !== this.#day) {
+      // The day opens at the equity of the last point before it, i.e. before this one is added.
+      this.#dayOpen = this.last.equity;
+      this.#day = day;
+    }
+    if (equity.gt(this.#peak)) this.#peak = equity;
+    const dd = this.#peak.minus(equity);
+    if (dd.gt(this.#maxDrawdown)) this.#maxDrawdown = dd;
+    const last = this.last;
+    const point = { at: Math.max(at, last.at), equity };
+    if (last.equity.eq(equity)) return point;
+    this.#points.push(point);
+    if (this.#points.length > this.#maxPoints) this.#points.splice(0, this.#points.length - this.#maxPoints);
+    return point;
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * Positions and PnL per strategy and per market, fed by the order manager's `fill` events.
+ *
+ * Accounting (see {@link Position}): FIFO lots, exact decimals; commission (quote currency) is charged to
+ * realized PnL when paid. A fill's value is `quantity × rate` exactly; the exchange cuts each fill's quote amount
+ * to 8 decimals, so balances may differ from these figures by at most 1e-8 per fill.
+ *
+ * Currencies: every market's PnL is kept in its own quote currency. Aggregates (equity, unrealized, daily PnL,
+ * drawdown) are in the portfolio's reporting currency — `quoteCurrency`, or the quote currency of the first
+ * market filled. Amounts in another quote currency Q are converted with the marks of `Q-<reporting>` (or the
+ * inverse of `<reporting>-Q`); without such a mark they cannot be valued and are left out.
+ *
+ * Equity is PnL-based: zero at start, realized + unrealized afterwards. {@link Portfolio.markToMarket} records a
+ * point of the equity curve, from which the maximum drawdown and the daily PnL (UTC day of the clock) follow.
+ */
+import { Observable, Subject } from 'rxjs';
+import type { Clock } from '../core/clock.js';
+import { type Decimal, ZERO } from '../core/decimal.js';
+import type { OrderEvent } from '../orders/order-events.js';
+import { type EquityPoint, EquityCurve } from './equity-curve.js';
+import { Position, type PositionView } from './position.js';
+
+/** The `fill` order event the portfolio consumes. */
+export type FillEvent = Extract<OrderEvent, { type: 'fill' }>;
+
+/** Mark (mid) price of a market, or undefined when there is none. */
+export type Marks = (marketSymbol: string) => Decimal | undefined;
+
+/** Options of a {@link Portfolio}. */
+export interface PortfolioOptions {
+  /** Time of equity points and the UTC day of daily PnL. */
+  clock: Clock;
+  /** Reporting currency of aggregates; default: the quote currency of the first market filled. */
+  quoteCurrency?: string;
+  /** Equity points kept (oldest dropped first; peak and max drawdown are unaffected). Default 10,000. */
+  maxEquityPoints?: number;
+  /** Fill ids remembered to drop duplicates (order manager replays after a reconnect). Default 100,000. */
+  maxRememberedFills?: number;
+}
+
+/** Quote currency of a `BASE-QUOTE` market symbol. */
+export function quoteOf(marketSymbol: string): string {
+  const dash = marketSymbol.indexOf('-');
+  return dash < 0 ? marketSymbol : marketSymbol.slice(dash + 1);
+}
+
+/**
+ * Positions and PnL.
+ *
+ * @example
+ * const portfolio = new Portfolio({ clock, quoteCurrency: 'USD' });
+ * orderManager.events$.pipe(filter((e) => e.type === 'fill')).subscribe((f) => portfolio.onFill(f));
+ * portfolio.position('BTC-USD', 'mm');                          // signed base quantity of strategy 'mm'
+ * const marks = (m: string) => marketStore.mid(m);
+ * portfolio.markToMarket(marks);                                 // records an equity point
+ * portfolio.dailyPnl(marks).toString();
+ */
+export class Portfolio {
+  readonly #clock: Clock;
+  #quote: string | undefined;
+  readonly #positions = new Map<string, Position>();
+  readonly #curve: EquityCurve;
+  readonly #seen = new Set<string>();
+  readonly #maxSeen: number;
+  readonly #changes = new Subject<FillEvent>();
+
+  /** Every fill applied (duplicates are not re-emitted), after the positions hold it. */
+  readonly changes$: Observable<FillEvent> = this.#changes.asObservable();
+
+  constructor(opts: PortfolioOptions) {
+    this.#clock = opts.clock;
+    this.#quote = opts.quoteCurrency;
+    this.#curve = new EquityCurve(opts.clock.now(), opts.maxEquityPoints);
+    this.#maxSeen = opts.maxRememberedFills ?? 100_000;
+  }
+
+  /** The reporting currency (undefined until set or until the first fill). */
+  get quoteCurrency(): string | undefined {
+    return this.#quote;
+  }
+
+  /**
+   * Apply one fill. A fill already applied (same order id and execution id) is ignored, so replays are safe.
+   * Throws a RangeError for a non-positive quantity, a non-positive rate or a negative commission.
+   */
+  onFill(f: FillEvent): void {
+    const id = `${f.orderId}|${f.executionId}`;
+    if (this.#seen.has(id)) return;
+    if (!f.quantity.gt(0) || !f.rate.gt(0) || f.commission.lt(0)) {
+      throw new RangeError(`portfolio: invalid fill ${id} (quantity ${f.quantity}, rate ${f.rate}, commission ${f.commission})`);
+    }
+    this.#seen.add(id);
+    if (this.#seen.size > this.#maxSeen) this.#seen.delete(this.#seen.values().next().value as string);
+    const quote = quoteOf(f.marketSymbol);
+    this.#quote ??= quote;
+    const key = `${f.strategy}|${f.marketSymbol}`;
+    let p = this.#positions.get(key);
+    if (!p) {
+      p = new Position(f.strategy, f.marketSymbol, quote);
+      this.#positions.set(key, p);
+    }
+    p.apply(f.direction, f.quantity, f.rate, f.commission);
+    this.#changes.next(f);
+  }
+
+  /** Signed base position in `marketSymbol` of `strategy`, or of all strategies together. */
+  position(marketSymbol: string, strategy?: string): Decimal {
+    let sum = ZERO;
+    for (const p of this.#select(strategy)) if (p.marketSymbol === marketSymbol) sum = sum.plus(p.quantity);
+    return sum;
+  }
+
+  /** Average entry price of `strategy`'s open position in `marketSymbol`; undefined when flat. */
+  avgEntryPrice(marketSymbol: string, strategy: string): Decimal | undefined {
+    return this.#positions.get(`${strategy}|${marketSymbol}`)?.avgEntryPrice;
+  }
+
+  /**
+   * Realized PnL (closed lots minus commission) of `strategy` or all, over the markets quoted in `currency`
+   * (default: the reporting currency). Not converted: use {@link Portfolio.equity} for a cross-currency total.
+   */
+  realizedPnl(strategy?: string, currency: string | undefined = this.#quote): Decimal {
+    let sum = ZERO;
+    for (const p of this.#select(strategy)) if (p.quoteCurrency === currency) sum = sum.plus(p.realizedPnl);
+    return sum;
+  }
+
+  /** Commission paid by `strategy` or all, in markets quoted in `currency` (default: the reporting currency). */
+  commission(strategy?: string, currency: string | undefined = this.#quote): Decimal {
+    let sum = ZERO;
+    for (const p of this.#select(strategy)) if (p.quoteCurrency === currency) sum = sum.plus(p.commission);
+    return sum;
+  }
+
+  /**
+   * Unrealized PnL of the open lots at `marks`, in the reporting currency. A market without a mark is valued at
+   * its last fill rate.
+   */
+  unrealizedPnl(marks: Marks, strategy?: string): Decimal {
+    let sum = ZERO;
+    for (const p of this.#select(strategy)) {
+      if (p.quantity.isZero()) continue;
+      const v = this.#convert(p.unrealizedPnl(marks(p.marketSymbol) ?? p.lastRate), p.quoteCurrency, marks);
+      if (v) sum = sum.plus(v);
+    }
+    return sum;
+  }
+
+  /** Realized + unrealized PnL in the reporting currency (other quote currencies converted at `marks`). */
+  equity(marks: Marks, strategy?: string): Decimal {
+    let sum = ZERO;
+    for (const p of this.#select(strategy)) {
+      const mark = marks(p.marketSymbol) ?? p.lastRate;
+      const v = this.#convert(p.realizedPnl.plus(p.unrealizedPnl(mark)), p.quoteCurrency, marks);
+      if (v) sum = sum.plus(v);
+    }
+    return sum;
+  }
+
+  /** Record the portfolio's equity at `marks` now as a point of the equity curve, and return it. */
+  markToMarket(marks: Marks): EquityPoint {
+    return this.#curve.record(this.#clock.now(), this.equity(marks));
+  }
+
+  /**
+   * PnL since the open of the UTC day of `now` (default: the clock's now): equity at `marks` minus the equity
+   * last recorded before that day began. Mark regularly (the risk engine does) for an accurate day open.
+   */
+  dailyPnl(marks: Marks, now: number = this.#clock.now()): Decimal {
+    return this.equity(marks).minus(this.#curve.dayOpen(now));
+  }
+
+  /** Current drawdown from the peak of the recorded equity points (≥ 0). */
+  drawdown(): Decimal {
+    return this.#curve.drawdown;
+  }
+
+  /** Largest peak-to-trough fall of the recorded equity since start (≥ 0). */
+  maxDrawdown(): Decimal {
+    return this.#curve.maxDrawdown;
+  }
+
+  /** The recorded equity points, oldest first (bounded). */
+  equityCurve(): readonly EquityPoint[] {
+    return this.#curve.points();
+  }
+
+  /** Snapshots of every (strategy, market) position ever filled, or of one strategy's. */
+  positions(strategy?: string): PositionView[] {
+    return [...this.#select(strategy)].map((p) => p.view());
+  }
+
+  /** Strategies with at least one fill. */
+  strategies(): string[] {
+    return [...new Set([...this.#positions.values()].map((p) => p.strategy))];
+  }
+
+  *#select(strategy: string | undefined): Iterable<Position> {
+    for (const p of this.#positions.values()) if (strategy === undefined || p.strategy === strategy) yield p;
+  }
+
+  // `amount` of `from` in the reporting currency, or undefined when no mark links the two.
+  #convert(amount: Decimal, from: string, marks: Marks): Decimal | undefined {
+    if (from === this.#quote || amount.isZero()) return amount;
+    const direct = marks(`${from}-${this.#quote}`);
+    if (direct?.gt(0)) return amount.times(direct);
+    const inverse = marks(`${this.#quote}-${from}`);
+    if (inverse?.gt(0)) return amount.div(inverse);
+    return undefined;
+  }
+}
