@@ -68,7 +68,7 @@ export interface StrategyContext<P = unknown> {
   marketInfo(marketSymbol: string): Market | undefined;
   /** Mid of the best bid and best ask, when both exist. */
   mid(marketSymbol: string): Decimal | undefined;
-  /** A counter 0, 1, 2, ... every `ms` of clock time. */
+  /** A counter 0, 1, 2, ... every `ms` (at least 1) of clock time. */
   every(ms: number): Observable<number>;
   /** The order book of a market at `depth` (default: the runtime's book depth): now if any, then each change. */
   book$(marketSymbol: string, depth?: OrderBookDepth): Observable<ReadonlyOrderBook>;
@@ -184,7 +184,11 @@ export function createStrategyContext<P>(deps: StrategyContextDeps<P>): Strategy
       const ask = market.bestAsk(m);
       return bid && ask ? bid.rate.plus(ask.rate).div(2) : undefined;
     },
-    every: (ms) => own(interval(ms, scheduler)),
+    every(ms) {
+      // A zero period would re-fire forever at one instant of a virtual clock.
+      if (!(ms >= 1)) throw new RangeError(`every(ms) needs a period of at least 1 ms, got ${ms}`);
+      return own(interval(ms, scheduler));
+    },
     book$: (m, depth = bookDepth) => own(market.book$(m, depth)),
     ticker$: (m) => own(market.ticker$(m)),
     candles$: (m, i) => own(market.candles$(m, i)),

@@ -109,6 +109,15 @@ describe('createStrategyContext', () => {
     expect(fills).toEqual(['e1']);
   });
 
+  it('every(ms) ticks on the clock and refuses a zero period', async () => {
+    const { ctx, clock } = build();
+    const ticks: number[] = [];
+    ctx.every(250).subscribe(() => ticks.push(clock.now()));
+    await clock.advance(600);
+    expect(ticks).toEqual([250, 500]);
+    expect(() => ctx.every(0)).toThrow('every(ms) needs a period of at least 1 ms, got 0');
+  });
+
   it('dispose closes every subscription opened through the context and its timers', async () => {
     const { ctx, marketStore, clock, events } = build();
     const seen: string[] = [];
