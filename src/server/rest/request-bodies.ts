@@ -48,7 +48,9 @@ export function parseNewConditionalOrder(body: unknown, where = 'POST /v3/condit
     if (cancel !== undefined && cancel !== null) decodeBody(cancel, decodeOrderToCancel, ['type', 'id'], 'BAD_REQUEST', `${where} orderToCancel`);
   }
   const c = decodeBody(body, decodeNewConditionalOrder, allowed, 'BAD_REQUEST', where);
-  if (c.triggerPrice) checkAmount(c.triggerPrice, 'triggerPrice', 'BAD_REQUEST', { maxDp: 30 });
+  // 8 decimals like every wire amount: nothing checks a trigger's precision later, and a finer one (1e-30) would be
+  // stored as given yet shown as 0.00000000 on the wire.
+  if (c.triggerPrice) checkAmount(c.triggerPrice, 'triggerPrice', 'BAD_REQUEST');
   if (c.trailingStopPercent) checkAmount(c.trailingStopPercent, 'trailingStopPercent', 'BAD_REQUEST');
   if (c.orderToCreate) checkOrderAmounts(c.orderToCreate, 'orderToCreate.');
   return c;
