@@ -32,12 +32,31 @@ export interface GatewayPage {
   endDate?: Date | undefined;
 }
 
+/**
+ * A moment when subscribed streams may have missed messages without a sequence gap showing it (a quiet stream
+ * would reveal the gap only at its next message): synchronizers of the affected channels resync.
+ */
+export interface StreamResyncNotice {
+  /** The affected channels; undefined means every subscribed channel (a new connection). */
+  channels?: readonly string[] | undefined;
+  /** Why, e.g. `closed` or `watchdog` (the connection was lost and made again), `auth-lapsed`. */
+  reason: string;
+  /** The connection epoch the streams continue on. */
+  epoch: number;
+}
+
 /** Live stream access: subscribe to channel names of the v3 hub (`orderbook_BTC-USD_25`, `order`, ...). */
 export interface GatewayStreams {
   /** Decoded messages of every subscribed channel (hot). */
   readonly messages$: Observable<StreamMessage>;
   /** Increments on every new connection: synchronizers must resync when it changes (messages may be lost). */
   readonly connectionEpoch$: Observable<number>;
+  /**
+   * Optional and finer than {@link connectionEpoch$}: every moment streams may have missed messages, with the
+   * reason, and the channels when only some are affected (private streams resubscribed after authentication
+   * lapsed on a live connection). A gateway without it signals through connectionEpoch$ only.
+   */
+  readonly resyncs$?: Observable<StreamResyncNotice> | undefined;
   /** Subscribe; rejects with a typed error naming each channel that failed. Idempotent per channel. */
   subscribe(channels: readonly string[]): Promise<void>;
   unsubscribe(channels: readonly string[]): Promise<void>;
