@@ -7,10 +7,18 @@ import { z } from 'zod';
 import type { Decimal } from '../core/decimal.js';
 import { defaultSimConfig, type SimConfig } from '../sim/config.js';
 import type { MarketDriverConfig } from '../sim/driver/market-driver.js';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { marketsFromRecordedList } from '../sim/driver/recorded-markets.js';
 import { loadYamlConfig, parseYamlConfig } from './config/yaml-config.js';
 import { decimalSchema, marketSymbolSchema, portSchema, positiveDecimal } from './config/schema-helpers.js';
 
 const lotRange = z.tuple([z.number().int().positive(), z.number().int().positive()]);
+
+const perMarketSchema = z.strictObject({
+  startPrice: z.union([z.string(), z.number()]).optional(),
+  volatilityPerSqrtSecond: z.number().min(0).max(0.1).optional(),
+  anchorPullPerSecond: z.number().min(0).optional(),
+});
 
 const syntheticSchema = z.strictObject({
   kind: z.literal('synthetic'),
@@ -22,7 +30,7 @@ const syntheticSchema = z.strictObject({
   fundingMultiple: z.number().positive().optional(),
   cancelOnStop: z.boolean().optional(),
   makers: z.strictObject({
-    count: z.number().int().min(1).max(50).optional(),
+    count: z.number().int().min(0).max(50).optional(),
     levels: z.number().int().min(1).max(200).optional(),
     halfSpreadBps: z.number().positive().optional(),
     makerSpreadStepBps: z.number().min(0).optional(),
@@ -36,14 +44,23 @@ const syntheticSchema = z.strictObject({
     limitShare: z.number().min(0).max(1).optional(),
     limitSlippageBps: z.number().min(0).optional(),
   }).optional(),
-  perMarket: z.record(marketSymbolSchema, z.strictObject({
-    startPrice: z.union([z.string(), z.number()]).optional(),
-    volatilityPerSqrtSecond: z.number().min(0).max(0.1).optional(),
-    anchorPullPerSecond: z.number().min(0).optional(),
-  })).optional(),
+  perMarket: z.record(marketSymbolSchema, perMarketSchema).optional(),
 });
 
-const replaySchema = z.object({ kind: z.literal('replay') }).passthrough();
+const replaySchema = z.strictObject({
+  kind: z.literal('replay'),
+  /** Hub session captures (`BITTREX.ws.1.0` format), relative to the config file. */
+  ws: z.array(z.string()).min(1),
+  /** REST order-book snapshot captures (`BITTREX.http.0.0` format), relative to the config file. */
+  http: z.array(z.string()).min(1),
+  markets: z.array(marketSymbolSchema).optional(),
+  depth: z.number().int().min(1).max(500).optional(),
+  speed: z.number().positive().optional(),
+  onBadLine: z.enum(['fail', 'skip']).optional(),
+  replayTrades: z.boolean().optional(),
+  cancelOnStop: z.boolean().optional(),
+});
+
 
 /** Schema of config/sim.yaml. */
 export const simFileSchema = z.strictObject({
@@ -64,6 +81,10 @@ export const simFileSchema = z.strictObject({
     addressProvisionDelayMs: z.number().int().min(0).optional(),
     allowedAddressWaitMs: z.number().int().min(0).optional(),
     withdrawalStepMs: z.number().int().min(0).optional(),
+    /** Minimum order value in satoshi (DUST_TRADE_DISALLOWED_MIN_VALUE); the seed's 50 000 by default. */
+    dustMinValueSatoshi: z.number().int().min(0).optional(),
+    /** Add markets (and their currencies) from a recorded GET /v3/markets response (line 1 of a `BITTREX.0` file). */
+    recordedMarkets: z.strictObject({ file: z.string(), symbols: z.array(marketSymbolSchema).min(1) }).optional(),
   }).prefault({}),
   demo: z.strictObject({
     balances: z.record(z.string().regex(/^[A-Z0-9]+$/), positiveDecimal).default({}),
@@ -71,18 +92,20 @@ export const simFileSchema = z.strictObject({
   driver: z.discriminatedUnion('kind', [syntheticSchema, replaySchema, z.strictObject({ kind: z.literal('none') })]).default({ kind: 'synthetic' }),
 });
 
-/** A parsed config/sim.yaml. */
-export type SimFileConfig = z.output<typeof simFileSchema>;
+/** A parsed config/sim.yaml; `baseDir` resolves the relative paths it names. */
+export type SimFileConfig = z.output<typeof simFileSchema> & { baseDir: string };
 
 /** Load and validate a simulator config file (errors name file, line and field). */
 export function loadSimConfig(file: string, env: NodeJS.ProcessEnv = process.env): SimFileConfig {
-  return loadYamlConfig(file, simFileSchema, env);
+  return { ...loadYamlConfig(file, simFileSchema, env), baseDir: dirname(resolve(file)) };
 }
 
-/** Parse simulator config text (for tests and embedded configs). */
-export function parseSimConfig(text: string, file = '<inline>'): SimFileConfig {
-  return parseYamlConfig(text, file, simFileSchema, {});
+/** Parse simulator config text (for tests and embedded configs); relative paths resolve against `baseDir`. */
+export function parseSimConfig(text: string, file = '<inline>', baseDir = process.cwd()): SimFileConfig {
+  return { ...parseYamlConfig(text, file, simFileSchema, {}), baseDir };
 }
+
+const at = (cfg: SimFileConfig, p: string): string => (isAbsolute(p) ? p : resolve(cfg.baseDir, p));
 
 /** The engine configuration a file describes (defaults for everything it leaves out). */
 export function engineConfigOf(cfg: SimFileConfig): SimConfig {
@@ -95,18 +118,27 @@ export function engineConfigOf(cfg: SimFileConfig): SimConfig {
     if (unknown.length) throw new Error(`exchange.markets: unknown market(s) ${unknown.join(', ')}; known: ${base.markets.map((m) => m.symbol).join(', ')}`);
     out.markets = base.markets.filter((m) => wanted.has(m.symbol));
   }
+  if (ex.recordedMarkets) {
+    // Recorded markets come on top of the chosen defaults, with any currency the defaults lack.
+    const rec = marketsFromRecordedList(at(cfg, ex.recordedMarkets.file), { symbols: ex.recordedMarkets.symbols, knownCurrencies: base.currencies });
+    out.currencies = [...base.currencies, ...rec.currencies.filter((c) => !base.currencies.some((b) => b.symbol === c.symbol))];
+    out.markets = [...out.markets, ...rec.markets.filter((m) => !out.markets.some((b) => b.symbol === m.symbol))];
+  }
   if (ex.fees) out.fees = { maker: ex.fees.maker, taker: ex.fees.taker };
   if (ex.maxOpenOrders !== undefined) out.maxOpenOrders = ex.maxOpenOrders;
   if (ex.conditionalTriggerDelayMs !== undefined) out.conditionalTriggerDelayMs = ex.conditionalTriggerDelayMs;
   if (ex.addressProvisionDelayMs !== undefined) out.addressProvisionDelayMs = ex.addressProvisionDelayMs;
   if (ex.allowedAddressWaitMs !== undefined) out.allowedAddressWaitMs = ex.allowedAddressWaitMs;
   if (ex.withdrawalStepMs !== undefined) out.withdrawalStepMs = ex.withdrawalStepMs;
+  if (ex.dustMinValueSatoshi !== undefined) out.dustMinValueSatoshi = ex.dustMinValueSatoshi;
   return out;
 }
 
 /** The market driver configuration a file describes. */
 export function driverConfigOf(cfg: SimFileConfig): MarketDriverConfig {
-  return cfg.driver as MarketDriverConfig;
+  const d = cfg.driver;
+  if (d.kind === 'replay') return { ...d, ws: d.ws.map((p) => at(cfg, p)), http: d.http.map((p) => at(cfg, p)) } as MarketDriverConfig;
+  return d as MarketDriverConfig;
 }
 
 /** Demo balances as decimals. */

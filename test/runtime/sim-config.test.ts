@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/runtime/config/yaml-config.js';
+import { driverConfigOf, engineConfigOf, loadSimConfig, parseSimConfig } from '../../src/runtime/sim-config.js';
+import { repoPath } from '../helpers/shared.js';
+
+describe('simulator config', () => {
+  it('an empty file is a working default simulator', () => {
+    const cfg = parseSimConfig('');
+    expect(cfg.server).toEqual({ host: '127.0.0.1', port: 0, callsPerMinute: 0, timestampWindowMs: 300_000 });
+    expect(cfg.driver.kind).toBe('synthetic');
+    expect(engineConfigOf(cfg).markets.length).toBeGreaterThan(3);
+  });
+
+  it('loads the shipped config/sim.yaml', () => {
+    const cfg = loadSimConfig(repoPath('config/sim.yaml'));
+    expect(engineConfigOf(cfg).fees.maker.toString()).toBe('0.0035');
+    expect(cfg.demo.balances.USD?.toString()).toBe('100000');
+  });
+
+  it('loads config/sim-replay.yaml with recorded markets and resolves capture paths against the file', () => {
+    const cfg = loadSimConfig(repoPath('config/sim-replay.yaml'));
+    const engine = engineConfigOf(cfg);
+    expect(engine.markets.map((m) => m.symbol)).toEqual(expect.arrayContaining(['BTC-USD', 'BTC-EUR', 'DAWN-BTC']));
+    expect(engine.currencies.map((c) => c.symbol)).toContain('EUR');
+    expect(engine.dustMinValueSatoshi).toBe(0);
+    const driver = driverConfigOf(cfg);
+    expect(driver.kind).toBe('replay');
+    if (driver.kind === 'replay') expect(driver.ws?.[0]).toBe(repoPath('test/fixtures/v3-capture/BITTREX.ws.1.0'));
+  });
+
+  it('names the line and field of a bad value and refuses unknown keys', () => {
+    const bad = (text: string) => {
+      try {
+        parseSimConfig(text, 'sim.yaml');
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error('expected an error');
+    };
+    expect(bad('server:\n  port: 70000\n')).toMatch(/sim\.yaml:2:9 server\.port/);
+    expect(bad('driver:\n  kind: synthetic\n  tikMs: 5\n')).toMatch(/tikMs/);
+    expect(bad('exchange:\n  fees: { maker: abc, taker: "0.1" }\n')).toMatch(/exchange\.fees\.maker: not a decimal/);
+    expect(bad('clock: sundial\n')).toMatch(/clock/);
+  });
+
+  it('refuses markets the simulator does not know', () => {
+    expect(() => engineConfigOf(parseSimConfig('exchange:\n  markets: [DOGE-USD]\n'))).toThrow(/unknown market\(s\) DOGE-USD/);
+  });
+});
