@@ -46,6 +46,8 @@ export interface SignedOptions {
   signUri?: string | undefined;
   /** Hash this body instead of the one sent (default: the body sent). */
   signBody?: string | undefined;
+  /** Sign this method instead of the one sent. */
+  signMethod?: string | undefined;
   /** Extra or replacing headers, applied after signing. */
   headers?: Record<string, string> | undefined;
 }
@@ -105,6 +107,11 @@ export class SimFixture {
     expect(r.status, r.text).toBe(200);
   }
 
+  /** An unsigned request to any path of the server (`/v3/...`, `/control/...`, `/elsewhere`). */
+  async http(method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}): Promise<RawAnswer> {
+    return this.#send(method, path, opts.headers ?? {}, opts.body);
+  }
+
   /** An unsigned request; `target` is below /v3 (`/markets?x=1`). */
   async raw(method: string, target: string, opts: { body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<RawAnswer> {
     const headers = { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
@@ -120,7 +127,7 @@ export class SimFixture {
     const body = opts.body;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : body.toString('utf8');
     const h = signRequest(creds, {
-      method,
+      method: opts.signMethod ?? method,
       uri: opts.signUri ?? `${this.origin}${path}`,
       body: opts.signBody ?? bodyText,
       timestamp: opts.timestamp ?? this.clock.now(),
