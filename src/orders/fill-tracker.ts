@@ -1,0 +1,62 @@
+/**
+ * Exactly-once fills. Executions reach the manager from the stream, from REST fallbacks and from reconciliation,
+ * in any order and possibly twice; an execution is reported once, by id. One can also arrive before the manager
+ * knows which of its orders it belongs to (the stream beats the REST answer carrying the order id): it is parked
+ * by order id until the order is linked, then delivered.
+ */
+import type { Execution } from '../model/order.js';
+
+/**
+ * Seen execution ids (bounded, oldest forgotten first) and parked executions of not-yet-linked orders.
+ *
+ * @example
+ * if (!fills.seen(e.id)) { if (known(e.orderId)) { fills.markSeen(e.id); report(e); } else fills.park(e); }
+ * for (const e of fills.takeParked(orderId)) report(e); // once the order id is linked
+ */
+export class FillTracker {
+  readonly #seen = new Set<string>();
+  readonly #parked = new Map<string, Execution[]>();
+  #parkedCount = 0;
+  readonly #maxSeen: number;
+  readonly #maxParked: number;
+
+  constructor(options: { maxSeen?: number; maxParked?: number } = {}) {
+    this.#maxSeen = options.maxSeen ?? 100_000;
+    this.#maxParked = options.maxParked ?? 10_000;
+  }
+
+  seen(executionId: string): boolean {
+    return this.#seen.has(executionId);
+  }
+
+  markSeen(executionId: string): void {
+    this.#seen.add(executionId);
+    if (this.#seen.size > this.#maxSeen) this.#seen.delete(this.#seen.values().next().value as string);
+  }
+
+  /**
+   * Keep an execution of an order not (yet) ours. Executions of orders that never become ours (manual orders)
+   * are dropped oldest first once the bound is reached.
+   */
+  park(e: Execution): void {
+    const list = this.#parked.get(e.orderId);
+    if (list?.some((p) => p.id === e.id)) return;
+    if (list) list.push(e);
+    else this.#parked.set(e.orderId, [e]);
+    this.#parkedCount++;
+    while (this.#parkedCount > this.#maxParked) {
+      const [orderId, oldest] = this.#parked.entries().next().value as [string, Execution[]];
+      this.#parked.delete(orderId);
+      this.#parkedCount -= oldest.length;
+    }
+  }
+
+  /** Remove and return the parked executions of `orderId`. */
+  takeParked(orderId: string): Execution[] {
+    const list = this.#parked.get(orderId);
+    if (!list) return [];
+    this.#parked.delete(orderId);
+    this.#parkedCount -= list.length;
+    return list;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The order journal's record types and their JSON-line form.
+ *
+ * A record is written as one JSON object per line, with decimals as plain strings (never floats) and request
+ * bodies exactly as sent, so that a restarted bot can tell what it asked the exchange for and look each request
+ * up by its client id. Records are decoded with the model's wire decoders on replay: a malformed field is an
+ * error naming the field, which the journal turns into an error naming the file and line.
+ */
+import type { Decimal } from '../core/decimal.js';
+import { toWire } from '../model/encode.js';
+import { decodeNewConditionalOrder, type NewConditionalOrder } from '../model/conditional-order.js';
+import { arrayOf, bool, date, dec, id, int, object, oneOf, str, type Decoder } from '../model/decode.js';
+import { ORDER_DIRECTIONS } from '../model/enums.js';
+import { decodeNewOrder, type NewOrder } from '../model/order.js';
+
+/**
+ * Why an order exists, so a restarted bot can resume what it was doing: a plain placement, a quote-ladder level,
+ * a bracket's entry or one of its legs, a trailing stop, a target-position order.
+ */
+export const ORDER_ROLES = ['order', 'quote', 'entry', 'takeProfit', 'stopLoss', 'trailingStop', 'target'] as const;
+/** See {@link ORDER_ROLES}. */
+export type OrderRole = (typeof ORDER_ROLES)[number];
+
+/** Take-profit and stop-loss trigger prices of a bracket entry, placed as an OCO pair once the entry has filled. */
+export interface BracketLegs {
+  takeProfit: Decimal;
+  stopLoss: Decimal;
+}
+
+/** A fill as journaled: enough to rebuild positions and to never report the same execution twice. */
+export interface FillRecord {
+  t: 'fill';
+  at: number;
+  /** clientOrderId of the order (or clientConditionalOrderId of the conditional order that created it). */
+  id: string;
+  orderId: string;
+  executionId: string;
+  marketSymbol: string;
+  direction: 'BUY' | 'SELL';
+  quantity: Decimal;
+  rate: Decimal;
+  commission: Decimal;
+  isTaker: boolean;
+  executedAt: Date;
+}
+
+/** One line of the journal. `at` is the clock's epoch ms when it was written. */
+export type JournalRecord =
+  /** An order accepted for sending: written (fsynced) before its request leaves. */
+  | {
+      t: 'order';
+      at: number;
+      clientOrderId: string;
+      strategy: string;
+      intentKey: string;
+      role: OrderRole;
+      order: NewOrder;
+      bracket?: BracketLegs | undefined;
+    }
+  /** A conditional order accepted for sending; `parent` is the bracket entry's clientOrderId for bracket legs. */
+  | {
+      t: 'conditional';
+      at: number;
+      clientConditionalOrderId: string;
+      strategy: string;
+      intentKey: string;
+      role: OrderRole;
+      order: NewConditionalOrder;
+      parent?: string | undefined;
+    }
+  /** A POST /batch accepted for sending: its placements (each with its clientOrderId) and its cancels. */
+  | {
+      t: 'batch';
+      at: number;
+      batchId: string;
+      strategy: string;
+      intentKey: string;
+      orders: { clientOrderId: string; order: NewOrder }[];
+      cancels: string[];
+    }
+  /** A request (order, conditional order or batch, by its client id) left, for the `attempt`-th time. */
+  | { t: 'sent'; at: number; id: string; attempt: number }
+  /** The exchange acknowledged: `orderId` is its id for the order or conditional order. */
+  | { t: 'ack'; at: number; id: string; orderId: string }
+  /** The exchange refused the request: nothing was placed. */
+  | { t: 'rejected'; at: number; id: string; code: string }
+  /** A conditional order triggered and created order `orderId`. */
+  | { t: 'triggered'; at: number; id: string; orderId: string }
+  /** Closed on the exchange (filled, cancelled, completed or failed): nothing left to follow. */
+  | { t: 'closed'; at: number; id: string }
+  /** Declared lost: sent, never found on the exchange after repeated lookups. */
+  | { t: 'lost'; at: number; id: string }
+  | FillRecord;
+
+/** A record's type tag. */
+export type JournalRecordType = JournalRecord['t'];
+
+/** Encode a record as one JSON line (without the newline). */
+export function encodeRecord(record: JournalRecord): string {
+  return JSON.stringify(toWire(record, 'plain'));
+}
+
+const where = 'journal';
+
+const bracket = object<BracketLegs>({ takeProfit: dec, stopLoss: dec }, {});
+const role = oneOf(ORDER_ROLES);
+
+type Rec<K extends JournalRecordType> = Extract<JournalRecord, { t: K }>;
+const tag = <K extends JournalRecordType>(t: K): Decoder<K> => oneOf([t] as const) as Decoder<K>;
+
+const decoders: { [K in JournalRecordType]: Decoder<Rec<K>> } = {
+  order: object<Rec<'order'>>(
+    { t: tag('order'), at: int, clientOrderId: id, strategy: str, intentKey: str, role, order: decodeNewOrder },
+    { bracket },
+  ),
+  conditional: object<Rec<'conditional'>>(
+    {
+      t: tag('conditional'),
+      at: int,
+      clientConditionalOrderId: id,
+      strategy: str,
+      intentKey: str,
+      role,
+      order: decodeNewConditionalOrder,
+    },
+    { parent: id },
+  ),
+  batch: object<Rec<'batch'>>(
+    {
+      t: tag('batch'),
+      at: int,
+      batchId: id,
+      strategy: str,
+      intentKey: str,
+      orders: arrayOf(object<{ clientOrderId: string; order: NewOrder }>({ clientOrderId: id, order: decodeNewOrder }, {})),
+      cancels: arrayOf(id),
+    },
+    {},
+  ),
+  sent: object<Rec<'sent'>>({ t: tag('sent'), at: int, id, attempt: int }, {}),
+  ack: object<Rec<'ack'>>({ t: tag('ack'), at: int, id, orderId: id }, {}),
+  rejected: object<Rec<'rejected'>>({ t: tag('rejected'), at: int, id, code: str }, {}),
+  triggered: object<Rec<'triggered'>>({ t: tag('triggered'), at: int, id, orderId: id }, {}),
+  closed: object<Rec<'closed'>>({ t: tag('closed'), at: int, id }, {}),
+  lost: object<Rec<'lost'>>({ t: tag('lost'), at: int, id }, {}),
+  fill: object<FillRecord>(
+    {
+      t: tag('fill'),
+      at: int,
+      id,
+      orderId: id,
+      executionId: id,
+      marketSymbol: str,
+      direction: oneOf(ORDER_DIRECTIONS),
+      quantity: dec,
+      rate: dec,
+      commission: dec,
+      isTaker: bool,
+      executedAt: date,
+    },
+    {},
+  ),
+};
+
+/**
+ * Decode one parsed JSON line. Throws a WireFormatError naming the field when it does not match a record type.
+ *
+ * @example
+ * decodeRecord(JSON.parse('{"t":"ack","at":1,"id":"c1","orderId":"o1"}')) // { t: 'ack', at: 1, id: 'c1', orderId: 'o1' }
+ */
+export function decodeRecord(value: unknown): JournalRecord {
+  const kind = typeof value === 'object' && value !== null ? (value as { t?: unknown }).t : undefined;
+  const decoder = typeof kind === 'string' && Object.hasOwn(decoders, kind) ? decoders[kind as JournalRecordType] : undefined;
+  if (!decoder) return oneOf(Object.keys(decoders) as JournalRecordType[])(kind, 't', where) as never;
+  return (decoder as Decoder<JournalRecord>)(value, '', where);
+}

@@ -1,0 +1,63 @@
+/**
+ * Quote-ladder reconciliation: which resting orders to keep, which to cancel and which levels to place so that
+ * what rests afterwards is exactly the desired ladder, with the fewest operations.
+ *
+ * v3 has no amend, so an order can only be kept as it is or replaced. A resting order serves a desired level
+ * exactly when side, rate and remaining quantity are equal; a level whose quantity changed is a cancel plus a
+ * place. Matching equal (side, rate, quantity) triples as multisets is optimal: every resting order without a
+ * partner must be cancelled and every desired level without one must be placed, in any solution, so
+ * `cancels + places = |resting| + |desired| − 2·|matched|` is the least possible, and the greedy multiset
+ * match maximises |matched|.
+ */
+import type { Decimal } from '../core/decimal.js';
+
+/** One desired level of a side. */
+export interface LadderLevel {
+  direction: 'BUY' | 'SELL';
+  rate: Decimal;
+  quantity: Decimal;
+}
+
+/** A resting (or about to rest) order of the ladder's key; `quantity` is what still rests. */
+export interface RestingQuote<T = unknown> extends LadderLevel {
+  /** The caller's handle (its in-flight order). */
+  ref: T;
+}
+
+/** What to do: `cancel` and `place` are the difference; `keep` rests on unchanged. */
+export interface LadderDiff<T = unknown> {
+  keep: RestingQuote<T>[];
+  cancel: RestingQuote<T>[];
+  place: LadderLevel[];
+}
+
+const levelKey = (l: LadderLevel): string => `${l.direction}|${l.rate.toFixed()}|${l.quantity.toFixed()}`;
+
+/**
+ * Reconcile resting quotes with a desired ladder (both sides at once).
+ *
+ * @example
+ * diffLadder(
+ *   [{ direction: 'BUY', rate: dec('99'), quantity: dec('1'), ref: a }, { direction: 'BUY', rate: dec('98'), quantity: dec('1'), ref: b }],
+ *   [{ direction: 'BUY', rate: dec('99'), quantity: dec('1') }, { direction: 'BUY', rate: dec('97'), quantity: dec('1') }],
+ * ); // keep a, cancel b, place 97
+ */
+export function diffLadder<T>(resting: readonly RestingQuote<T>[], desired: readonly LadderLevel[]): LadderDiff<T> {
+  const available = new Map<string, RestingQuote<T>[]>();
+  for (const r of resting) {
+    const k = levelKey(r);
+    const list = available.get(k);
+    if (list) list.push(r);
+    else available.set(k, [r]);
+  }
+  const keep: RestingQuote<T>[] = [];
+  const place: LadderLevel[] = [];
+  for (const d of desired) {
+    const match = available.get(levelKey(d))?.shift();
+    if (match) keep.push(match);
+    else place.push(d);
+  }
+  const kept = new Set(keep);
+  const cancel = resting.filter((r) => !kept.has(r));
+  return { keep, cancel, place };
+}
