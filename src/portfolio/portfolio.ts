@@ -86,7 +86,7 @@ export class Portfolio {
   onFill(f: FillEvent): void {
     const id = `${f.orderId}|${f.executionId}`;
     if (this.#seen.has(id)) return;
-    if (!f.quantity.gt(0) || !f.rate.gt(0) || f.commission.lt(0)) {
+    if (!f.quantity.gt(ZERO) || !f.rate.gt(ZERO) || f.commission.lt(ZERO)) {
       throw new RangeError(`portfolio: invalid fill ${id} (quantity ${f.quantity}, rate ${f.rate}, commission ${f.commission})`);
     }
     this.#seen.add(id);
@@ -170,6 +170,11 @@ export class Portfolio {
     return this.equity(marks).minus(this.#curve.dayOpen(now));
   }
 
+  /** Equity at the open of the UTC day of `now` (default: the clock's now): the last recorded before it began. */
+  dayOpenEquity(now: number = this.#clock.now()): Decimal {
+    return this.#curve.dayOpen(now);
+  }
+
   /** Current drawdown from the peak of the recorded equity points (≥ 0). */
   drawdown(): Decimal {
     return this.#curve.drawdown;
@@ -203,9 +208,9 @@ export class Portfolio {
   #convert(amount: Decimal, from: string, marks: Marks): Decimal | undefined {
     if (from === this.#quote || amount.isZero()) return amount;
     const direct = marks(`${from}-${this.#quote}`);
-    if (direct?.gt(0)) return amount.times(direct);
+    if (direct?.gt(ZERO)) return amount.times(direct);
     const inverse = marks(`${this.#quote}-${from}`);
-    if (inverse?.gt(0)) return amount.div(inverse);
+    if (inverse?.gt(ZERO)) return amount.div(inverse);
     return undefined;
   }
 }

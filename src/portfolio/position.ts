@@ -109,7 +109,7 @@ export class Position {
   /** PnL of the open lots at `mark`: quantity × mark − signed cost. */
   unrealizedPnl(mark: Decimal): Decimal {
     if (this.#quantity.isZero()) return ZERO;
-    const signedCost = this.#quantity.lt(0) ? this.#cost.neg() : this.#cost;
+    const signedCost = this.#quantity.lt(ZERO) ? this.#cost.neg() : this.#cost;
     return this.#quantity.times(mark).minus(signedCost);
   }
 
@@ -119,18 +119,18 @@ export class Position {
     this.#lastRate = rate;
     const sign = direction === 'BUY' ? 1 : -1;
     const signedFill = sign === 1 ? quantity : quantity.neg();
-    const sameWay = this.#quantity.isZero() || this.#quantity.gt(0) === (sign === 1);
+    const sameWay = this.#quantity.isZero() || this.#quantity.gt(ZERO) === (sign === 1);
     if (sameWay) {
       this.#open(quantity, rate);
       this.#quantity = this.#quantity.plus(signedFill);
       return { closed: ZERO, realized: ZERO, opened: quantity };
     }
     // Against the position: close oldest lots first.
-    const long = this.#quantity.gt(0);
+    const long = this.#quantity.gt(ZERO);
     let remaining = quantity;
     let realized = ZERO;
-    // gt(0), not isPositive(): decimal.js counts +0 as positive.
-    while (remaining.gt(0) && this.#head < this.#lots.length) {
+    // gt(ZERO), not isPositive(): decimal.js counts +0 as positive.
+    while (remaining.gt(ZERO) && this.#head < this.#lots.length) {
       const lot = this.#lots[this.#head]!;
       const take = remaining.lt(lot.quantity) ? remaining : lot.quantity;
       const pnl = take.times(rate.minus(lot.rate));
@@ -144,7 +144,7 @@ export class Position {
     this.#trading = this.#trading.plus(realized);
     this.#quantity = this.#quantity.plus(sign === 1 ? closed : closed.neg());
     this.#compact();
-    if (remaining.gt(0)) {
+    if (remaining.gt(ZERO)) {
       // Flip: the rest of the fill opens the opposite position at the fill rate.
       this.#open(remaining, rate);
       this.#quantity = sign === 1 ? remaining : remaining.neg();

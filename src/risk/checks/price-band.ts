@@ -1,0 +1,38 @@
+/**
+ * Price band: the fat-finger guard. A limit price may be at most `priceBand` (a fraction, 0.05 = 5 %) away from
+ * the synchronized mid, on either side. A market order has no limit, so the check uses the far side of the
+ * book: the worst rate a full fill would reach walking the opposite levels — which also catches a market order
+ * too large for the book. Without a mid (one side of the book empty, or no book) nothing can be judged and the
+ * order is denied.
+ */
+import { ZERO } from '../../core/decimal.js';
+import { isMarketType, midOf, reason } from '../order-value.js';
+import type { RiskCheck } from '../risk-context.js';
+
+/**
+ * Denies orders priced too far from the mid (PRICE_BAND).
+ *
+ * @example
+ * // mid 100, band 0.05
+ * priceBandCheck.check({ ...buy, limit: dec('106') }, ctx, config); // [{ code: 'PRICE_BAND', ... }]
+ */
+export const priceBandCheck: RiskCheck = {
+  name: 'price-band',
+  check(order, ctx, config) {
+    const band = config.priceBand;
+    if (!band) return [];
+    const mid = midOf(ctx.marketStore, order.marketSymbol);
+    if (!mid?.gt(ZERO)) return [reason('PRICE_BAND', `${order.marketSymbol}: no mid price to check against`)];
+    let rate = order.limit;
+    if (isMarketType(order)) {
+      const estimate = ctx.estimate(order);
+      if (!estimate) return [reason('PRICE_BAND', `${order.marketSymbol}: no ${order.direction === 'BUY' ? 'asks' : 'bids'} to fill a market order`)];
+      if (!estimate.complete) return [reason('PRICE_BAND', `${order.marketSymbol}: the book is too thin to fill the market order`)];
+      rate = estimate.worstRate;
+    }
+    if (!rate) return [];
+    const distance = rate.minus(mid).abs().div(mid);
+    if (distance.lte(band)) return [];
+    return [reason('PRICE_BAND', `rate ${rate.toFixed()} is ${distance.times(100).toFixed(2)} % from mid ${mid.toFixed()} (band ${band.times(100).toFixed()} %)`)];
+  },
+};

@@ -1,0 +1,312 @@
+/**
+ * The risk engine: every order the planner proposes passes {@link RiskEngine.evaluate} before the order manager
+ * sends it. It runs every check (src/risk/checks/, one per file) and collects ALL their reasons, so a denial
+ * says everything that is wrong at once; checks may also correct an order (precision, min trade size) when the
+ * config says to round. Denials are values, never exceptions, and are counted per reason code in
+ * `rexbot_risk_denials_total{reason}`.
+ *
+ * Trading state (NautilusTrader's small state machine):
+ * - ACTIVE: orders pass the checks.
+ * - REDUCING: only orders that reduce a position pass. Entered when the daily loss reaches `dailyLossLimit`
+ *   (with `onDailyLoss: 'REDUCING'`); left automatically at the next UTC day, or by {@link RiskEngine.resume}.
+ * - HALTED: no risk-increasing order passes. Entered on `maxDrawdown`, on the daily loss with
+ *   `onDailyLoss: 'HALTED'`, or by {@link RiskEngine.halt}; left only by {@link RiskEngine.resume} — a halt
+ *   needs a person.
+ * Automatic transitions only ever tighten (ACTIVE → REDUCING → HALTED). Limits are re-evaluated on every
+ * evaluate() and every `evaluationIntervalMs` of the clock, because marks move without any order.
+ * {@link RiskEngine.resume} accepts the losses so far: the daily loss and the drawdown then count from the
+ * equity at the moment of the resume (otherwise the next evaluation would trip the same limit again).
+ */
+import { BehaviorSubject, type Observable } from 'rxjs';
+import type { Counter, Gauge } from 'prom-client';
+import type { TimerHandle } from '../core/clock.js';
+import { type Decimal, ZERO } from '../core/decimal.js';
+import type { ProposedOrder, RiskReason, RiskVerdict } from '../model/intent.js';
+import { utcDay } from '../portfolio/equity-curve.js';
+import type { Marks } from '../portfolio/portfolio.js';
+import { metricName, type Metrics } from '../telemetry/metrics.js';
+import { availableBalanceCheck } from './checks/available-balance.js';
+import { dustCheck } from './checks/dust.js';
+import { marketOnlineCheck } from './checks/market-online.js';
+import { maxNotionalCheck } from './checks/max-notional.js';
+import { maxOpenOrdersCheck } from './checks/max-open-orders.js';
+import { maxPositionCheck } from './checks/max-position.js';
+import { minTradeSizeCheck } from './checks/min-trade-size.js';
+import { precisionCheck } from './checks/precision.js';
+import { priceBandCheck } from './checks/price-band.js';
+import { streamLiveCheck } from './checks/stream-live.js';
+import { submitRateCheck } from './checks/submit-rate.js';
+import { tradingStateCheck } from './checks/trading-state.js';
+import { estimateFill, type FillEstimate, midOf } from './order-value.js';
+import type { RiskConfig } from './risk-config.js';
+import type { CheckContext, RiskCheck, RiskContext, TradingState } from './risk-context.js';
+
+export type { CheckContext, CheckResult, RiskCheck, RiskContext, TradingState } from './risk-context.js';
+export type { RiskConfig } from './risk-config.js';
+
+/** Every check, in the order they run: rounding checks come before the checks that value the order. */
+export const DEFAULT_CHECKS: readonly RiskCheck[] = [
+  tradingStateCheck,
+  streamLiveCheck,
+  marketOnlineCheck,
+  precisionCheck,
+  minTradeSizeCheck,
+  dustCheck,
+  priceBandCheck,
+  maxNotionalCheck,
+  maxPositionCheck,
+  availableBalanceCheck,
+  maxOpenOrdersCheck,
+  submitRateCheck,
+];
+
+/** A trading state change (and the current state on subscription). */
+export interface TradingStateChange {
+  state: TradingState;
+  reason: string;
+  /** Clock time of the change. */
+  at: number;
+}
+
+/** Counts since the engine started. */
+export interface RiskStats {
+  evaluated: number;
+  approved: number;
+  denied: number;
+  /** Denials per reason code (an order denied for two reasons counts under both). */
+  denialsByReason: Record<string, number>;
+}
+
+/** Why the current restriction is in place (decides how it may be lifted). */
+type Cause = 'manual' | 'dailyLoss' | 'drawdown';
+
+const SEVERITY: Record<TradingState, number> = { ACTIVE: 0, REDUCING: 1, HALTED: 2 };
+
+/**
+ * The risk engine.
+ *
+ * @example
+ * const risk = new RiskEngine({ ...defaultRiskConfig(), dailyLossLimit: dec('250') }, ctx, metrics);
+ * risk.state$.subscribe(({ state, reason }) => log.warn({ state, reason }, 'trading state'));
+ * const verdict = risk.evaluate({ strategy: 'mm', intentKey: 'bid-1', reducesPosition: false, marketSymbol: 'BTC-USD',
+ *   direction: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: dec('0.01'), limit: dec('30000.123') });
+ * if (verdict.approved) send(verdict.order); // limit rounded down to the market's precision
+ * else log.info({ reasons: verdict.reasons }, 'denied');
+ */
+export class RiskEngine {
+  readonly #config: RiskConfig;
+  readonly #ctx: RiskContext;
+  readonly #checks: readonly RiskCheck[];
+  readonly #checkCtx: CheckContext;
+  readonly #marks: Marks;
+  readonly #state$: BehaviorSubject<TradingStateChange>;
+  readonly #timer: TimerHandle;
+  #cause: Cause | undefined;
+  #approvals: number[] = [];
+  /** The last estimate, for the order object it was made for; cleared at each evaluate() (the book may move). */
+  #memo: { order: ProposedOrder | undefined; estimate: FillEstimate | undefined } = { order: undefined, estimate: undefined };
+  #approvalsHead = 0;
+  #day: number;
+  #peak: Decimal = ZERO;
+  /** Daily-loss baseline set by resume(): the equity at the resume, for the rest of that UTC day. */
+  #resumeBase: { day: number; equity: Decimal } | undefined;
+  readonly #stats: RiskStats = { evaluated: 0, approved: 0, denied: 0, denialsByReason: {} };
+  readonly #denials: Counter<'reason'> | undefined;
+  readonly #evaluations: Counter<'verdict'> | undefined;
+  readonly #stateGauge: Gauge | undefined;
+  #closed = false;
+
+  /** The trading state as it changes; emits the current state on subscription. */
+  readonly state$: Observable<TradingStateChange>;
+
+  /**
+   * `checks` replaces {@link DEFAULT_CHECKS} (tests, or a runtime adding its own); `config.disabledChecks` is
+   * applied to whichever list is used.
+   */
+  constructor(config: RiskConfig, ctx: RiskContext, metrics?: Metrics, opts: { checks?: readonly RiskCheck[] } = {}) {
+    this.#config = config;
+    this.#ctx = ctx;
+    const disabled = new Set<string>(config.disabledChecks);
+    this.#checks = (opts.checks ?? DEFAULT_CHECKS).filter((c) => !disabled.has(c.name));
+    this.#marks = (market) => midOf(ctx.marketStore, market);
+    const engine = this;
+    // One context object for the engine's life: delegates to `ctx` (which may be a class instance, so no spread)
+    // and adds the engine's own state.
+    this.#checkCtx = {
+      clock: ctx.clock,
+      market: (s) => ctx.market(s),
+      marketStore: ctx.marketStore,
+      streamLive: (s) => ctx.streamLive(s),
+      available: (c) => ctx.available(c),
+      openOrderCount: () => ctx.openOrderCount(),
+      inFlightReserved: (c) => ctx.inFlightReserved(c),
+      portfolio: ctx.portfolio,
+      ...(ctx.btcValue ? { btcValue: (c: string, a: Decimal) => ctx.btcValue!(c, a) } : {}),
+      get tradingState() {
+        return engine.state;
+      },
+      get approvalsInWindow() {
+        return engine.#approvals.length - engine.#approvalsHead;
+      },
+      estimate(o) {
+        if (engine.#memo.order !== o) engine.#memo = { order: o, estimate: estimateFill(o, ctx.marketStore) };
+        return engine.#memo.estimate;
+      },
+    };
+    const now = ctx.clock.now();
+    this.#day = utcDay(now);
+    this.#state$ = new BehaviorSubject<TradingStateChange>({ state: 'ACTIVE', reason: 'started', at: now });
+    this.state$ = this.#state$.asObservable();
+    if (metrics) {
+      this.#denials = reuse(metrics, 'risk_denials_total') ?? metrics.counter({ name: 'risk_denials_total', help: 'Orders denied by the risk engine, per reason code', labelNames: ['reason'] });
+      this.#evaluations = reuse(metrics, 'risk_evaluations_total') ?? metrics.counter({ name: 'risk_evaluations_total', help: 'Orders evaluated by the risk engine, per verdict', labelNames: ['verdict'] });
+      this.#stateGauge = reuse(metrics, 'risk_trading_state') ?? metrics.gauge({ name: 'risk_trading_state', help: 'Trading state: 0 ACTIVE, 1 REDUCING, 2 HALTED' });
+      this.#stateGauge.set(0);
+    }
+    this.#timer = ctx.clock.setInterval(() => this.refresh(), config.evaluationIntervalMs);
+  }
+
+  /** The current trading state. */
+  get state(): TradingState {
+    return this.#state$.value.state;
+  }
+
+  /** Why the engine is in its current state. */
+  get stateReason(): string {
+    return this.#state$.value.reason;
+  }
+
+  /** Counts since start (a copy). */
+  stats(): RiskStats {
+    return { ...this.#stats, denialsByReason: { ...this.#stats.denialsByReason } };
+  }
+
+  /**
+   * Run every check on `order`. Approved: the order to send (possibly rounded). Denied: every reason found.
+   * Never throws: a check that throws denies with RISK_CHECK_ERROR.
+   */
+  evaluate(order: ProposedOrder): RiskVerdict {
+    const now = this.#ctx.clock.now();
+    this.#refreshAt(now);
+    this.#pruneApprovals(now);
+    this.#memo = { order: undefined, estimate: undefined };
+    let current = order;
+    const reasons: RiskReason[] = [];
+    for (const check of this.#checks) {
+      let result;
+      try {
+        result = check.check(current, this.#checkCtx, this.#config);
+      } catch (err) {
+        reasons.push({ code: 'RISK_CHECK_ERROR', message: `${check.name}: ${(err as Error)?.message ?? String(err)}` });
+        continue;
+      }
+      if ('order' in result) {
+        current = result.order;
+        if (result.reasons) reasons.push(...result.reasons);
+      } else reasons.push(...result);
+    }
+    this.#stats.evaluated++;
+    if (reasons.length > 0) {
+      this.#stats.denied++;
+      for (const r of reasons) {
+        this.#stats.denialsByReason[r.code] = (this.#stats.denialsByReason[r.code] ?? 0) + 1;
+        this.#denials?.inc({ reason: r.code });
+      }
+      this.#evaluations?.inc({ verdict: 'denied' });
+      return { approved: false, reasons };
+    }
+    this.#stats.approved++;
+    this.#approvals.push(now);
+    this.#evaluations?.inc({ verdict: 'approved' });
+    return { approved: true, order: current };
+  }
+
+  /** Stop risk-increasing orders until {@link RiskEngine.resume}. */
+  halt(reason: string): void {
+    this.#cause = 'manual';
+    this.#transition('HALTED', reason);
+  }
+
+  /**
+   * Back to ACTIVE. Losses so far are accepted: the daily loss counts from the current equity for the rest of
+   * the UTC day, and the drawdown from the current equity as the new peak.
+   */
+  resume(reason = 'resumed'): void {
+    const now = this.#ctx.clock.now();
+    const equity = this.#ctx.portfolio.markToMarket(this.#marks).equity;
+    this.#peak = equity;
+    this.#resumeBase = { day: utcDay(now), equity };
+    this.#cause = undefined;
+    this.#transition('ACTIVE', reason);
+  }
+
+  /** Re-evaluate the daily loss and drawdown limits now (the clock interval calls this). */
+  refresh(): void {
+    if (!this.#closed) this.#refreshAt(this.#ctx.clock.now());
+  }
+
+  /** Stop the interval and complete {@link RiskEngine.state$}. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#timer.cancel();
+    this.#state$.complete();
+  }
+
+  #refreshAt(now: number): void {
+    const portfolio = this.#ctx.portfolio;
+    const equity = portfolio.markToMarket(this.#marks).equity;
+    const day = utcDay(now);
+    if (day !== this.#day) {
+      this.#day = day;
+      // A daily-loss REDUCING lasts for its day; a HALT (whatever caused it) waits for a person.
+      if (this.state === 'REDUCING' && this.#cause === 'dailyLoss') {
+        this.#cause = undefined;
+        this.#transition('ACTIVE', 'new UTC day: daily loss limit reset');
+      }
+    }
+    if (equity.gt(this.#peak)) this.#peak = equity;
+    const { maxDrawdown, dailyLossLimit } = this.#config;
+    if (maxDrawdown) {
+      const drawdown = this.#peak.minus(equity);
+      if (drawdown.gte(maxDrawdown)) {
+        this.#tighten('HALTED', 'drawdown', `max drawdown reached: ${drawdown.toFixed()} from peak ${this.#peak.toFixed()} (limit ${maxDrawdown.toFixed()})`);
+      }
+    }
+    if (dailyLossLimit) {
+      const base = this.#resumeBase?.day === day ? this.#resumeBase.equity : portfolio.dayOpenEquity(now);
+      const loss = base.minus(equity);
+      if (loss.gte(dailyLossLimit)) {
+        this.#tighten(this.#config.onDailyLoss, 'dailyLoss', `daily loss limit reached: ${loss.toFixed()} (limit ${dailyLossLimit.toFixed()})`);
+      }
+    }
+  }
+
+  // Automatic transitions only tighten.
+  #tighten(state: TradingState, cause: Cause, reason: string): void {
+    if (SEVERITY[state] <= SEVERITY[this.state]) return;
+    this.#cause = cause;
+    this.#transition(state, reason);
+  }
+
+  #transition(state: TradingState, reason: string): void {
+    const current = this.#state$.value;
+    if (this.#closed || (current.state === state && current.reason === reason)) return;
+    this.#stateGauge?.set(SEVERITY[state]);
+    this.#state$.next({ state, reason, at: this.#ctx.clock.now() });
+  }
+
+  #pruneApprovals(now: number): void {
+    const from = now - this.#config.submitRate.windowMs;
+    while (this.#approvalsHead < this.#approvals.length && this.#approvals[this.#approvalsHead]! <= from) this.#approvalsHead++;
+    if (this.#approvalsHead > 1024 && this.#approvalsHead * 2 > this.#approvals.length) {
+      this.#approvals = this.#approvals.slice(this.#approvalsHead);
+      this.#approvalsHead = 0;
+    }
+  }
+}
+
+/** A metric already declared on `metrics` (a second engine on the same registry shares the series). */
+function reuse<M>(metrics: Metrics, name: string): M | undefined {
+  return metrics.registry.getSingleMetric(metricName(name)) as M | undefined;
+}
