@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { dec } from '../../src/core/decimal.js';
+import { DAY_MS, EquityCurve, utcDay } from '../../src/portfolio/equity-curve.js';
+
+const T0 = Date.parse('2021-06-14T00:00:00Z');
+
+describe('EquityCurve', () => {
+  it('keeps peak and max drawdown when old points are trimmed', () => {
+    const curve = new EquityCurve(T0, 3);
+    for (const [i, e] of ['10', '-5', '1', '2', '3'].entries()) curve.record(T0 + (i + 1) * 1000, dec(e));
+    expect(curve.points().map((p) => p.equity.toString())).toEqual(['1', '2', '3']);
+    expect(curve.peak.toString()).toBe('10');
+    expect(curve.maxDrawdown.toString()).toBe('15');
+    expect(curve.drawdown.toString()).toBe('7');
+  });
+
+  it('does not store a point equal to the previous one', () => {
+    const curve = new EquityCurve(T0);
+    curve.record(T0 + 1, dec('0'));
+    curve.record(T0 + 2, dec('1'));
+    const p = curve.record(T0 + 3, dec('1'));
+    expect(p).toEqual({ at: T0 + 3, equity: dec('1') });
+    expect(curve.points()).toHaveLength(2);
+  });
+
+  it('opens each UTC day at the last equity recorded before it', () => {
+    const curve = new EquityCurve(T0 + 5000);
+    expect(curve.dayOpen(T0 + 6000).toString()).toBe('0');
+    curve.record(T0 + DAY_MS - 1, dec('4'));
+    expect(curve.dayOpen(T0 + DAY_MS).toString()).toBe('4'); // asked before any point of the new day
+    curve.record(T0 + DAY_MS + 10, dec('9'));
+    curve.record(T0 + DAY_MS + 20, dec('2'));
+    expect(curve.dayOpen(T0 + DAY_MS + 30).toString()).toBe('4');
+    expect(utcDay(T0 + DAY_MS)).toBe(utcDay(T0) + 1);
+  });
+});
