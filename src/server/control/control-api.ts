@@ -31,7 +31,7 @@ import type { Ledger } from '../../sim/ledger.js';
 import { SimError } from '../../sim/sim-error.js';
 import type { Hub } from '../hub/hub.js';
 import type { HubFaultConfig } from '../hub/faults.js';
-import { parseJsonBody, readBody } from '../rest/body.js';
+import { checkAmount, parseJsonBody, readBody } from '../rest/body.js';
 import type { RestFaults, RestFaultSettings } from '../rest/faults.js';
 import type { KeyRateLimiter } from '../rest/rate-limit.js';
 import type { Scope } from '../rest/request-auth.js';
@@ -70,7 +70,33 @@ function str(body: Record<string, unknown>, name: string, required = true): stri
 function amount(v: unknown, name: string) {
   const d = parseDecimal(v);
   if (!d || d.lte(0)) throw bad(`${name} must be a positive decimal`);
+  // The v3 bodies' sanity (at most 8 decimals, no absurd magnitude such as 1e400), with the control API's code.
+  checkAmount(d, name, 'BAD_REQUEST');
   return d;
+}
+
+/** An existing account id: money or addresses for an id nobody has would vanish silently (a typo in a test). */
+function existing(t: Pick<ControlTarget, 'funds'>, accountId: string): string {
+  if (!t.funds.accounts.has(accountId)) throw bad(`unknown account ${accountId}`);
+  return accountId;
+}
+
+const FAULT_NUMBERS = ['delayMs', 'dropRate', 'errorRate', 'errorStatus', 'throttleStorm', 'loseResponses', 'seed'] as const;
+
+/** RestFaultSettings from a body; unknown names and wrong types are refused so a typo cannot silently do nothing. */
+function faultSettings(b: Record<string, unknown>): RestFaultSettings {
+  for (const [k, v] of Object.entries(b)) {
+    if ((FAULT_NUMBERS as readonly string[]).includes(k)) {
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw bad(`${k} must be a non-negative number`);
+      if ((k === 'dropRate' || k === 'errorRate') && v > 1) throw bad(`${k} must be between 0 and 1`);
+      if (k === 'errorStatus' && !(Number.isInteger(v) && v >= 400 && v <= 599)) throw bad('errorStatus must be an HTTP error status');
+    } else if (k === 'path' || k === 'method') {
+      if (typeof v !== 'string') throw bad(`${k} must be a string`);
+    } else {
+      throw bad(`unknown fault setting '${k}'`);
+    }
+  }
+  return b as RestFaultSettings;
 }
 
 function scopes(v: unknown): Scope[] {
@@ -111,14 +137,14 @@ export function createControlHandler(t: ControlTarget, opts: { basePath: string;
     })
     .add('POST', '/accounts/{id}/subaccounts', (_b, p) => t.funds.accounts.createSubaccount(p.id!))
     .add('POST', '/accounts/{id}/allowed-addresses', (b, p) =>
-      t.funds.addAllowedAddress(p.id!, str(b, 'currencySymbol')!, str(b, 'cryptoAddress')!, str(b, 'cryptoAddressTag', false)),
+      t.funds.addAllowedAddress(existing(t, p.id!), str(b, 'currencySymbol')!, str(b, 'cryptoAddress')!, str(b, 'cryptoAddressTag', false)),
     )
     .add('POST', '/deposits', (b) => {
       const o: { pending?: boolean; txId?: string } = {};
       if (b.pending !== undefined) o.pending = Boolean(b.pending);
       const tx = str(b, 'txId', false);
       if (tx) o.txId = tx;
-      return t.funds.creditDeposit(str(b, 'accountId')!, str(b, 'currencySymbol')!, amount(b.quantity, 'quantity'), o);
+      return t.funds.creditDeposit(existing(t, str(b, 'accountId')!), str(b, 'currencySymbol')!, amount(b.quantity, 'quantity'), o);
     })
     .add('POST', '/markets/{symbol}/status', (b, p) => {
       const status = b.status;
@@ -136,7 +162,7 @@ export function createControlHandler(t: ControlTarget, opts: { basePath: string;
     })
     .add('GET', '/audit', () => t.ledger.audit().map((a) => ({ currency: a.currency, total: a.total, held: a.held, credited: a.credited, debited: a.debited, discrepancy: a.discrepancy })))
     .add('POST', '/faults/rest', (b) => {
-      t.restFaults.set(b as RestFaultSettings);
+      t.restFaults.set(faultSettings(b));
       return t.restFaults.get();
     })
     .add('POST', '/faults/hub', (b) => {
