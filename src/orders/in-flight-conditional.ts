@@ -77,7 +77,7 @@ export class InFlightConditional {
     this.state = to;
   }
 
-  /** Take the exchange's view; false when it is stale (a closed conditional order never reopens). */
+  /** Take the exchange's view; false when it is stale (a closed conditional order never reopens) or a repeat. */
   applyConditional(c: ConditionalOrder): boolean {
     if (this.id !== undefined && c.id !== this.id) return false;
     if (this.conditional && this.conditional.status !== 'OPEN' && c.status === 'OPEN') return false;
@@ -86,9 +86,20 @@ export class InFlightConditional {
       if (c.status !== 'OPEN') this.conditional = c;
       return false;
     }
+    if (this.conditional && sameState(this.conditional, c)) return false;
     this.id = c.id;
     this.conditional = c;
     this.transition(c.status !== 'OPEN' ? 'CLOSED' : this.state === 'CANCEL_PENDING' ? 'CANCEL_PENDING' : 'OPEN');
     return true;
   }
+}
+
+/** Same status, trigger, created order and update time: a repeat (REST answer and stream both told). */
+function sameState(a: ConditionalOrder, b: ConditionalOrder): boolean {
+  return (
+    a.status === b.status &&
+    a.createdOrderId === b.createdOrderId &&
+    a.updatedAt?.getTime() === b.updatedAt?.getTime() &&
+    (a.triggerPrice === undefined ? b.triggerPrice === undefined : b.triggerPrice !== undefined && a.triggerPrice.eq(b.triggerPrice))
+  );
 }

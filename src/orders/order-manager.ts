@@ -177,6 +177,7 @@ export class OrderManager {
    */
   async reconcile(): Promise<ReconcileReport> {
     const { journal, gateway } = this.#d;
+    for (const w of journal.warnings) this.#log.warn({ journal: journal.path }, w);
     const state = JournalState.from(journal.replayed);
     for (const f of state.fills.values()) {
       const r = state.get(f.id);

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Subject, takeUntil } from 'rxjs';
 import { VirtualClock } from '../../src/core/clock.js';
 import { dec, type Decimal } from '../../src/core/decimal.js';
 import { ApiError, TimeoutError } from '../../src/core/errors.js';
@@ -16,7 +17,7 @@ import type { ProposedOrder, RiskVerdict } from '../../src/model/intent.js';
 import { Journal } from '../../src/orders/journal.js';
 import type { OrderEvent } from '../../src/orders/order-events.js';
 import { OrderManager } from '../../src/orders/order-manager.js';
-import type { OrderManagerDeps } from '../../src/orders/order-manager-deps.js';
+import type { MarketPrices, OrderManagerDeps } from '../../src/orders/order-manager-deps.js';
 import { createSimEngine, type SimEngine } from '../../src/sim/engine.js';
 import { AccountStore } from '../../src/store/account-store.js';
 
@@ -95,10 +96,11 @@ export interface Rig {
   dir: string;
   markets: Map<string, Market>;
   risk: TestRisk;
+  marketStore: MarketPrices;
   manager: OrderManager;
   events: OrderEvent[];
-  /** A fresh manager on the same exchange and journal file (a restart). */
-  restart(): Promise<OrderManager>;
+  /** A fresh manager on the same exchange and journal file (a restart), with optional other deps. */
+  restart(extra?: Partial<OrderManagerDeps>): Promise<OrderManager>;
   /** Move time (retries and lookups sleep on the clock) and let everything settle. */
   settle(ms?: number): Promise<void>;
   cleanup(): Promise<void>;
@@ -132,11 +134,11 @@ export async function makeRig(opts: { book?: boolean; deps?: Partial<OrderManage
   const journalPath = join(dir, 'orders.journal');
   const risk = new TestRisk();
   const events: OrderEvent[] = [];
-  const marketStore = {
+  const marketStore: MarketPrices = {
     bestBid: (s: string) => engine.orderBook(s, 1).data.bid[0],
     bestAsk: (s: string) => engine.orderBook(s, 1).data.ask[0],
   };
-  const build = (): OrderManager => {
+  const build = (extra: Partial<OrderManagerDeps> = {}): OrderManager => {
     const manager = new OrderManager({
       gateway,
       risk,
@@ -147,6 +149,7 @@ export async function makeRig(opts: { book?: boolean; deps?: Partial<OrderManage
       markets: (s) => markets.get(s),
       retry: { lookupDelayMs: 1000, baseDelayMs: 100 },
       ...(opts.deps ?? {}),
+      ...extra,
     });
     manager.events$.subscribe((e) => events.push(e));
     return manager;
@@ -162,10 +165,11 @@ export async function makeRig(opts: { book?: boolean; deps?: Partial<OrderManage
     dir,
     markets,
     risk,
+    marketStore,
     manager: build(),
     events,
-    async restart() {
-      rig.manager = build();
+    async restart(extra) {
+      rig.manager = build(extra);
       return rig.manager;
     },
     async settle(ms = 0) {
@@ -180,6 +184,35 @@ export async function makeRig(opts: { book?: boolean; deps?: Partial<OrderManage
     },
   };
   return rig;
+}
+
+/**
+ * A manager that can "crash": its clock never moves (a retry or lookup it starts never happens) and `crash()`
+ * cuts it off the account feed, so after it nothing it does reaches the journal or the exchange — the state a
+ * killed process leaves behind.
+ */
+export function crashableManager(rig: Rig): { manager: OrderManager; events: OrderEvent[]; crash(): void } {
+  const kill = new Subject<void>();
+  const a = rig.account;
+  const events: OrderEvent[] = [];
+  const manager = new OrderManager({
+    gateway: rig.gateway,
+    risk: rig.risk,
+    journal: Journal.open(rig.journalPath),
+    clock: new VirtualClock(rig.clock.now()),
+    account: {
+      changes$: a.changes$.pipe(takeUntil(kill)),
+      openOrders: (m) => a.openOrders(m),
+      order: (id) => a.order(id),
+      orderByClientOrderId: (id) => a.orderByClientOrderId(id),
+      conditionalOrder: (id) => a.conditionalOrder(id),
+      conditionalOrderByClientId: (id) => a.conditionalOrderByClientId(id),
+    },
+    marketStore: rig.marketStore,
+    markets: (s) => rig.markets.get(s),
+  });
+  manager.events$.pipe(takeUntil(kill)).subscribe((e) => events.push(e));
+  return { manager, events, crash: () => kill.next() };
 }
 
 /** Events of one type. */
