@@ -12,3 +12,7 @@ registerCommand('version', async () => ({
 }));
 
 registerCommand('sim', async () => (await import('./sim-command.js')).simCommand);
+registerCommand('run', async () => (await import('./run-command.js')).runCommand);
+registerCommand('validate', async () => (await import('./validate-command.js')).validateCommand);
+registerCommand('schema', async () => (await import('./schema-command.js')).schemaCommand);
+registerCommand('record', async () => (await import('./record-command.js')).recordCommand);

@@ -23,7 +23,8 @@ export interface Metrics {
   /** The registry all metrics declared here live in. */
   readonly registry: Registry;
   counter<L extends string = never>(spec: MetricSpec<L>): Counter<L>;
-  gauge<L extends string = never>(spec: MetricSpec<L>): Gauge<L>;
+  /** A gauge; with `collect`, prom-client calls it at each scrape so the value is computed from live state. */
+  gauge<L extends string = never>(spec: MetricSpec<L> & { collect?: (this: Gauge<L>) => void }): Gauge<L>;
   /** `buckets` in the metric's unit (seconds for durations, per Prometheus convention). */
   histogram<L extends string = never>(spec: MetricSpec<L> & { buckets?: number[] }): Histogram<L>;
   /** The exposition text for a `/metrics` endpoint. */
@@ -69,7 +70,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
   return {
     registry,
     counter: (spec) => new Counter(base(spec)),
-    gauge: (spec) => new Gauge(base(spec)),
+    gauge: (spec) => new Gauge({ ...base(spec), ...(spec.collect ? { collect: spec.collect } : {}) }),
     histogram: (spec) => new Histogram({ ...base(spec), ...(spec.buckets ? { buckets: spec.buckets } : {}) }),
     text: () => registry.metrics(),
     contentType: registry.contentType,

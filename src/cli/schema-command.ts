@@ -1,0 +1,12 @@
+/** `rexbot schema`: print the bot config's JSON Schema (for editor completion: `# yaml-language-server: $schema=...`). */
+import { botConfigJsonSchema } from '../runtime/bot-config.js';
+import type { Command } from './main.js';
+
+/** The `schema` command. */
+export const schemaCommand: Command = {
+  summary: 'print the JSON Schema of bot config files',
+  async run() {
+    process.stdout.write(`${JSON.stringify(botConfigJsonSchema(), null, 2)}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,112 @@
+/**
+ * The bot's YAML configuration (`config/paper.yaml`, `config/live.yaml`): which venue, which strategies on which
+ * markets with which params, risk limits, journal, ops endpoint and shutdown policy. Secrets come from the
+ * environment (`${REXBOT_API_SECRET}`) or a file (`credentials.file`), never from the committed YAML.
+ *
+ * The schema is published as JSON Schema (`rexbot schema > config/bot.schema.json`) so editors complete and check
+ * the YAML; see {@link botConfigJsonSchema}.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { riskConfigSchema } from '../risk/risk-config.js';
+import { ConfigError, loadYamlConfig } from './config/yaml-config.js';
+import { marketSymbolSchema, portSchema } from './config/schema-helpers.js';
+
+const strategySchema = z.strictObject({
+  /** Instance name (unique in the bot); appears in logs, metrics and order events. */
+  name: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only'),
+  /** A plugin name from strategies/ (`market-maker`) or a path to a .ts/.js file (relative to the config file). */
+  use: z.string().min(1),
+  markets: z.array(marketSymbolSchema).min(1),
+  /** Validated by the plugin's own schema when it loads. */
+  params: z.record(z.string(), z.unknown()).default({}),
+  enabled: z.boolean().default(true),
+});
+
+const venueSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    /** Start rexbot's simulator in this process and trade against it over real HTTP and hub connections. */
+    kind: z.literal('paper'),
+    /** Simulator config file (relative to this file); default: the built-in defaults. */
+    simulator: z.string().optional(),
+  }),
+  z.strictObject({
+    /** Connect to a running venue: the real interface or a `rexbot sim` elsewhere. */
+    kind: z.literal('live'),
+    restUrl: z.url(),
+    hubUrl: z.url(),
+  }),
+]);
+
+/** Schema of a bot config file. */
+export const botConfigSchema = z.strictObject({
+  bot: z.strictObject({ name: z.string().min(1).default('rexbot') }).prefault({}),
+  venue: venueSchema.default({ kind: 'paper' }),
+  /** Hub transport: classic ASP.NET SignalR (what the service spoke) or @microsoft/signalr against a Core hub. */
+  transport: z.enum(['classic', 'core']).default('classic'),
+  credentials: z
+    .strictObject({
+      apiKey: z.string().min(1).optional(),
+      apiSecret: z.string().min(1).optional(),
+      /** A file holding `{"apiKey": "...", "apiSecret": "..."}` (relative to this config file). */
+      file: z.string().optional(),
+    })
+    .optional(),
+  /** Order book depth kept in sync per market. */
+  depth: z.union([z.literal(1), z.literal(25), z.literal(500)]).default(25),
+  strategies: z.array(strategySchema).min(1),
+  risk: riskConfigSchema.prefault({}),
+  journal: z.strictObject({ dir: z.string().default('.rexbot/journal') }).prefault({}),
+  /** What happens to a failed strategy's open orders. */
+  onStrategyFailure: z.enum(['cancel', 'keep']).default('cancel'),
+  shutdown: z.strictObject({ cancelOpenOrders: z.boolean().default(true), timeoutMs: z.number().int().positive().default(10_000) }).prefault({}),
+  ops: z.strictObject({ host: z.string().default('127.0.0.1'), port: portSchema.default(0), enabled: z.boolean().default(true) }).prefault({}),
+  log: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info') }).prefault({}),
+  /** Rate limit of the venue per API key (the service allowed about 60 calls a minute). */
+  callsPerMinute: z.number().int().positive().default(60),
+});
+
+/** A parsed bot config. */
+export type BotConfig = z.output<typeof botConfigSchema> & { readonly file: string };
+
+/** The JSON Schema of the YAML a user writes (input side: decimals as strings or numbers). */
+export function botConfigJsonSchema(): unknown {
+  return z.toJSONSchema(botConfigSchema, { io: 'input', unrepresentable: 'any' });
+}
+
+/** Load, validate and post-check a bot config file. Errors name file, line and field. */
+export function loadBotConfig(file: string, env: NodeJS.ProcessEnv = process.env): BotConfig {
+  const cfg = loadYamlConfig(file, botConfigSchema, env);
+  const names = new Set<string>();
+  for (const [i, s] of cfg.strategies.entries()) {
+    if (names.has(s.name)) throw new ConfigError(file, [{ path: `strategies[${i}].name`, message: `duplicate strategy name '${s.name}'` }]);
+    names.add(s.name);
+  }
+  if (cfg.venue.kind === 'live' && !resolveCredentials({ ...cfg, file })) {
+    throw new ConfigError(file, [{ path: 'credentials', message: 'a live venue needs credentials (apiKey/apiSecret from the environment, or credentials.file)' }]);
+  }
+  return { ...cfg, file };
+}
+
+/** The API key and secret a config names, reading `credentials.file` when given; undefined when none. */
+export function resolveCredentials(cfg: Pick<BotConfig, 'credentials' | 'file'>): { apiKey: string; apiSecret: string } | undefined {
+  const c = cfg.credentials;
+  if (!c) return undefined;
+  if (c.file) {
+    const path = resolve(dirname(cfg.file), c.file);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (err) {
+      throw new ConfigError(cfg.file, [{ path: 'credentials.file', message: `cannot read ${path}: ${(err as Error).message}` }]);
+    }
+    const p = parsed as { apiKey?: unknown; apiSecret?: unknown };
+    if (typeof p.apiKey !== 'string' || typeof p.apiSecret !== 'string') {
+      throw new ConfigError(cfg.file, [{ path: 'credentials.file', message: `${path} must hold {"apiKey": "...", "apiSecret": "..."}` }]);
+    }
+    return { apiKey: p.apiKey, apiSecret: p.apiSecret };
+  }
+  if (c.apiKey && c.apiSecret) return { apiKey: c.apiKey, apiSecret: c.apiSecret };
+  return undefined;
+}

@@ -1,0 +1,92 @@
+/**
+ * The kernel's metrics and event log: orders by outcome, risk denials (counted by the risk engine itself), fills,
+ * PnL and positions per strategy, order acknowledgement latency, stream resyncs by reason. Logging here is what
+ * lets a user watch orders, fills and PnL move.
+ */
+import type { Logger } from 'pino';
+import { Subscription } from 'rxjs';
+import type { Metrics } from '../telemetry/metrics.js';
+import type { Kernel } from './kernel.js';
+
+/** Attach metrics and event logging to `kernel`; unsubscribe to detach. */
+export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: Logger }): Subscription {
+  const { metrics, kernel, logger } = opts;
+  const events = metrics.counter({ name: 'order_events_total', help: 'Order events by type (outcome) and strategy', labelNames: ['type', 'strategy'] as const });
+  const fills = metrics.counter({ name: 'fills_total', help: 'Fills by strategy and market', labelNames: ['strategy', 'market'] as const });
+  const ackLatency = metrics.histogram({
+    name: 'order_ack_seconds',
+    help: 'Time from a request being sent to the exchange acknowledging it',
+    labelNames: ['strategy'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  });
+  const resyncs = metrics.counter({ name: 'stream_resyncs_total', help: 'Stream resynchronizations by stream and reason', labelNames: ['stream', 'reason'] as const });
+  // Gauges are computed when scraped, from the state as it is then.
+  const names = () => kernel.strategies.map((s) => s.name);
+  metrics.gauge({
+    name: 'pnl',
+    help: 'Realized and unrealized PnL in the quote currency',
+    labelNames: ['strategy', 'kind'] as const,
+    collect() {
+      for (const name of names()) {
+        this.set({ strategy: name, kind: 'realized' }, kernel.portfolio.realizedPnl(name).toNumber());
+        this.set({ strategy: name, kind: 'unrealized' }, kernel.portfolio.unrealizedPnl(kernel.mark, name).toNumber());
+      }
+    },
+  });
+  metrics.gauge({
+    name: 'position',
+    help: 'Position (base quantity) by strategy and market',
+    labelNames: ['strategy', 'market'] as const,
+    collect() {
+      for (const name of names()) for (const p of kernel.portfolio.positions(name)) this.set({ strategy: name, market: p.marketSymbol }, p.quantity.toNumber());
+    },
+  });
+  metrics.gauge({
+    name: 'trading_state',
+    help: '0 ACTIVE, 1 REDUCING, 2 HALTED',
+    collect() {
+      this.set(kernel.risk.state === 'ACTIVE' ? 0 : kernel.risk.state === 'REDUCING' ? 1 : 2);
+    },
+  });
+
+  const sub = new Subscription();
+  const sentAt = new Map<string, number>();
+  sub.add(kernel.orders.events$.subscribe((e) => {
+    events.inc({ type: e.type, strategy: e.strategy });
+    switch (e.type) {
+      case 'submitted':
+        sentAt.set(e.clientOrderId, e.at);
+        break;
+      case 'accepted': {
+        const t0 = sentAt.get(e.clientOrderId);
+        if (t0 !== undefined) ackLatency.observe({ strategy: e.strategy }, Math.max(0, e.at - t0) / 1000);
+        sentAt.delete(e.clientOrderId);
+        logger.info({ strategy: e.strategy, key: e.intentKey, market: e.order.marketSymbol, side: e.order.direction, type: e.order.type, qty: e.order.quantity?.toString(), limit: e.order.limit?.toString(), status: e.order.status }, 'order accepted');
+        break;
+      }
+      case 'fill':
+        fills.inc({ strategy: e.strategy, market: e.marketSymbol });
+        logger.info({ strategy: e.strategy, market: e.marketSymbol, side: e.direction, qty: e.quantity.toString(), rate: e.rate.toString(), fee: e.commission.toString(), taker: e.isTaker, position: kernel.portfolio.position(e.marketSymbol, e.strategy).toString() }, 'fill');
+        break;
+      case 'denied':
+        logger.warn({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.code) }, 'intent denied by risk');
+        break;
+      case 'rejected':
+        sentAt.delete(e.clientOrderId ?? '');
+        logger.warn({ strategy: e.strategy, key: e.intentKey, code: e.code, message: e.message }, 'order rejected');
+        break;
+      case 'ambiguous':
+        logger.warn({ strategy: e.strategy, key: e.intentKey, clientOrderId: e.clientOrderId }, 'order outcome unknown; resolving');
+        break;
+      case 'closed':
+        sentAt.delete(e.clientOrderId);
+        break;
+      default:
+        break;
+    }
+  }));
+  sub.add(kernel.live.status$.subscribe((s) => {
+    if (s.status.state === 'resyncing') resyncs.inc({ stream: s.stream, reason: s.cause ?? s.status.reason });
+  }));
+  return sub;
+}

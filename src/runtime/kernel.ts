@@ -1,0 +1,267 @@
+/**
+ * The kernel: one wiring of live data, portfolio, risk, orders and strategies over any ExchangeGateway and any
+ * Clock. Live trading, paper trading and (later) backtests differ only in the gateway and the clock they hand in.
+ *
+ * Start order matters and is enforced here: streams synchronize, the journal is reconciled against the exchange
+ * (strategies never start while an order is unaccounted for), then strategies run. Stop order is the reverse:
+ * strategies stop emitting, in-flight requests settle, open orders are cancelled if configured, the journal is
+ * flushed and closed.
+ */
+import type { Logger } from 'pino';
+import { filter, type Subscription } from 'rxjs';
+import type { Clock } from '../core/clock.js';
+import { type Decimal, ZERO } from '../core/decimal.js';
+import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
+import type { Market } from '../model/market.js';
+import { Journal } from '../orders/journal.js';
+import type { OrderEvent } from '../orders/order-events.js';
+import { OrderManager, type ReconcileReport } from '../orders/order-manager.js';
+import { Portfolio } from '../portfolio/portfolio.js';
+import type { RiskConfig } from '../risk/risk-config.js';
+import { RiskEngine } from '../risk/risk-engine.js';
+import { createStrategyContext } from '../strategy/strategy-context.js';
+import { loadConfiguredStrategy, type ConfiguredStrategy } from '../strategy/load-strategy.js';
+import { runStrategy, type RunningStrategy } from '../strategy/strategy-runner.js';
+import { createLiveData, type LiveData } from '../sync/live-data.js';
+import type { Metrics } from '../telemetry/metrics.js';
+import type { HealthReport } from '../telemetry/ops-server.js';
+import { kernelMetrics } from './kernel-metrics.js';
+
+/** One strategy instance as the kernel runs it. */
+export interface StrategyEntry {
+  name: string;
+  use: string;
+  markets: readonly string[];
+  params?: unknown;
+}
+
+/** Options of {@link Kernel.create}. */
+export interface KernelOptions {
+  gateway: ExchangeGateway;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  strategies: readonly StrategyEntry[];
+  risk: RiskConfig;
+  /** Journal file (append-only, fsynced). */
+  journalPath: string;
+  /** Order book depth kept per market. */
+  depth: 1 | 25 | 500;
+  /** Where relative plugin paths resolve. */
+  baseDir: string;
+  /** A failed strategy's open orders: cancelled or left alone. */
+  onStrategyFailure: 'cancel' | 'keep';
+  /** How long start() waits for every stream to be live before giving up. Default 30 s. */
+  liveTimeoutMs?: number;
+}
+
+/** Options of {@link Kernel.stop}. */
+export interface StopOptions {
+  cancelOpenOrders: boolean;
+}
+
+/** The running trading core. */
+export class Kernel {
+  readonly live: LiveData;
+  readonly portfolio: Portfolio;
+  readonly risk: RiskEngine;
+  readonly orders: OrderManager;
+  readonly journal: Journal;
+  #strategies: RunningStrategy[] = [];
+  #reconcile: ReconcileReport | undefined;
+  #subs: Subscription[] = [];
+  #state: 'created' | 'starting' | 'running' | 'stopping' | 'stopped' = 'created';
+
+  private constructor(
+    private readonly opts: KernelOptions,
+    private readonly configured: ConfiguredStrategy[],
+    private readonly markets: Map<string, Market>,
+  ) {
+    const { gateway, clock, logger, metrics } = opts;
+    const marketSymbols = [...new Set(opts.strategies.flatMap((s) => s.markets))];
+    this.live = createLiveData(gateway, { clock, markets: marketSymbols, depths: [opts.depth], trades: true, logger });
+    this.portfolio = new Portfolio({ clock, quoteCurrency: quoteOfFirst(marketSymbols) });
+    this.journal = Journal.open(opts.journalPath, { onWarning: (m) => logger.warn({ journal: opts.journalPath }, m) });
+    const market = (s: string) => this.markets.get(s.toUpperCase());
+    const account = this.live.account!;
+    // Risk reads the order manager (in-flight reservations), the manager asks risk: closures break the cycle.
+    // eslint-disable-next-line prefer-const
+    let orders: OrderManager;
+    this.risk = new RiskEngine(
+      opts.risk,
+      {
+        clock,
+        market,
+        marketStore: this.live.market,
+        streamLive: (m) => this.live.isLive(m),
+        available: (c) => account.balance(c)?.available ?? ZERO,
+        openOrderCount: () => orders.openOrderCount(),
+        inFlightReserved: (c) => orders.inFlightReserved(c),
+        portfolio: this.portfolio,
+        btcValue: (c, amount) => this.#btcValue(c, amount),
+      },
+      metrics,
+    );
+    orders = new OrderManager({
+      gateway,
+      risk: this.risk,
+      journal: this.journal,
+      clock,
+      account,
+      marketStore: this.live.market,
+      markets: market,
+      portfolio: this.portfolio,
+      logger: logger.child({ component: 'orders' }),
+      metrics,
+    });
+    this.orders = orders;
+  }
+
+  /**
+   * Load every strategy plugin (validating its params) and reference data, then build the kernel. A bad plugin
+   * fails here, before any connection to trading is made and before any order.
+   */
+  static async create(opts: KernelOptions): Promise<Kernel> {
+    const configured: ConfiguredStrategy[] = [];
+    for (const s of opts.strategies) {
+      configured.push(await loadConfiguredStrategy({ use: s.use, name: s.name, params: s.params ?? {} }, { baseDir: opts.baseDir }));
+    }
+    const markets = new Map((await opts.gateway.markets()).map((m) => [m.symbol, m]));
+    const unknown = opts.strategies.flatMap((s) => s.markets).filter((m) => !markets.has(m));
+    if (unknown.length) throw new Error(`unknown market(s) on ${opts.gateway.venue}: ${[...new Set(unknown)].join(', ')}`);
+    return new Kernel(opts, configured, markets);
+  }
+
+  /** Every market a strategy trades. */
+  get marketSymbols(): readonly string[] {
+    return [...new Set(this.opts.strategies.flatMap((s) => s.markets))];
+  }
+
+  /** Reconciliation result of the last start. */
+  get reconcileReport(): ReconcileReport | undefined {
+    return this.#reconcile;
+  }
+
+  /** Running strategies. */
+  get strategies(): readonly RunningStrategy[] {
+    return this.#strategies;
+  }
+
+  /** Synchronize, reconcile, then run strategies. Throws (and runs nothing) if reconciliation refuses. */
+  async start(): Promise<void> {
+    if (this.#state !== 'created') throw new Error(`kernel cannot start from state ${this.#state}`);
+    this.#state = 'starting';
+    const { logger, clock, metrics } = this.opts;
+    this.#subs.push(kernelMetrics({ metrics, kernel: this, logger }));
+    this.#subs.push(this.live.status$.subscribe((s) => {
+      if (s.status.state === 'live') logger.debug({ stream: s.stream }, 'stream live');
+      else logger.info({ stream: s.stream, status: s.status, cause: s.cause }, 'stream status');
+    }));
+    this.#subs.push(this.risk.state$.subscribe((s) => logger.warn({ state: s.state, reason: s.reason }, 'trading state')));
+    await this.live.start();
+    await this.#waitLive(this.opts.liveTimeoutMs ?? 30_000);
+    this.#reconcile = await this.orders.reconcile();
+    logger.info({ ...this.#reconcile, unknownOpenOrders: this.#reconcile.unknownOpenOrders.length }, 'journal reconciled');
+    for (const c of this.configured) this.#startStrategy(c);
+    this.#state = 'running';
+    logger.info({ strategies: this.#strategies.map((s) => s.name), at: clock.now() }, 'kernel running');
+  }
+
+  /** Stop strategies, settle requests, optionally cancel open orders, flush the journal, stop streams. */
+  async stop(opts: StopOptions): Promise<void> {
+    if (this.#state === 'stopped' || this.#state === 'stopping') return;
+    this.#state = 'stopping';
+    for (const s of this.#strategies) s.stop();
+    try {
+      await this.orders.drain();
+      if (opts.cancelOpenOrders) await this.orders.cancelAll();
+    } catch (err) {
+      this.opts.logger.error({ err }, 'cancelling open orders on shutdown failed');
+    }
+    await this.orders.close();
+    this.journal.close();
+    this.risk.close();
+    for (const s of this.#subs) s.unsubscribe();
+    await this.live.stop();
+    this.#state = 'stopped';
+  }
+
+  /** Current health: unhealthy when a stream is not live, trading is HALTED, or a strategy failed. */
+  health(): HealthReport {
+    const failed = this.#strategies.filter((s) => s.status === 'failed').map((s) => s.name);
+    const live = this.live.allLive();
+    return {
+      healthy: this.#state === 'running' && live && this.risk.state !== 'HALTED' && failed.length === 0,
+      state: this.#state,
+      trading: this.risk.state,
+      streamsLive: live,
+      strategies: Object.fromEntries(this.#strategies.map((s) => [s.name, s.status])),
+    };
+  }
+
+  /** Marks for PnL: the synchronized mid of each market. */
+  mark = (marketSymbol: string): Decimal | undefined => this.live.market.mid(marketSymbol);
+
+  #startStrategy(c: ConfiguredStrategy): void {
+    const { clock, logger, opts } = { ...this.opts, opts: this.opts };
+    const entry = opts.strategies.find((s) => s.name === c.name)!;
+    const ctx = createStrategyContext({
+      name: c.name,
+      params: c.params,
+      clock,
+      logger,
+      markets: entry.markets,
+      marketStore: this.live.market,
+      account: this.live.account!,
+      portfolio: this.portfolio,
+      orderEvents$: this.orders.eventsFor(c.name),
+      marketInfo: (s) => this.markets.get(s),
+      bookDepth: opts.depth,
+    });
+    const running = runStrategy(
+      c.definition,
+      ctx,
+      (i) => this.orders.submit(i.strategy, i.intent),
+      (failure) => {
+        logger.error({ strategy: failure.strategy, phase: failure.phase, err: failure.cause }, 'strategy failed; its intents stopped');
+        if (opts.onStrategyFailure === 'cancel') {
+          this.orders.cancelAll(failure.strategy).catch((err: unknown) => logger.error({ err, strategy: failure.strategy }, 'cancelling a failed strategy\'s orders failed'));
+        }
+      },
+    );
+    this.#strategies.push(running);
+  }
+
+  async #waitLive(timeoutMs: number): Promise<void> {
+    if (this.live.allLive()) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = this.opts.clock.setTimeout(() => {
+        sub.unsubscribe();
+        const notLive = this.live.channels.filter((c) => this.live.status(c)?.status.state !== 'live');
+        reject(new Error(`streams not live after ${timeoutMs} ms: ${notLive.join(', ')}`));
+      }, timeoutMs);
+      const sub = this.live.status$.pipe(filter(() => this.live.allLive())).subscribe(() => {
+        timer.cancel();
+        queueMicrotask(() => sub.unsubscribe());
+        resolve();
+      });
+    });
+  }
+
+  #btcValue(currency: string, amount: Decimal): Decimal | undefined {
+    if (currency === 'BTC') return amount;
+    const direct = this.live.market.mid(`${currency}-BTC`);
+    if (direct) return amount.mul(direct);
+    const inverse = this.live.market.mid(`BTC-${currency}`);
+    if (inverse && !inverse.isZero()) return amount.div(inverse);
+    return undefined;
+  }
+}
+
+function quoteOfFirst(markets: readonly string[]): string | undefined {
+  const m = markets[0];
+  return m ? m.slice(m.indexOf('-') + 1) : undefined;
+}
+
+/** Re-exported for callers that log order events. */
+export type { OrderEvent };
