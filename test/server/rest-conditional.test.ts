@@ -129,6 +129,26 @@ describe('REST conditional orders end to end', () => {
     await maker.client.orders.cancel(floor);
   });
 
+  it('trails a trailing stop behind the highest trade and reports the current trigger price', async () => {
+    const buyer = await fx.account({ USD: '100000' });
+    // The stop floats 10 % below the last trade price at placement.
+    const last = (await trader.client.markets.ticker(M)).lastTradeRate;
+    expect(last.lt(30010)).toBe(true);
+    const ts = await trader.client.conditionalOrders.create(stop('1', { triggerPrice: undefined, trailingStopPercent: dec('10') }));
+    expect(ts.trailingStopPercent!.toString()).toBe('10');
+    expect(ts.triggerPrice!.toString()).toBe(last.times('0.9').toString());
+    // A trade up at 30010 drags it up.
+    await buyer.client.orders.create({ marketSymbol: M, direction: 'BUY', type: 'LIMIT', timeInForce: 'IMMEDIATE_OR_CANCEL', quantity: dec('0.01'), limit: dec('30010') });
+    expect((await trader.client.conditionalOrders.get(ts.id)).triggerPrice!.toString()).toBe('27009');
+    // A fall to 27000 goes through it.
+    const floor = await tradeDownTo('27000');
+    await fx.advance(delay());
+    const done = await trader.client.conditionalOrders.get(ts.id);
+    expect(done.status).toBe('COMPLETED');
+    expect((await trader.client.orders.get(done.createdOrderId!)).fillQuantity.toString()).toBe('0.01');
+    await maker.client.orders.cancel(floor);
+  });
+
   it('ends FAILED with the refusal code when its order cannot be placed (balance is not reserved)', async () => {
     const poor = await fx.account({ BTC: '0.001' });
     const x = await poor.client.conditionalOrders.create(stop('29000'));

@@ -60,6 +60,30 @@ describe('REST faults and limits end to end', () => {
     expect((await fx.control('POST', '/clock/advance', { ms: 'soon' })).status).toBe(400);
   });
 
+  it('refuses control requests that would silently do nothing or something absurd', async () => {
+    const audit = JSON.stringify((await fx.control('GET', '/audit')).json);
+    const refused: Array<[string, string, unknown]> = [
+      ['POST', '/deposits', { accountId: 'no-such-account', currencySymbol: 'BTC', quantity: '1' }],
+      ['POST', '/deposits', { accountId: me.accountId, currencySymbol: 'BTC', quantity: '1e400' }],
+      ['POST', '/deposits', { accountId: me.accountId, currencySymbol: 'BTC', quantity: '0.000000000000000000000000000001' }],
+      ['POST', '/deposits', { accountId: me.accountId, currencySymbol: 'BTC', quantity: '-1' }],
+      ['POST', '/accounts', { balances: { BTC: '1e400' } }],
+      ['POST', '/accounts/no-such-account/allowed-addresses', { currencySymbol: 'BTC', cryptoAddress: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT' }],
+      ['POST', '/faults/rest', { droprate: 1 }],
+      ['POST', '/faults/rest', { dropRate: 'lots' }],
+      ['POST', '/faults/rest', { errorRate: 2 }],
+      ['POST', '/faults/rest', { delayMs: -5 }],
+      ['POST', '/faults/rest', { errorStatus: 200, errorRate: 1 }],
+    ];
+    for (const [method, path, body] of refused) {
+      const r = await fx.control(method, path, body);
+      expect({ status: r.status, code: r.json.code }, `${path} ${JSON.stringify(body)}`).toEqual({ status: 400, code: 'BAD_REQUEST' });
+    }
+    expect(JSON.stringify((await fx.control('GET', '/audit')).json)).toBe(audit);
+    expect(fx.sim.restFaults.get()).toEqual({});
+    expect(await me.client.withdrawals.allowedAddresses()).toEqual([]);
+  });
+
   it('answers late by the configured delay of virtual time', async () => {
     await faults({ delayMs: 5000, path: '/balances' });
     const timers = fx.clock.pendingTimers;
@@ -131,6 +155,28 @@ describe('REST faults and limits end to end', () => {
     expect(dup.data).toEqual({ existingOrderId: placed.id });
     expect((await me.client.orders.listOpen()).data.map((o) => o.id)).toEqual([placed.id]);
     await me.client.orders.cancel(placed.id);
+  });
+
+  it('loses the response of an accepted withdrawal and transfer: their idempotency keys answer 409 with the existing ids', async () => {
+    const acct = await fx.account({ BTC: '2' });
+    await faults({ loseResponses: 1, path: '/withdrawals', method: 'POST' });
+    const clientWithdrawalId = randomUUID();
+    const w = { currencySymbol: 'BTC', quantity: dec('0.5'), cryptoAddress: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT', clientWithdrawalId };
+    await expect(acct.client.withdrawals.create(w)).rejects.toBeInstanceOf(NetworkError);
+    const open = await acct.client.withdrawals.listOpen();
+    expect(open.map((x) => x.clientWithdrawalId)).toEqual([clientWithdrawalId]);
+    const e = await apiError(acct.client.withdrawals.create(w), 409, 'CLIENTWITHDRAWALID_ALREADY_EXISTS');
+    expect(e.data).toEqual({ existingWithdrawalId: open[0]!.id });
+
+    const sub = await acct.client.subaccounts.create();
+    await faults({ loseResponses: 1, path: '/transfers', method: 'POST' });
+    const t = { toSubaccountId: sub.id, currencySymbol: 'BTC', amount: dec('0.25'), requestId: randomUUID() };
+    await expect(acct.client.transfers.create(t)).rejects.toBeInstanceOf(NetworkError);
+    const sent = await acct.client.transfers.listSent();
+    expect(sent.map((x) => x.requestId)).toEqual([t.requestId]);
+    const e2 = await apiError(acct.client.transfers.create(t), 409, 'REQUESTID_ALREADY_EXISTS');
+    expect(e2.data).toEqual({ existingTransferId: sent[0]!.id });
+    expect((await acct.client.balances.get('BTC')).total.toString()).toBe('1.75');
   });
 
   it('limits calls per key and minute: 429 THROTTLED with Retry-After until the next minute', async () => {

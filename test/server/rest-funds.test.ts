@@ -171,6 +171,17 @@ describe('REST account and wallet end to end', () => {
     await apiError(me.client.withdrawals.get(w.id), 404, 'NOT_FOUND');
   });
 
+  it('stops a withdrawal to an unusable address in ERROR_INVALID_ADDRESS, which may still be cancelled', async () => {
+    const acct = await fx.account({ LTC: '5' });
+    const w = await acct.client.withdrawals.create({ currencySymbol: 'LTC', quantity: dec('1'), cryptoAddress: 'invalid-LTC-address' });
+    await fx.advance(fx.engine.config.withdrawalStepMs);
+    expect((await acct.client.withdrawals.get(w.id)).status).toBe('ERROR_INVALID_ADDRESS');
+    expect((await acct.client.withdrawals.listOpen({ status: 'ERROR_INVALID_ADDRESS' })).map((x) => x.id)).toEqual([w.id]);
+    expect((await acct.client.balances.get('LTC')).available.toString()).toBe('4');
+    expect((await acct.client.withdrawals.cancel(w.id)).status).toBe('CANCELLED');
+    expect((await acct.client.balances.get('LTC')).available.toString()).toBe('5');
+  });
+
   it('lists allowed addresses on both paths; a PENDING one refuses withdrawals until it is ACTIVE', async () => {
     const acct = await fx.account({ BTC: '1' });
     expect(await acct.client.withdrawals.allowedAddresses()).toEqual([]);
