@@ -25,9 +25,13 @@ export function addOrderRoutes(router: Router<RouteDef>, b: SimRestBackend): voi
     .add('POST', '/batch', signed('trade', (c, a) => ({ body: b.batch(a, parseBatch(c.body)) })))
 
     .add('GET', '/executions', signed('view', (c, a) => ({ body: b.executions(a, { ...pageQuery(c.query), marketSymbol: market(c.query) }) })))
-    .add('GET', '/executions/last-id', signed('view', (_c, a) => {
+    .add('GET', '/executions/last-id', signed('view', (c, a) => {
       const s = b.lastExecution(a);
-      return { body: s.data, sequence: s.sequence };
+      const m = market(c.query);
+      if (m === undefined) return { body: s.data, sequence: s.sequence };
+      // The official document's marketSymbol: that market's most recent execution (newest first, as listed).
+      const newest = b.executions(a, { marketSymbol: m, pageSize: 1 })[0];
+      return { body: newest ? { lastId: newest.id } : {}, sequence: s.sequence };
     }))
     .add('HEAD', '/executions/last-id', signed('view', (_c, a) => ({ sequence: b.lastExecution(a).sequence })))
     .add('GET', '/executions/{executionId}', signed('view', (c, a) => ({ body: b.execution(a, c.params.executionId!) })))
