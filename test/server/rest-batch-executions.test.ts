@@ -151,5 +151,10 @@ describe('REST batch, bulk cancel and executions end to end', () => {
     expect(all.slice(0, 2).map((x) => x.id)).toContain(last.data.lastId);
     expect(last.sequence).toBeGreaterThan(empty.sequence);
     expect(await acct.client.executions.lastIdSequence()).toBe(last.sequence);
+    // marketSymbol (official document) narrows it to that market's most recent execution; the Sequence is the stream's.
+    const btcLast = await acct.client.executions.lastId({ marketSymbol: M });
+    expect(btcLast).toEqual({ data: { lastId: btcOnly[0]!.id }, sequence: last.sequence });
+    expect((await acct.client.executions.lastId({ marketSymbol: 'ETH-BTC' })).data).toEqual({});
+    await apiError(acct.client.executions.lastId({ marketSymbol: 'USD-BTC' }), 400, 'MARKET_NAME_REVERSED');
   });
 });
