@@ -1,0 +1,90 @@
+/**
+ * Appends lines to a gzipped JSON-lines recording (see recording-format.ts). Lines are handed to gzip as they
+ * come; the file is complete and readable once {@link RecordingWriter.close} resolves.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { createGzip, type Gzip } from 'node:zlib';
+import type { RecordingHeader } from './recording-format.js';
+
+/**
+ * A recording file being written. Writes never block the caller: gzip buffers while the disk catches up (a
+ * recorder must not slow down the stream it records). The first I/O error is kept and rethrown by close().
+ *
+ * @example
+ * const w = await openRecording('btc.jsonl.gz', header);
+ * w.writeLine('{"t":1623628800123,"name":"heartbeat"}');
+ * await w.close();
+ */
+export class RecordingWriter {
+  readonly file: string;
+  readonly #gzip: Gzip;
+  readonly #out: WriteStream;
+  readonly #finished: Promise<void>;
+  #error: Error | undefined;
+  #closed = false;
+  #lines = 0;
+
+  private constructor(file: string) {
+    this.file = file;
+    this.#gzip = createGzip();
+    this.#out = createWriteStream(file);
+    this.#gzip.pipe(this.#out);
+    const fail = (e: Error) => {
+      this.#error ??= e;
+    };
+    this.#gzip.on('error', fail);
+    this.#finished = new Promise<void>((resolve) => {
+      this.#out.on('close', () => resolve());
+      this.#out.on('error', (e) => {
+        fail(e);
+        resolve();
+      });
+    });
+  }
+
+  /** Create (or truncate) `file` and write the header line. Rejects when the file cannot be opened. */
+  static async open(file: string, header: RecordingHeader): Promise<RecordingWriter> {
+    const w = new RecordingWriter(file);
+    await new Promise<void>((resolve, reject) => {
+      w.#out.once('open', () => resolve());
+      w.#out.once('error', reject);
+    });
+    w.writeLine(JSON.stringify(header));
+    return w;
+  }
+
+  /** Lines written, header included. */
+  get lines(): number {
+    return this.#lines;
+  }
+
+  /** The first write error, if any (writing goes on being attempted; close() reports it). */
+  get error(): Error | undefined {
+    return this.#error;
+  }
+
+  /**
+   * Append one line: `json` must be one JSON object without line breaks (the callers build it). Ignored after
+   * close(), so a snapshot answered after the recording ended cannot corrupt the file.
+   */
+  writeLine(json: string): void {
+    if (this.#closed) return;
+    this.#gzip.write(`${json}\n`);
+    this.#lines++;
+  }
+
+  /** Flush, finish the gzip stream and close the file. Rejects with the first I/O error. Idempotent. */
+  async close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#gzip.end();
+    }
+    await this.#finished;
+    if (this.#error) throw this.#error;
+  }
+}
+
+/** Open a recording for writing (see {@link RecordingWriter.open}). */
+export function openRecording(file: string, header: RecordingHeader): Promise<RecordingWriter> {
+  return RecordingWriter.open(file, header);
+}

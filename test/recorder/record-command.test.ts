@@ -1,0 +1,82 @@
+/**
+ * `rexbot record`: argument errors are usage errors (exit 2) with the reason; a run against the simulator for a
+ * given duration writes a finished, readable recording and exits 0.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseRecordArgs } from '../../src/cli/record-command.js';
+import { main } from '../../src/cli/main.js';
+import type { RecordingRecord } from '../../src/recorder/recording-format.js';
+import { readRecording } from '../../src/recorder/recording-reader.js';
+import { MARKET, startWorld, Trader, type SimWorld } from '../streams/stream-harness.js';
+
+let dir: string;
+let world: SimWorld | undefined;
+let stderr: string[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rexbot-cli-'));
+  stderr = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr.push(String(chunk));
+    return true;
+  });
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await world?.close();
+  world = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('parseRecordArgs', () => {
+  const ok = ['--hub', 'http://h/signalr', '--rest', 'http://h/v3', '--channels', 'trade_BTC-USD, orderbook_BTC-USD_25', '--out', 'x.jsonl.gz'];
+
+  it('reads every option, with classic and no duration by default', () => {
+    expect(parseRecordArgs(ok)).toEqual({
+      hub: 'http://h/signalr', rest: 'http://h/v3', channels: ['trade_BTC-USD', 'orderbook_BTC-USD_25'], out: 'x.jsonl.gz',
+      transport: 'classic', durationMs: undefined,
+    });
+    expect(parseRecordArgs([...ok, '--transport', 'core', '--duration', '1.5'])).toMatchObject({ transport: 'core', durationMs: 1500 });
+  });
+
+  it('says what is wrong', () => {
+    expect(() => parseRecordArgs(ok.slice(2))).toThrow('--hub is required');
+    expect(() => parseRecordArgs([...ok, '--transport', 'udp'])).toThrow('--transport must be classic or core, got udp');
+    expect(() => parseRecordArgs([...ok, '--duration=-3'])).toThrow('--duration must be a positive number of seconds');
+    expect(() => parseRecordArgs([...ok.slice(0, 4), '--channels', ' , ', '--out', 'x'])).toThrow('--channels names no channel');
+    expect(() => parseRecordArgs([...ok, 'extra'])).toThrow('unexpected argument extra');
+  });
+});
+
+describe('rexbot record', () => {
+  it('exits 2 with the usage on a bad command line', async () => {
+    expect(await main(['record', '--hub', 'x'])).toBe(2);
+    expect(stderr.join('')).toMatch(/--rest is required[\s\S]*usage: rexbot record/);
+  });
+
+  it('records for --duration seconds and leaves a finished recording', async () => {
+    world = await startWorld();
+    const trader = new Trader(world, 5);
+    trader.seedBook();
+    const out = join(dir, 'cli.jsonl.gz');
+    const channels = `orderbook_${MARKET}_25,trade_${MARKET}`;
+    const running = main(['record', '--hub', world.sim.coreHubUrl, '--rest', world.sim.restUrl, '--transport', 'core', '--channels', channels, '--out', out, '--duration', '0.5']);
+    await trader.run(20);
+    expect(await running).toBe(0);
+    expect(stderr.join('')).toMatch(/cli\.jsonl\.gz: \d+ messages, \d+ snapshots/);
+    const records: RecordingRecord[] = [];
+    for await (const r of readRecording(out)) records.push(r);
+    expect(records[0]).toMatchObject({ kind: 'header', header: { channels: channels.split(','), source: { transport: 'core' } } });
+    expect(records.some((r) => r.kind === 'snapshot' && r.channel === `orderbook_${MARKET}_25`)).toBe(true);
+  });
+
+  it('exits 1 naming the problem when the hub cannot be reached', async () => {
+    const out = join(dir, 'fail.jsonl.gz');
+    const code = await main(['record', '--hub', 'http://127.0.0.1:9/signalr', '--rest', 'http://127.0.0.1:9/v3', '--channels', 'trade_BTC-USD', '--out', out]);
+    expect(code).toBe(1);
+    expect(stderr.join('')).toMatch(/rexbot record: /);
+  });
+});
