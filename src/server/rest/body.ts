@@ -22,14 +22,20 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > limit) {
-      req.resume();
-      throw new SimError(413, 'PAYLOAD_TOO_LARGE', `body exceeds ${limit} bytes`);
+  try {
+    for await (const chunk of req) {
+      const b = chunk as Buffer;
+      size += b.length;
+      if (size > limit) {
+        req.resume();
+        throw new SimError(413, 'PAYLOAD_TOO_LARGE', `body exceeds ${limit} bytes`);
+      }
+      chunks.push(b);
     }
-    chunks.push(b);
+  } catch (err) {
+    if (err instanceof SimError) throw err;
+    // The client went away mid-body ('aborted', ECONNRESET): a broken request, not a server failure to report.
+    throw new SimError(400, 'BAD_REQUEST', `request body incomplete: ${(err as Error).message}`);
   }
   return Buffer.concat(chunks);
 }
