@@ -6,6 +6,7 @@
  * never a state change; the server keeps answering. Also bad query parameters, unknown routes (404) and wrong
  * methods (405).
  */
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import { accountState, type SimFixture, startFixture, type TestAccount } from './sim-fixture.js';
@@ -246,6 +247,23 @@ describe('REST bad input end to end', () => {
       const r = await fx.raw('GET', t);
       expect({ status: r.status, code: r.json?.code }, t).toEqual({ status: 400, code: 'BAD_REQUEST' });
     }
+  });
+
+  it('takes a client going away mid-body as a broken request, not a server failure', async () => {
+    for (const path of ['/v3/orders', '/control/accounts']) {
+      const accepted = new Promise<Socket>((r) => fx.sim.http.once('connection', r));
+      const socket = connect(fx.sim.port, '127.0.0.1');
+      const serverSide = await accepted;
+      const gone = new Promise((r) => serverSide.once('close', r));
+      // Headers promise 1000 bytes; 5 arrive, then the connection closes.
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`);
+      await new Promise((r) => serverSide.once('data', r));
+      socket.destroy();
+      await gone;
+    }
+    // Any failure report would have been made by the time another request is answered.
+    expect((await fx.raw('GET', '/ping')).status).toBe(200);
+    expect(fx.internalErrors).toEqual([]);
   });
 
   it('answers unknown routes 404 and wrong methods 405 with Allow', async () => {

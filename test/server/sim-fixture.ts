@@ -57,13 +57,16 @@ export class SimFixture {
   readonly engine: SimEngine;
   readonly clock: VirtualClock;
   readonly sim: SimServer;
+  /** Unexpected server failures (each one answered 500): {@link close} fails the file when there are any. */
+  readonly internalErrors: string[];
   readonly #agent = new Agent({ keepAliveTimeout: 10_000 });
   readonly #clients: RestClient[] = [];
 
-  constructor(engine: SimEngine, clock: VirtualClock, sim: SimServer) {
+  constructor(engine: SimEngine, clock: VirtualClock, sim: SimServer, internalErrors: string[]) {
     this.engine = engine;
     this.clock = clock;
     this.sim = sim;
+    this.internalErrors = internalErrors;
   }
 
   /** `http://127.0.0.1:PORT` */
@@ -155,12 +158,13 @@ export class SimFixture {
     return { status: r.statusCode, headers: r.headers, text, json };
   }
 
-  /** Close every client, the raw agent and the server. */
+  /** Close every client, the raw agent and the server; then fail if the server hit an internal error. */
   async close(): Promise<void> {
     await Promise.all(this.#clients.map((c) => c.close()));
     await this.#agent.close();
     await this.sim.close();
     this.engine.dispose();
+    expect(this.internalErrors, 'internal server errors (500)').toEqual([]);
   }
 }
 
@@ -168,15 +172,14 @@ export class SimFixture {
 export async function startFixture(opts: { config?: SimConfig; server?: Partial<SimServerOptions> } = {}): Promise<SimFixture> {
   const clock = new VirtualClock(T0);
   const engine = createSimEngine({ clock, ...(opts.config ? { config: opts.config } : {}) });
+  const internalErrors: string[] = [];
   const sim = await startSimServer({
     engine,
-    onInternalError: (err, where) => {
-      // A 500 is always a bug: make it loud in the test output.
-      process.stderr.write(`internal error at ${where}: ${(err as Error).stack ?? String(err)}\n`);
-    },
+    // A 500 is always a bug: record it so the file fails, with the stack in the output.
+    onInternalError: (err, where) => internalErrors.push(`${where}: ${(err as Error).stack ?? String(err)}`),
     ...opts.server,
   });
-  return new SimFixture(engine, clock, sim);
+  return new SimFixture(engine, clock, sim, internalErrors);
 }
 
 /**
