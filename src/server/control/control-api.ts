@@ -14,7 +14,7 @@
  * | GET | /clock | — | `{ now, mode }` |
  * | POST | /clock/advance | `{ ms }` (virtual clock only) | `{ now }` |
  * | GET | /audit | — | per currency: total, credited, debited, discrepancy |
- * | POST | /faults/rest | RestFaultSettings (empty object clears) | settings |
+ * | POST | /faults/rest | RestFaultSettings (empty object clears; unknown names and wrong types answer 400) | settings |
  * | POST | /faults/hub | HubFaultConfig | `{}` |
  * | POST | /hub/close | `{ connectionId? }` | `{ closed }` |
  * | POST | /hub/expire-auth | `{ connectionId? }` | `{}` |
