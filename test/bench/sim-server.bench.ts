@@ -7,7 +7,8 @@
  * A funded account alternates IMMEDIATE_OR_CANCEL buys and sells of 0.001 BTC crossing a participant's deep
  * resting quotes, so every order trades (executions, trades, candles, balance events) and the book never grows.
  * The client's throttler gets a huge budget so it never holds a call back; the server's call limit is off.
- * - `sim-orders-roundtrip`: one order in flight at a time (latency-bound), ~2 s;
+ * - `sim-orders-roundtrip`: one order in flight at a time (latency-bound), ~2 s, in rounds alternating with unsigned
+ *   GET /ping round trips through the same client and server (the baseline; ratio = order cost vs a bare request);
  * - `sim-orders-roundtrip.c8`: eight in flight (throughput), ~1 s.
  */
 import { createRestClient } from '../../src/bittrex/rest/client.js';
@@ -47,7 +48,31 @@ async function roundtripBench(): Promise<Figure[]> {
     if (!o.fillQuantity.eq(o.quantity!)) unfilled++;
   };
   try {
-    const sequential = await opsPerSecond(once, { minMs: 2000 });
+    // Alternating rounds against an unsigned GET /ping on the same server (the baseline: one bare round trip
+    // through the same client and server), so load from other processes hits both sides alike.
+    const ping = () => client.ping.get();
+    await opsPerSecond(once, { minMs: 300 });
+    await opsPerSecond(ping, { minMs: 300 });
+    let orderOps = 0;
+    let orderMs = 0;
+    let pingOps = 0;
+    let pingMs = 0;
+    for (let round = 0; round < 4; round++) {
+      for (const [fn, ms, add] of [
+        [once, 500, (k: number, t: number) => ((orderOps += k), (orderMs += t))],
+        [ping, 250, (k: number, t: number) => ((pingOps += k), (pingMs += t))],
+      ] as const) {
+        const t0 = performance.now();
+        let k = 0;
+        while (performance.now() - t0 < ms) {
+          await fn();
+          k++;
+        }
+        add(k, performance.now() - t0);
+      }
+    }
+    const sequential = (orderOps * 1000) / orderMs;
+    const baseline = (pingOps * 1000) / pingMs;
     let concurrent = 0;
     {
       const t0 = performance.now();
@@ -67,7 +92,14 @@ async function roundtripBench(): Promise<Figure[]> {
     const bad = engine.ledger.audit().filter((a) => !a.discrepancy.isZero());
     if (bad.length) throw new Error(`ledger discrepancy in ${bad.map((a) => a.currency).join(', ')}`);
     return [
-      { bench: 'sim-orders-roundtrip', value: sequential, unit: 'orders/s', note: `signed POST /orders over loopback, one in flight, ${n} orders in all` },
+      {
+        bench: 'sim-orders-roundtrip',
+        value: sequential,
+        unit: 'orders/s',
+        baseline,
+        ratio: sequential / baseline,
+        note: `signed POST /orders over loopback, one in flight (baseline: GET /ping round trips), ${n} orders in all`,
+      },
       { bench: 'sim-orders-roundtrip.c8', value: concurrent, unit: 'orders/s', note: `${CONCURRENCY} in flight` },
     ];
   } finally {
