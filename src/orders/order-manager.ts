@@ -14,23 +14,27 @@
 import { filter, type Observable, Subject, type Subscription } from 'rxjs';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { type Decimal, ZERO } from '../core/decimal.js';
+import type { Decimal } from '../core/decimal.js';
 import type { Intent } from '../model/intent.js';
+import type { Counter } from 'prom-client';
 import { createLogger } from '../telemetry/logger.js';
+import { metricName } from '../telemetry/metrics.js';
+import { BracketArming } from './bracket-legs.js';
+import { DeferredIntents } from './deferred-intents.js';
 import { FillTracker } from './fill-tracker.js';
 import { InFlightConditional } from './in-flight-conditional.js';
+import { unacknowledgedReserve } from './in-flight-reserve.js';
 import { InFlightRegistry } from './in-flight-registry.js';
 import { InFlightOrder, type InFlightState } from './in-flight.js';
-import { JournalState, type JournaledConditional, type JournaledOrder } from './journal-state.js';
-import type { BracketLegs, OrderRole } from './journal-records.js';
+import { resumeFromJournal } from './journal-resume.js';
+import type { OrderRole } from './journal-records.js';
 import type { OrderEvent } from './order-events.js';
 import type { OrderManagerDeps } from './order-manager-deps.js';
 import { OrderRequests } from './order-requests.js';
 import { OrderTracker } from './order-tracker.js';
-import { planBracketLegs } from './planner-bracket.js';
 import { toNewConditional, toNewOrder } from './planner-orders.js';
 import { planIntent, type PlannedConditional, type PlannedOrder, type PlannerView, type PlanStep } from './planner.js';
-import { reconcileJournal, type ReconcileReport } from './reconcile.js';
+import type { ReconcileReport } from './reconcile.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 
 export type { ReconcileReport } from './reconcile.js';
@@ -44,8 +48,6 @@ export interface InFlightView {
   state: InFlightState;
   orderId: string | undefined;
 }
-
-const keyOf = (strategy: string, intentKey: string): string => `${strategy}\u0000${intentKey}`;
 
 /**
  * The order manager.
@@ -68,9 +70,8 @@ export class OrderManager {
   readonly #requests: OrderRequests;
   readonly #view: PlannerView;
   readonly #pending = new Set<Promise<unknown>>();
-  readonly #deferred = new Map<string, { strategy: string; intent: Intent }>();
-  readonly #kicks = new Set<string>();
-  readonly #bracketing = new Set<string>();
+  readonly #deferred: DeferredIntents;
+  readonly #brackets: BracketArming;
   readonly #sub: Subscription;
   readonly #count: (labels: Record<string, string>) => void;
   #closed = false;
@@ -83,11 +84,14 @@ export class OrderManager {
     this.#log = deps.logger ?? createLogger({ level: 'silent' });
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...(deps.retry ?? {}) };
     this.#newId = deps.newId ?? randomUUID;
-    const counter = deps.metrics?.counter({
-      name: 'order_manager_total',
-      help: 'Order manager activity: intents by kind, events by type, requests by operation and outcome',
-      labelNames: ['what', 'kind'],
-    });
+    // One series per registry: a restarted manager in the same process reuses it (prom-client refuses twins).
+    const counter =
+      (deps.metrics?.registry.getSingleMetric(metricName('order_manager_total')) as Counter<'what' | 'kind'> | undefined) ??
+      deps.metrics?.counter({
+        name: 'order_manager_total',
+        help: 'Order manager activity: intents by kind, events by type, requests by operation and outcome',
+        labelNames: ['what', 'kind'],
+      });
     this.#count = (labels) => counter?.inc({ what: labels.what ?? '', kind: labels.kind ?? '' });
     const emit = (e: OrderEvent) => this.#emit(e);
     this.#tracker = new OrderTracker({
@@ -105,7 +109,7 @@ export class OrderManager {
       hooks: {
         cancelRequested: (e) => this.#track(e instanceof InFlightConditional ? this.#requests.cancelConditional(e) : this.#requests.cancelOrders([e])),
         finished: (e) => this.#onFinished(e),
-        keyChanged: (s, k) => this.#kick(s, k),
+        keyChanged: (s, k) => this.#deferred.kick(s, k),
       },
     });
     this.#requests = new OrderRequests({
@@ -120,6 +124,14 @@ export class OrderManager {
       log: this.#log,
       emit,
       count: (operation, outcome) => this.#count({ what: `request_${operation}`, kind: outcome }),
+    });
+    this.#deferred = new DeferredIntents((strategy, intent) => this.submit(strategy, intent));
+    this.#brackets = new BracketArming({
+      registry: this.#registry,
+      requests: this.#requests,
+      approve: (p, parent, pair) => this.#approveConditional(p, parent, pair),
+      position: (m, s) => this.#tracker.position(m, s),
+      log: this.#log,
     });
     this.#view = {
       market: deps.markets,
@@ -159,10 +171,10 @@ export class OrderManager {
         this.#emit({ type: 'rejected', strategy, intentKey: intent.key, code: 'MANAGER_CLOSED', message: 'the order manager is closed', at });
         return;
       }
-      this.#forgetDeferred(strategy, intent);
+      this.#deferred.forget(strategy, intent);
       const plan = planIntent(strategy, intent, this.#view);
       if (plan.kind === 'reject') this.#emit({ type: 'rejected', strategy, intentKey: intent.key, code: plan.code, message: plan.message, at });
-      else if (plan.kind === 'defer') this.#deferred.set(keyOf(strategy, intent.key), { strategy, intent });
+      else if (plan.kind === 'defer') this.#deferred.hold(strategy, intent);
       else for (const step of plan.steps) this.#execute(step);
     } catch (err) {
       this.#log.error({ err, strategy, intent: intent.kind, key: intent.key }, 'submit failed');
@@ -176,58 +188,21 @@ export class OrderManager {
    * unaccounted for — strategies must not start then.
    */
   async reconcile(): Promise<ReconcileReport> {
-    const { journal, gateway } = this.#d;
-    for (const w of journal.warnings) this.#log.warn({ journal: journal.path }, w);
-    const state = JournalState.from(journal.replayed);
-    for (const f of state.fills.values()) {
-      const r = state.get(f.id);
-      this.#tracker.replayFill(r?.strategy ?? '', r?.intentKey ?? '', f);
-    }
-    const result = await reconcileJournal({ gateway, state, log: this.#log });
-    const apply: (() => void)[] = [];
-    for (const res of result.resolutions) {
-      const r = res.request;
-      if (res.outcome === 'notPlaced') {
-        journal.append({ t: 'lost', at: this.#d.clock.now(), id: r.kind === 'order' ? r.clientOrderId : r.clientConditionalOrderId });
-        continue;
-      }
-      if ('order' in res) {
-        const entry = this.#orderFromJournal(res.request);
-        this.#registry.addOrder(entry);
-        this.#registry.linkOrderId(entry, res.order.id);
-        if (res.request.orderId !== undefined) this.#tracker.markAccepted(entry);
-        apply.push(() => this.#tracker.applyOrder(entry, res.order));
-      } else {
-        const c = this.#conditionalFromJournal(res.request);
-        this.#registry.addConditional(c);
-        this.#registry.linkConditionalId(c, res.conditional.id);
-        if (res.request.id !== undefined) this.#tracker.markAccepted(c);
-        const created = res.createdOrder;
-        if (created) apply.push(() => this.#tracker.followCreatedOrder(c, created.id, created));
-        apply.push(() => this.#tracker.applyConditional(c, res.conditional));
-      }
-    }
-    // Fills first, so orders found closed are complete when they are applied.
-    this.#tracker.onExecutions(result.executions);
-    for (const f of apply) f();
-    for (const b of result.brackets) {
-      const r = b.request;
-      await this.#ensureBracketLegs({ ...r, marketSymbol: r.request.marketSymbol, direction: r.request.direction, bracket: r.bracket! }, b.filled);
-    }
-    this.#log.info(
-      { ...result.report, unknownOpenOrders: result.report.unknownOpenOrders.map((o) => o.id) },
-      'journal reconciled with the exchange',
-    );
-    return result.report;
+    const { journal, gateway, clock } = this.#d;
+    return resumeFromJournal({
+      journal,
+      gateway,
+      clock,
+      registry: this.#registry,
+      tracker: this.#tracker,
+      log: this.#log,
+      armBracket: (entry, filled) => this.#brackets.ensure(entry, filled),
+    });
   }
 
   /** Cancel every live order and conditional order of `strategy` (all strategies when omitted), optionally of one market. */
   async cancelAll(strategy?: string, marketSymbol?: string): Promise<void> {
-    for (const [k, d] of this.#deferred) {
-      if ((strategy === undefined || d.strategy === strategy) && (marketSymbol === undefined || marketOf(d.intent) === marketSymbol)) {
-        this.#deferred.delete(k);
-      }
-    }
+    this.#deferred.clear(strategy, marketSymbol);
     const f = { strategy, marketSymbol };
     const work = [this.#requests.cancelOrders(this.#registry.liveOrders(f)), ...this.#registry.liveConditionals(f).map((c) => this.#requests.cancelConditional(c))];
     for (const p of work) this.#track(p);
@@ -236,21 +211,7 @@ export class OrderManager {
 
   /** Funds reserved by placements sent but not yet acknowledged (what the exchange balance does not show yet). */
   inFlightReserved(currency: string): Decimal {
-    let sum = ZERO;
-    for (const e of this.#registry.allLiveOrders()) {
-      if (!e.isUnacknowledged || !e.request) continue;
-      const m = this.#d.markets(e.marketSymbol);
-      if (!m) continue;
-      const r = e.request;
-      if (r.direction === 'BUY' && m.quoteCurrencySymbol === currency) {
-        const price = r.limit ?? this.#d.marketStore.bestAsk(r.marketSymbol)?.rate;
-        sum = sum.add(r.ceiling ?? (r.quantity && price ? r.quantity.mul(price) : ZERO));
-      } else if (r.direction === 'SELL' && m.baseCurrencySymbol === currency) {
-        const price = r.limit ?? this.#d.marketStore.bestBid(r.marketSymbol)?.rate;
-        sum = sum.add(r.quantity ?? (r.ceiling && price ? r.ceiling.div(price) : ZERO));
-      }
-    }
-    return sum;
+    return unacknowledgedReserve(this.#registry.allLiveOrders(), currency, this.#d.markets, this.#d.marketStore);
   }
 
   /** Open orders of the account, counting placements in flight and orders not placed by this manager. */
@@ -271,7 +232,7 @@ export class OrderManager {
   async drain(): Promise<void> {
     for (;;) {
       await new Promise<void>((resolve) => queueMicrotask(resolve));
-      if (this.#pending.size === 0 && this.#kicks.size === 0) return;
+      if (this.#pending.size === 0 && this.#deferred.pendingKicks === 0) return;
       await Promise.allSettled([...this.#pending]);
     }
   }
@@ -280,7 +241,7 @@ export class OrderManager {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#deferred.clear();
+    this.#deferred.stop();
     await this.drain();
     this.#sub.unsubscribe();
     this.#tracker.close();
@@ -366,98 +327,17 @@ export class OrderManager {
     return undefined;
   }
 
-  // ---- brackets --------------------------------------------------------------------------------------------
+  // ---- brackets ------------------------------------------------------------------------------------------
 
   #onFinished(e: InFlightOrder): void {
     const filled = e.order?.fillQuantity;
     const bracket = e.bracket;
-    if (e.role === 'entry' && bracket && e.state === 'CLOSED' && filled?.gt(0)) this.#track(this.#ensureBracketLegs({ ...pick(e), bracket }, filled));
-  }
-
-  /**
-   * Place a filled entry's missing exit legs: the take-profit first, then the stop-loss paired with it through
-   * orderToCancel, so they form an OCO pair.
-   */
-  async #ensureBracketLegs(
-    entry: { clientOrderId: string; strategy: string; intentKey: string; marketSymbol: string; direction: 'BUY' | 'SELL'; bracket: BracketLegs },
-    filled: Decimal,
-  ): Promise<void> {
-    if (this.#bracketing.has(entry.clientOrderId)) return;
-    this.#bracketing.add(entry.clientOrderId);
-    try {
-      const legs = this.#registry.legsOf(entry.clientOrderId);
-      let tp = legs.find((l) => l.role === 'takeProfit');
-      const sl = legs.find((l) => l.role === 'stopLoss');
-      if (tp && sl) return;
-      const plan = planBracketLegs(entry, entry.bracket, filled, this.#tracker.position(entry.marketSymbol, entry.strategy));
-      if (!tp) {
-        tp = this.#approveConditional(plan.takeProfit, entry.clientOrderId, undefined);
-        if (tp) await this.#requests.placeConditional(tp);
-      }
-      if (!sl) {
-        const pair = tp?.id !== undefined && !tp.isFinal ? { type: 'CONDITIONAL_ORDER' as const, id: tp.id } : undefined;
-        if (!pair) this.#log.warn({ clientOrderId: entry.clientOrderId }, 'bracket: stop-loss placed without a take-profit to pair with');
-        const c = this.#approveConditional(plan.stopLoss, entry.clientOrderId, pair);
-        if (c) await this.#requests.placeConditional(c);
-      }
-    } finally {
-      this.#bracketing.delete(entry.clientOrderId);
-    }
-  }
-
-  // ---- deferred intents ------------------------------------------------------------------------------------
-
-  #kick(strategy: string, intentKey: string): void {
-    const k = keyOf(strategy, intentKey);
-    if (!this.#deferred.has(k) || this.#kicks.has(k)) return;
-    this.#kicks.add(k);
-    // After the current change is fully applied (never re-entering the tracker mid-update).
-    queueMicrotask(() => {
-      this.#kicks.delete(k);
-      const d = this.#deferred.get(k);
-      if (!d || this.#closed) return;
-      this.#deferred.delete(k);
-      this.submit(d.strategy, d.intent);
-    });
-  }
-
-  #forgetDeferred(strategy: string, intent: Intent): void {
-    this.#deferred.delete(keyOf(strategy, intent.key));
-    if (intent.kind === 'cancel' && intent.targetKey !== undefined) this.#deferred.delete(keyOf(strategy, intent.targetKey));
-    if (intent.kind === 'cancelAll') {
-      for (const [k, d] of this.#deferred) {
-        if (d.strategy === strategy && (intent.marketSymbol === undefined || marketOf(d.intent) === intent.marketSymbol)) this.#deferred.delete(k);
-      }
-    }
+    if (e.role !== 'entry' || !bracket || e.state !== 'CLOSED' || !filled?.gt(0)) return;
+    const entry = { clientOrderId: e.clientOrderId, strategy: e.strategy, intentKey: e.intentKey, marketSymbol: e.marketSymbol, direction: e.direction, bracket };
+    this.#track(this.#brackets.ensure(entry, filled));
   }
 
   // ---- plumbing --------------------------------------------------------------------------------------------
-
-  #orderFromJournal(r: JournaledOrder): InFlightOrder {
-    const entry = new InFlightOrder({
-      clientOrderId: r.clientOrderId,
-      strategy: r.strategy,
-      intentKey: r.intentKey,
-      role: r.role,
-      request: { ...r.request, clientOrderId: r.clientOrderId },
-      bracket: r.bracket,
-      createdAt: r.at,
-    });
-    this.#tracker.restoreFills(entry);
-    return entry;
-  }
-
-  #conditionalFromJournal(r: JournaledConditional): InFlightConditional {
-    return new InFlightConditional({
-      clientConditionalOrderId: r.clientConditionalOrderId,
-      strategy: r.strategy,
-      intentKey: r.intentKey,
-      role: r.role,
-      request: r.request,
-      parent: r.parent,
-      createdAt: r.at,
-    });
-  }
 
   #track(p: Promise<unknown>): void {
     const guarded = p.catch((err) => this.#log.error({ err }, 'order request failed unexpectedly'));
@@ -474,26 +354,5 @@ export class OrderManager {
       // A subscriber's failure must not break the manager's bookkeeping.
       this.#log.error({ err }, 'an order event subscriber threw');
     }
-  }
-}
-
-function pick(e: InFlightOrder): { clientOrderId: string; strategy: string; intentKey: string; marketSymbol: string; direction: 'BUY' | 'SELL' } {
-  return { clientOrderId: e.clientOrderId, strategy: e.strategy, intentKey: e.intentKey, marketSymbol: e.marketSymbol, direction: e.direction };
-}
-
-function marketOf(intent: Intent): string | undefined {
-  switch (intent.kind) {
-    case 'place':
-      return intent.order.marketSymbol;
-    case 'bracket':
-      return intent.entry.marketSymbol;
-    case 'quotes':
-    case 'trailingStop':
-    case 'targetPosition':
-      return intent.marketSymbol;
-    case 'cancelAll':
-      return intent.marketSymbol;
-    default:
-      return undefined;
   }
 }

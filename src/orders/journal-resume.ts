@@ -1,0 +1,101 @@
+/**
+ * Resuming after a restart: replay the journal's fills (positions, dedupe), settle the journal against the
+ * exchange ({@link reconcileJournal}, which refuses when anything is unaccounted for), then follow again what is
+ * still live, report the fills that were missed, close what closed meanwhile, and arm filled brackets whose legs
+ * never got out. Orders found closed get their recovered fills BEFORE their close is applied, so a strategy
+ * (and the journal) sees fills, then the close.
+ */
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
+import type { BracketEntry } from './bracket-legs.js';
+import { InFlightConditional } from './in-flight-conditional.js';
+import type { InFlightRegistry } from './in-flight-registry.js';
+import { InFlightOrder } from './in-flight.js';
+import type { Journal } from './journal.js';
+import { JournalState } from './journal-state.js';
+import type { Decimal } from '../core/decimal.js';
+import type { OrderTracker } from './order-tracker.js';
+import { reconcileJournal, type ReconcileReport } from './reconcile.js';
+
+/** What resuming needs. */
+export interface ResumeDeps {
+  journal: Journal;
+  gateway: ExchangeGateway;
+  registry: InFlightRegistry;
+  tracker: OrderTracker;
+  clock: Clock;
+  log: Logger;
+  armBracket: (entry: BracketEntry, filled: Decimal) => Promise<void>;
+}
+
+/**
+ * Resume from the journal (see the module note). Throws a ReconcileError when anything stays unaccounted for.
+ *
+ * @example
+ * const report = await resumeFromJournal({ journal, gateway, registry, tracker, clock, log, armBracket });
+ */
+export async function resumeFromJournal(d: ResumeDeps): Promise<ReconcileReport> {
+  const { journal, registry, tracker } = d;
+  for (const w of journal.warnings) d.log.warn({ journal: journal.path }, w);
+  const state = JournalState.from(journal.replayed);
+  for (const f of state.fills.values()) {
+    const r = state.get(f.id);
+    tracker.replayFill(r?.strategy ?? '', r?.intentKey ?? '', f);
+  }
+  const result = await reconcileJournal({ gateway: d.gateway, state, log: d.log });
+  const apply: (() => void)[] = [];
+  for (const res of result.resolutions) {
+    const r = res.request;
+    if (res.outcome === 'notPlaced') {
+      journal.append({ t: 'lost', at: d.clock.now(), id: r.kind === 'order' ? r.clientOrderId : r.clientConditionalOrderId });
+      continue;
+    }
+    if ('order' in res) {
+      const q = res.request;
+      const entry = new InFlightOrder({
+        clientOrderId: q.clientOrderId,
+        strategy: q.strategy,
+        intentKey: q.intentKey,
+        role: q.role,
+        request: { ...q.request, clientOrderId: q.clientOrderId },
+        bracket: q.bracket,
+        createdAt: q.at,
+      });
+      tracker.restoreFills(entry);
+      registry.addOrder(entry);
+      registry.linkOrderId(entry, res.order.id);
+      if (q.orderId !== undefined) tracker.markAccepted(entry);
+      apply.push(() => tracker.applyOrder(entry, res.order));
+    } else {
+      const q = res.request;
+      const c = new InFlightConditional({
+        clientConditionalOrderId: q.clientConditionalOrderId,
+        strategy: q.strategy,
+        intentKey: q.intentKey,
+        role: q.role,
+        request: q.request,
+        parent: q.parent,
+        createdAt: q.at,
+      });
+      registry.addConditional(c);
+      registry.linkConditionalId(c, res.conditional.id);
+      if (q.id !== undefined) tracker.markAccepted(c);
+      const created = res.createdOrder;
+      if (created) apply.push(() => tracker.followCreatedOrder(c, created.id, created));
+      apply.push(() => tracker.applyConditional(c, res.conditional));
+    }
+  }
+  // Fills first, so orders found closed are complete when they are applied.
+  tracker.onExecutions(result.executions);
+  for (const f of apply) f();
+  for (const b of result.brackets) {
+    const q = b.request;
+    await d.armBracket(
+      { clientOrderId: q.clientOrderId, strategy: q.strategy, intentKey: q.intentKey, marketSymbol: q.request.marketSymbol, direction: q.request.direction, bracket: q.bracket! },
+      b.filled,
+    );
+  }
+  d.log.info({ ...result.report, unknownOpenOrders: result.report.unknownOpenOrders.map((o) => o.id) }, 'journal reconciled with the exchange');
+  return result.report;
+}
