@@ -23,33 +23,33 @@ export function bridgeEventsToHub(bus: SimEventBus, hub: Hub, isSubaccount: (acc
 }
 
 function publishEvent(hub: Hub, e: SimEvent, isSubaccount: (accountId: string) => boolean): void {
-  // Wire form once (decimals as 8-dp strings, dates ISO) for every recipient.
+  // Wire form (decimals as 8-dp strings, dates ISO) built lazily: only when a connection will receive it.
   switch (e.kind) {
     case 'orderBook':
-      hub.publish(`orderbook_${e.marketSymbol}_${e.depth}`, 'orderBook', wire({ marketSymbol: e.marketSymbol, depth: e.depth, sequence: e.sequence, bidDeltas: e.bidDeltas, askDeltas: e.askDeltas }));
+      hub.publish(`orderbook_${e.marketSymbol}_${e.depth}`, 'orderBook', () => wire({ marketSymbol: e.marketSymbol, depth: e.depth, sequence: e.sequence, bidDeltas: e.bidDeltas, askDeltas: e.askDeltas }));
       return;
     case 'trade':
-      hub.publish(`trade_${e.marketSymbol}`, 'trade', wire({ sequence: e.sequence, marketSymbol: e.marketSymbol, deltas: e.deltas }));
+      hub.publish(`trade_${e.marketSymbol}`, 'trade', () => wire({ sequence: e.sequence, marketSymbol: e.marketSymbol, deltas: e.deltas }));
       return;
     case 'ticker':
-      hub.publish(`ticker_${e.delta.symbol}`, 'ticker', wire(e.delta));
+      hub.publish(`ticker_${e.delta.symbol}`, 'ticker', () => wire(e.delta));
       return;
     case 'tickers':
-      hub.publish('tickers', 'tickers', wire({ sequence: e.sequence, deltas: e.deltas }));
+      hub.publish('tickers', 'tickers', () => wire({ sequence: e.sequence, deltas: e.deltas }));
       return;
     case 'marketSummary':
-      hub.publish(`market_summary_${e.delta.symbol}`, 'marketSummary', wire(e.delta));
+      hub.publish(`market_summary_${e.delta.symbol}`, 'marketSummary', () => wire(e.delta));
       return;
     case 'marketSummaries':
-      hub.publish('market_summaries', 'marketSummaries', wire({ sequence: e.sequence, deltas: e.deltas }));
+      hub.publish('market_summaries', 'marketSummaries', () => wire({ sequence: e.sequence, deltas: e.deltas }));
       return;
     case 'candle':
       // The stream carries TRADE candles only (its snapshot is .../candles/{interval}/recent, i.e. TRADE).
       if (e.candleType !== 'TRADE') return;
-      hub.publish(`candle_${e.marketSymbol}_${e.interval}`, 'candle', wire({ sequence: e.sequence, marketSymbol: e.marketSymbol, interval: e.interval, delta: e.delta }));
+      hub.publish(`candle_${e.marketSymbol}_${e.interval}`, 'candle', () => wire({ sequence: e.sequence, marketSymbol: e.marketSymbol, interval: e.interval, delta: e.delta }));
       return;
     case 'execution': {
-      const payload = wire({ accountId: e.accountId, sequence: e.sequence, deltas: e.deltas });
+      const payload = () => wire({ accountId: e.accountId, sequence: e.sequence, deltas: e.deltas });
       publishPrivate(hub, PRIVATE.execution, 'execution', payload, e.accountId, isSubaccount);
       return;
     }
@@ -57,16 +57,19 @@ function publishEvent(hub: Hub, e: SimEvent, isSubaccount: (accountId: string) =
     case 'order':
     case 'conditionalOrder':
     case 'deposit': {
-      const payload = wire({ accountId: e.accountId, sequence: e.sequence, delta: e.delta });
+      const payload = () => wire({ accountId: e.accountId, sequence: e.sequence, delta: e.delta });
       publishPrivate(hub, PRIVATE[e.kind], e.kind, payload, e.accountId, isSubaccount);
       return;
     }
   }
 }
 
-function publishPrivate(hub: Hub, channel: string, name: string, payload: object, accountId: string, isSubaccount: (id: string) => boolean): void {
-  hub.publish(channel, name, payload, { accountId });
-  if (isSubaccount(accountId)) hub.publish(`subaccounts_${channel}`, name, payload, { accountId });
+function publishPrivate(hub: Hub, channel: string, name: string, payload: () => object, accountId: string, isSubaccount: (id: string) => boolean): void {
+  // Built once even when both channels have recipients.
+  let built: object | undefined;
+  const once = () => (built ??= payload());
+  hub.publish(channel, name, once, { accountId });
+  if (isSubaccount(accountId)) hub.publish(`subaccounts_${channel}`, name, once, { accountId });
 }
 
 function wire(value: object): object {

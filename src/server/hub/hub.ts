@@ -116,11 +116,12 @@ export class Hub {
   /**
    * Deliver one message to every connection subscribed to `channel`: on private channels only to connections
    * authenticated as `opts.accountId`, on `subaccounts_*` channels only to masters managing it.
+   * `payload` may be a function, called only when the message has a recipient.
    * Returns the number of connections it was handed to (before fault injection).
    * Throws on a channel name outside the seed's table or a private channel without `accountId`: both are bugs
    * in the publisher, not wire input.
    */
-  publish(channel: string, messageName: string, payload: object, opts: PublishOptions = {}): number {
+  publish(channel: string, messageName: string, payload: object | (() => object), opts: PublishOptions = {}): number {
     const info = parseChannel(channel);
     if (!info) throw new Error(`Hub.publish: ${JSON.stringify(channel)} is not a channel of the v3 stream table`);
     const accountId = opts.accountId;
@@ -132,7 +133,9 @@ export class Hub {
     const managed = new Map<string, boolean>();
     const recipients = [...subscribed].filter((s) => this.#mayReceive(s, info.scope, accountId, managed));
     if (recipients.length === 0) return 0;
-    const argsJson = JSON.stringify([encodePayload(payload)]);
+    // A lazy payload is built only when someone will receive it (the engine publishes every event).
+    const body = typeof payload === 'function' ? payload() : payload;
+    const argsJson = JSON.stringify([encodePayload(body)]);
     for (const s of recipients) this.#deliver(s, messageName, argsJson);
     return recipients.length;
   }
