@@ -4,7 +4,10 @@
  * knows which of its orders it belongs to (the stream beats the REST answer carrying the order id): it is parked
  * by order id until the order is linked, then delivered.
  */
+import { type Decimal, ZERO } from '../core/decimal.js';
 import type { Execution } from '../model/order.js';
+import type { FillRecord } from './journal-records.js';
+import type { FillEvent } from './order-manager-deps.js';
 
 /**
  * Seen execution ids (bounded, oldest forgotten first) and parked executions of not-yet-linked orders.
@@ -58,5 +61,43 @@ export class FillTracker {
     this.#parked.delete(orderId);
     this.#parkedCount -= list.length;
     return list;
+  }
+}
+
+/**
+ * The fill event of a journaled fill record for `strategy`'s intent `intentKey`; `at` is the execution time.
+ *
+ * @example
+ * emit(fillEventOf('mm', 'ladder', record)); // { type: 'fill', clientOrderId: record.id, executionId: record.executionId, ... }
+ */
+export function fillEventOf(strategy: string, intentKey: string, r: FillRecord): FillEvent {
+  return {
+    type: 'fill',
+    strategy,
+    intentKey,
+    clientOrderId: r.id,
+    orderId: r.orderId,
+    marketSymbol: r.marketSymbol,
+    direction: r.direction,
+    quantity: r.quantity,
+    rate: r.rate,
+    commission: r.commission,
+    isTaker: r.isTaker,
+    executionId: r.executionId,
+    at: r.executedAt.getTime(),
+  };
+}
+
+/** Signed base positions per (strategy, market) from reported fills: the fallback when no portfolio is wired. */
+export class FillPositions {
+  readonly #positions = new Map<string, Decimal>();
+
+  add(f: FillEvent): void {
+    const k = `${f.strategy}|${f.marketSymbol}`;
+    this.#positions.set(k, (this.#positions.get(k) ?? ZERO).add(f.direction === 'BUY' ? f.quantity : f.quantity.neg()));
+  }
+
+  get(marketSymbol: string, strategy: string): Decimal {
+    return this.#positions.get(`${strategy}|${marketSymbol}`) ?? ZERO;
   }
 }

@@ -14,14 +14,14 @@ import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
 import type { ConditionalOrder } from '../model/conditional-order.js';
 import type { Execution, Order } from '../model/order.js';
 import type { AccountEvent } from '../store/account-store.js';
-import type { FillTracker } from './fill-tracker.js';
+import { FillPositions, fillEventOf, type FillTracker } from './fill-tracker.js';
 import { InFlightConditional } from './in-flight-conditional.js';
 import type { InFlightRegistry } from './in-flight-registry.js';
 import { InFlightOrder } from './in-flight.js';
 import type { FillRecord } from './journal-records.js';
 import type { Journal } from './journal.js';
 import type { OrderEvent } from './order-events.js';
-import type { FillEvent, PortfolioPort, ReadonlyAccountStore } from './order-manager-deps.js';
+import type { PortfolioPort, ReadonlyAccountStore } from './order-manager-deps.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 /** What the tracker tells the manager. */
@@ -57,7 +57,7 @@ export class OrderTracker {
   readonly #accepted = new WeakSet<InFlightOrder | InFlightConditional>();
   readonly #fillTimers = new Map<InFlightOrder, TimerHandle>();
   /** Positions from reported fills, per strategy and market (used when no portfolio is given). */
-  readonly #positions = new Map<string, Decimal>();
+  readonly #positions = new FillPositions();
   /** Journaled fills replayed at start, per client id: quantity and execution ids. */
   readonly #replayed = new Map<string, { quantity: Decimal; executions: string[] }>();
 
@@ -67,7 +67,7 @@ export class OrderTracker {
 
   /** The strategy's position from the portfolio, or from the fills this tracker reported. */
   position(marketSymbol: string, strategy: string): Decimal {
-    return this.#d.portfolio?.position(marketSymbol, strategy) ?? this.#positions.get(`${strategy}|${marketSymbol}`) ?? ZERO;
+    return this.#d.portfolio?.position(marketSymbol, strategy) ?? this.#positions.get(marketSymbol, strategy);
   }
 
   /** Mark an entry as already announced (adopted at reconciliation with its journaled ack). */
@@ -246,8 +246,8 @@ export class OrderTracker {
       executedAt: ex.executedAt,
     };
     journal.append(record);
-    const fill = this.#fillEvent(entry.strategy, entry.intentKey, record);
-    this.#applyPosition(fill);
+    const fill = fillEventOf(entry.strategy, entry.intentKey, record);
+    this.#positions.add(fill);
     try {
       portfolio?.onFill(fill);
     } catch (e) {
@@ -266,8 +266,8 @@ export class OrderTracker {
     r.quantity = r.quantity.add(record.quantity);
     r.executions.push(record.executionId);
     this.#replayed.set(record.id, r);
-    const fill = this.#fillEvent(strategy, intentKey, record);
-    this.#applyPosition(fill);
+    const fill = fillEventOf(strategy, intentKey, record);
+    this.#positions.add(fill);
     try {
       portfolio?.onFill(fill);
     } catch (e) {
@@ -281,30 +281,6 @@ export class OrderTracker {
     if (!r) return;
     entry.filledByExecutions = r.quantity;
     for (const id of r.executions) entry.executions.add(id);
-  }
-
-  #fillEvent(strategy: string, intentKey: string, r: FillRecord): FillEvent {
-    return {
-      type: 'fill',
-      strategy,
-      intentKey,
-      clientOrderId: r.id,
-      orderId: r.orderId,
-      marketSymbol: r.marketSymbol,
-      direction: r.direction,
-      quantity: r.quantity,
-      rate: r.rate,
-      commission: r.commission,
-      isTaker: r.isTaker,
-      executionId: r.executionId,
-      at: r.executedAt.getTime(),
-    };
-  }
-
-  #applyPosition(f: FillEvent): void {
-    const k = `${f.strategy}|${f.marketSymbol}`;
-    const signed = f.direction === 'BUY' ? f.quantity : f.quantity.neg();
-    this.#positions.set(k, (this.#positions.get(k) ?? ZERO).add(signed));
   }
 
   #fillsComplete(entry: InFlightOrder): boolean {

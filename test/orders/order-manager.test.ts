@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { OrderSpec } from '../../src/model/intent.js';
 import { Journal } from '../../src/orders/journal.js';
+import { createMetrics } from '../../src/telemetry/metrics.js';
 import { OrderManager } from '../../src/orders/order-manager.js';
 import type { AccountEvent } from '../../src/store/account-store.js';
 import { M, makeRig, ofType, type Rig } from './harness.js';
@@ -256,6 +257,34 @@ describe('OrderManager: fills, cancels', () => {
     await rig.settle(5_000);
     expect(rig.manager.openOrderCount()).toBe(1);
     expect(rig.manager.inFlightReserved('USD').toFixed()).toBe('0');
+  });
+
+  it('REST fallbacks: an order that vanished from a snapshot is fetched, its missed fills come from GET /executions', async () => {
+    rig = await makeRig();
+    rig.manager.submit('a', { kind: 'place', key: 'k1', order: { ...resting, limit: dec('29995') } });
+    await rig.settle();
+    // The private streams go quiet; meanwhile the order fills completely.
+    await rig.gateway.streams.unsubscribe(['order', 'execution']);
+    rig.engine.placeOrder(rig.lp, { marketSymbol: M, direction: 'SELL', type: 'LIMIT', timeInForce: 'IMMEDIATE_OR_CANCEL', quantity: dec('0.1'), limit: dec('29995') });
+    await rig.settle();
+    expect(ofType(rig.events, 'fill')).toEqual([]);
+    // The account resyncs: the snapshot no longer lists the order.
+    rig.account.resetOpenOrders(rig.engine.openOrders(rig.me).data);
+    await rig.settle(5_000);
+    expect(rig.gateway.calls).toContain('order');
+    expect(ofType(rig.events, 'fill').map((f) => f.quantity.toFixed())).toEqual(['0.1']);
+    expect(rig.events.slice(-2).map((e) => e.type)).toEqual(['fill', 'closed']);
+  });
+
+  it('counts intents and events in the metrics registry; a second manager on the same registry reuses the series', async () => {
+    const metrics = createMetrics();
+    rig = await makeRig({ deps: { metrics } });
+    rig.manager.submit('a', { kind: 'place', key: 'k1', order: resting });
+    await rig.settle();
+    await rig.restart({ metrics });
+    const text = await metrics.text();
+    expect(text).toContain('rexbot_order_manager_total{what="intent",kind="place"} 1');
+    expect(text).toContain('rexbot_order_manager_total{what="event",kind="accepted"} 1');
   });
 
   it('submit never throws, even when the manager is closed', async () => {
