@@ -2,10 +2,13 @@
  * Arming a bracket: once its entry has filled, place the missing exit legs — the take-profit first, then the
  * stop-loss with `orderToCancel: { type: 'CONDITIONAL_ORDER', id: takeProfit.id }`, so the exchange pairs them
  * as OCO (reciprocally: whichever triggers first cancels the other). Idempotent: legs already placed (live in
- * the registry, including ones adopted at reconciliation) are not placed again, and one entry is armed at a time.
+ * the registry, including ones adopted at reconciliation) are not placed again, one entry is armed at a time,
+ * and an `armed` journal record marks the entry done for good.
  */
 import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
+import type { Journal } from './journal.js';
 import type { InFlightConditional } from './in-flight-conditional.js';
 import type { InFlightRegistry } from './in-flight-registry.js';
 import type { BracketLegs } from './journal-records.js';
@@ -26,6 +29,8 @@ export interface BracketEntry {
 /** Dependencies of {@link BracketArming}. */
 export interface BracketArmingDeps {
   registry: InFlightRegistry;
+  journal: Journal;
+  clock: Clock;
   requests: OrderRequests;
   /** Risk, then a registered in-flight conditional order (undefined when denied). */
   approve: (p: PlannedConditional, parent: string, orderToCancel: { type: 'CONDITIONAL_ORDER'; id: string } | undefined) => InFlightConditional | undefined;
@@ -68,6 +73,9 @@ export class BracketArming {
         const c = approve(plan.stopLoss, entry.clientOrderId, pair);
         if (c) await requests.placeConditional(c);
       }
+      // Whatever became of the legs (placed, denied, refused), a restart must not arm this entry again: by then
+      // the position may long be gone. Only a crash before this record lets reconciliation finish the job.
+      this.#d.journal.append({ t: 'armed', at: this.#d.clock.now(), id: entry.clientOrderId });
     } finally {
       this.#busy.delete(entry.clientOrderId);
     }

@@ -90,6 +90,8 @@ export type JournalRecord =
   | { t: 'closed'; at: number; id: string }
   /** Declared lost: sent, never found on the exchange after repeated lookups. */
   | { t: 'lost'; at: number; id: string }
+  /** A filled bracket entry's exit legs were dealt with (placed, denied or refused): never arm it again. */
+  | { t: 'armed'; at: number; id: string }
   | FillRecord;
 
 /** A record's type tag. */
@@ -143,6 +145,7 @@ const decoders: { [K in JournalRecordType]: Decoder<Rec<K>> } = {
   triggered: object<Rec<'triggered'>>({ t: tag('triggered'), at: int, id, orderId: id }, {}),
   closed: object<Rec<'closed'>>({ t: tag('closed'), at: int, id }, {}),
   lost: object<Rec<'lost'>>({ t: tag('lost'), at: int, id }, {}),
+  armed: object<Rec<'armed'>>({ t: tag('armed'), at: int, id }, {}),
   fill: object<FillRecord>(
     {
       t: tag('fill'),

@@ -30,6 +30,8 @@ export interface JournaledOrder {
   rejectCode: string | undefined;
   /** clientConditionalOrderIds of the bracket legs placed for this entry. */
   legs: string[];
+  /** The bracket's legs were dealt with (see the `armed` record). */
+  armed: boolean;
 }
 
 /** A conditional order as the journal remembers it. */
@@ -149,6 +151,11 @@ export class JournalState {
         if (e) e.status = 'closed';
         return;
       }
+      case 'armed': {
+        const e = this.orders.get(r.id);
+        if (e) e.armed = true;
+        return;
+      }
       case 'lost': {
         const e = this.get(r.id);
         if (e && e.status !== 'closed' && e.status !== 'acked') e.status = 'lost';
@@ -207,5 +214,6 @@ function newOrder(
     status: 'intent',
     rejectCode: undefined,
     legs: [],
+    armed: false,
   };
 }

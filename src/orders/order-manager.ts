@@ -128,6 +128,8 @@ export class OrderManager {
     this.#deferred = new DeferredIntents((strategy, intent) => this.submit(strategy, intent));
     this.#brackets = new BracketArming({
       registry: this.#registry,
+      journal: deps.journal,
+      clock: deps.clock,
       requests: this.#requests,
       approve: (p, parent, pair) => this.#approveConditional(p, parent, pair),
       position: (m, s) => this.#tracker.position(m, s),

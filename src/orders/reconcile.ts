@@ -229,13 +229,13 @@ export async function reconcileJournal(opts: ReconcileOptions): Promise<Reconcil
   };
 }
 
-/** Filled bracket entries none of whose legs finished, with a leg missing. */
+/** Filled bracket entries not yet armed (a crash came between the fill and the legs) none of whose legs finished. */
 function bracketsToResume(state: JournalState, resolutions: readonly Resolution[]): BracketToResume[] {
   const found = new Map<string, Order>();
   for (const r of resolutions) if (r.outcome === 'found' && 'order' in r) found.set(r.request.clientOrderId, r.order);
   const out: BracketToResume[] = [];
   for (const o of state.orders.values()) {
-    if (!o.bracket || o.legs.length >= 2) continue;
+    if (!o.bracket || o.armed || o.legs.length >= 2) continue;
     const legs = o.legs.map((id) => state.conditionals.get(id));
     // A finished leg means the bracket already did its work (or was withdrawn): never re-arm it.
     if (legs.some((l) => !l || l.status === 'closed' || l.status === 'rejected' || l.status === 'lost')) continue;

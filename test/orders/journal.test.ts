@@ -62,10 +62,11 @@ describe('Journal', () => {
     j.append({ t: 'triggered', at: 7, id: 'cc1', orderId: 'o5' });
     j.append({ t: 'lost', at: 8, id: 'c3' });
     j.append({ t: 'closed', at: 9, id: 'c1' });
+    j.append({ t: 'armed', at: 10, id: 'c1' });
     j.close();
     expect(readFileSync(path, 'utf8')).not.toMatch(/\d\.\d+e/); // plain decimals, never floats
     const again = Journal.open(path);
-    expect(again.replayed).toHaveLength(10);
+    expect(again.replayed).toHaveLength(11);
     const r0 = again.replayed[0] as Extract<JournalRecord, { t: 'order' }>;
     expect(r0.order.limit!.toFixed()).toBe('30000.001');
     expect(r0.bracket!.stopLoss.toFixed()).toBe('29000.5');
@@ -73,7 +74,7 @@ describe('Journal', () => {
     expect(f.commission.toFixed()).toBe('0.00000001');
     expect(f.executedAt.getTime()).toBe(2);
     const state = JournalState.from(again.replayed);
-    expect(state.orders.get('c1')).toMatchObject({ status: 'closed', orderId: 'o1', legs: ['cc1'] });
+    expect(state.orders.get('c1')).toMatchObject({ status: 'closed', orderId: 'o1', legs: ['cc1'], armed: true });
     expect(state.orders.get('c2')).toMatchObject({ status: 'rejected', rejectCode: 'INSUFFICIENT_FUNDS', batchId: 'b1' });
     expect(state.conditionals.get('cc1')).toMatchObject({ status: 'intent', createdOrderId: 'o5', parent: 'c1' });
     expect(state.lastFill?.executionId).toBe('x1');

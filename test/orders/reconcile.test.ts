@@ -173,6 +173,21 @@ describe('reconcile after a crash', () => {
     expect(rig.engine.openConditionalOrders(rig.me).data).toHaveLength(2);
   });
 
+  it('a bracket whose legs were denied is not armed again by a restart (the position may be long gone)', async () => {
+    rig = await rigWithoutManager();
+    rig.risk.deny = (o) => o.reducesPosition;
+    const first = await rig.restart();
+    first.submit('bo', { kind: 'bracket', key: 'b', entry: taker, takeProfit: dec('31000'), stopLoss: dec('29000') });
+    await rig.settle();
+    expect(ofType(rig.events, 'denied')).toHaveLength(2);
+    await first.close();
+    rig.risk.deny = undefined;
+    const second = await rig.restart();
+    await second.reconcile();
+    await rig.settle();
+    expect(rig.engine.openConditionalOrders(rig.me).data).toEqual([]);
+  });
+
   it('a torn last journal line from the crash is ignored; the rest reconciles', async () => {
     rig = await rigWithoutManager();
     const first = crashableManager(rig);
