@@ -5,6 +5,7 @@
  * connections still lose different messages. These are the faults a sequenced stream client must survive (seed section 6, rule 4: a gap
  * means resynchronise), so the simulator offers them to test clients against.
  */
+import { mulberry32 } from '../../core/prng.js';
 
 /** What to break. Rates are probabilities in [0, 1] applied per push per connection. */
 export interface HubFaultConfig {
@@ -28,18 +29,6 @@ export interface FaultDecision {
 }
 
 const NONE: FaultDecision = { drop: false, duplicate: false, reorder: false };
-
-/** mulberry32: tiny, fast, good enough for fault dice, and fully determined by its 32-bit seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function rate(name: string, v: number | undefined): number {
   if (v === undefined) return 0;

@@ -9,6 +9,7 @@
  *   connection without answering — the "accepted but response lost" case.
  * Random choices come from a seeded generator so a test run is reproducible.
  */
+import { mulberry32 } from '../../core/prng.js';
 
 /** Fault settings; every field optional. `path` limits faults to requests whose path starts with it. */
 export interface RestFaultSettings {
@@ -30,17 +31,8 @@ export type FaultAction =
   | { kind: 'error'; status: number; delayMs: number }
   | { kind: 'throttle'; delayMs: number };
 
-/** Mulberry32: a tiny seeded PRNG, good enough for fault dice. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded dice for fault decisions (see src/core/prng.ts). */
+export const seededRandom = mulberry32;
 
 /** The REST server's fault state. */
 export class RestFaults {
