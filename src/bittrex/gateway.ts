@@ -7,6 +7,7 @@
  * service's code, NetworkError saying whether the request may have reached the server, TimeoutError).
  * Snapshot methods answer `{ data, sequence }` with the `Sequence` header, for seed rule 4.
  */
+import type { Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../core/clock.js';
 import type { ExchangeGateway, GatewayPage } from '../gateway/exchange-gateway.js';
 import { createHubClient } from './hub/hub-client.js';
@@ -49,6 +50,11 @@ export interface BittrexGatewayOptions {
   subaccountId?: string | undefined;
   /** REST response timeout in ms; default 10 000. */
   restTimeoutMs?: number | undefined;
+  /**
+   * undici dispatcher the REST client sends through (a proxy agent, a shared pool, an instrumented wrapper);
+   * default: the client owns a keep-alive Agent. A dispatcher passed in is not closed by {@link ExchangeGateway.close}.
+   */
+  dispatcher?: Dispatcher | undefined;
   /** Hub client tuning: watchdog, backoff, call timeouts, renewal period. */
   hub?: GatewayHubTuning | undefined;
   /** Name for logs and metrics; default `bittrex`. */
@@ -84,6 +90,7 @@ export function createBittrexGateway(opts: BittrexGatewayOptions): BittrexGatewa
     subaccountId: opts.subaccountId,
     timeoutMs: opts.restTimeoutMs,
     throttler: opts.throttler,
+    dispatcher: opts.dispatcher,
     clock,
     logger: opts.logger,
   });
