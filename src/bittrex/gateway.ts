@@ -110,6 +110,7 @@ export function createBittrexGateway(opts: BittrexGatewayOptions): BittrexGatewa
     orderBook: (marketSymbol, depth) => rest.markets.orderBook(marketSymbol, { depth }),
     tickers: () => rest.markets.tickers(),
     trades: (marketSymbol) => rest.markets.trades(marketSymbol),
+    candles: (marketSymbol, interval) => rest.markets.candles(marketSymbol, interval),
     balances: () => rest.balances.list(),
     openOrders: (marketSymbol) => rest.orders.listOpen({ marketSymbol }),
     closedOrders: (p) => rest.orders.listClosed(page(p)),

@@ -11,9 +11,9 @@
 import type { Observable } from 'rxjs';
 import type { StreamMessage } from '../bittrex/hub/messages.js';
 import type { ConditionalOrder, NewConditionalOrder } from '../model/conditional-order.js';
-import type { Currency, Market, OrderBook, Ticker, Trade } from '../model/market.js';
+import type { Candle, Currency, Market, OrderBook, Ticker, Trade } from '../model/market.js';
 import type { BatchOperation, BatchResponse, BulkCancelResult, Execution, ExecutionLastId, NewOrder, Order } from '../model/order.js';
-import type { OrderBookDepth } from '../model/enums.js';
+import type { CandleInterval, OrderBookDepth } from '../model/enums.js';
 import type { Balance } from '../model/wallet.js';
 
 /** A snapshot with the stream sequence it corresponds to (the REST `Sequence` header). */
@@ -74,6 +74,12 @@ export interface ExchangeGateway {
   orderBook(marketSymbol: string, depth: OrderBookDepth): Promise<Snapshot<OrderBook>>;
   tickers(): Promise<Snapshot<Ticker[]>>;
   trades(marketSymbol: string): Promise<Snapshot<Trade[]>>;
+  /**
+   * Recent TRADE candles of one interval, oldest first, with the Sequence of `candle_{market}_{interval}`: the
+   * snapshot behind strategies' candle series. Optional so a venue without candles can still trade; LiveData
+   * refuses to follow candles over a gateway that lacks it.
+   */
+  candles?(marketSymbol: string, interval: CandleInterval): Promise<Snapshot<Candle[]>>;
 
   balances(): Promise<Snapshot<Balance[]>>;
   openOrders(marketSymbol?: string): Promise<Snapshot<Order[]>>;

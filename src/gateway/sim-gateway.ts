@@ -58,6 +58,7 @@ export function createSimGateway(engine: SimEngine, accountId: string, options: 
     orderBook: (m, depth) => call('GET', `/markets/${m}/orderbook`, () => engine.orderBook(m, depth)),
     tickers: () => call('GET', '/markets/tickers', () => engine.tickers()),
     trades: (m) => call('GET', `/markets/${m}/trades`, () => engine.trades(m)),
+    candles: (m, interval) => call('GET', `/markets/${m}/candles/${interval}/recent`, () => engine.candles(m, 'TRADE', interval)),
     balances: () => call('GET', '/balances', () => engine.funds.balances(accountId)),
     openOrders: (m) => call('GET', '/orders/open', () => engine.openOrders(accountId, m)),
     closedOrders: (p) => call('GET', '/orders/closed', () => engine.closedOrders(accountId, page(p))),

@@ -12,6 +12,7 @@ import { filter, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { type Decimal, ZERO } from '../core/decimal.js';
 import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
+import { CANDLE_INTERVALS, type CandleInterval } from '../model/enums.js';
 import type { Market } from '../model/market.js';
 import { Journal } from '../orders/journal.js';
 import type { OrderEvent } from '../orders/order-events.js';
@@ -47,6 +48,11 @@ export interface KernelOptions {
   journalPath: string;
   /** Order book depth kept per market. */
   depth: 1 | 25 | 500;
+  /**
+   * Candle intervals kept per market for strategies' `candles$` (a series nobody synchronizes never emits).
+   * Default: every interval.
+   */
+  candleIntervals?: readonly CandleInterval[];
   /** Where relative plugin paths resolve. */
   baseDir: string;
   /** A failed strategy's open orders: cancelled or left alone. */
@@ -79,7 +85,8 @@ export class Kernel {
   ) {
     const { gateway, clock, logger, metrics } = opts;
     const marketSymbols = [...new Set(opts.strategies.flatMap((s) => s.markets))];
-    this.live = createLiveData(gateway, { clock, markets: marketSymbols, depths: [opts.depth], trades: true, logger });
+    const candles = opts.candleIntervals ?? CANDLE_INTERVALS;
+    this.live = createLiveData(gateway, { clock, markets: marketSymbols, depths: [opts.depth], trades: true, candles, logger });
     this.portfolio = new Portfolio({ clock, quoteCurrency: quoteOfFirst(marketSymbols) });
     this.journal = Journal.open(opts.journalPath, { onWarning: (m) => logger.warn({ journal: opts.journalPath }, m) });
     const market = (s: string) => this.markets.get(s.toUpperCase());

@@ -1,8 +1,8 @@
 /**
  * `createLiveData`: market and account stores kept in step with a venue through an {@link ExchangeGateway}.
  *
- * For each order book (market, depth), optionally each market's trades, and the account's balances, orders,
- * conditional orders and executions, it subscribes the hub channel and runs a rule-4 synchronizer (rule 5 for
+ * For each order book (market, depth), optionally each market's trades and candles, and the account's balances,
+ * orders, conditional orders and executions, it subscribes the hub channel and runs a rule-4 synchronizer (rule 5 for
  * executions) fed by the gateway's messages and snapshots. When the gateway reports that streams may have
  * missed messages — a new connection, or private streams resubscribed after their authentication lapsed — the
  * affected synchronizers resync from a fresh snapshot at once, rather than waiting for a gap that a quiet
@@ -15,7 +15,7 @@ import { Observable, Subject, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import type { ExchangeGateway, StreamResyncNotice } from '../gateway/exchange-gateway.js';
 import type { StreamMessage } from '../bittrex/hub/messages.js';
-import type { OrderBookDepth } from '../model/index.js';
+import type { CandleInterval, OrderBookDepth } from '../model/index.js';
 import { AccountStore } from '../store/account-store.js';
 import { MarketStore } from '../store/market-store.js';
 import { buildLiveStreams, liveChannelOf, type LiveStream } from './live-streams.js';
@@ -37,6 +37,8 @@ export interface LiveDataOptions {
   depths?: readonly OrderBookDepth[] | undefined;
   /** Also keep each market's recent trades (`trade_<market>`); default false. */
   trades?: boolean | undefined;
+  /** Also keep each market's TRADE candles of these intervals (`candle_<market>_<interval>`); default none. */
+  candles?: readonly CandleInterval[] | undefined;
   /** Keep the account (balances, orders, executions); needs credentials on the gateway. Default true. */
   account?: boolean | undefined;
   /** With the account, also its conditional orders; default true. */
@@ -135,6 +137,7 @@ class LiveDataImpl implements LiveData {
         markets: [...new Set(opts.markets)],
         depths: [...new Set<OrderBookDepth>(opts.depths ?? [25])],
         trades: opts.trades ?? false,
+        candles: [...new Set(opts.candles ?? [])],
         account: wantAccount,
         conditionalOrders: opts.conditionalOrders ?? true,
       },

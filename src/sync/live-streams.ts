@@ -5,12 +5,12 @@
  */
 import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
 import { channelName, type StreamMessage } from '../bittrex/hub/messages.js';
-import type { OrderBookDepth } from '../model/index.js';
+import type { CandleInterval, OrderBookDepth } from '../model/index.js';
 import type { AccountStore } from '../store/account-store.js';
 import type { MarketStore } from '../store/market-store.js';
 import { syncBalances, syncConditionalOrders, syncOrders } from './account-sync.js';
 import { pageExecutionsSince, syncExecutions } from './execution-sync.js';
-import { syncOrderBook, syncTrades } from './market-sync.js';
+import { syncCandles, syncOrderBook, syncTrades } from './market-sync.js';
 import type { Synchronizer, SyncTuning } from './synchronizer.js';
 
 /** One synchronized channel. */
@@ -19,7 +19,7 @@ export interface LiveStream {
   readonly channel: string;
   /** The market of a market-data channel; undefined for account channels. */
   readonly marketSymbol: string | undefined;
-  /** Whether the risk engine needs it live to trade (books and account streams; not trades). */
+  /** Whether the risk engine needs it live to trade (books and account streams; not trades or candles). */
   readonly critical: boolean;
   /** The synchronizer; typed loosely because a LiveData holds several kinds side by side. */
   readonly sync: Synchronizer<unknown, never>;
@@ -32,6 +32,8 @@ export interface LiveStreamPlan {
   markets: readonly string[];
   depths: readonly OrderBookDepth[];
   trades: boolean;
+  /** Candle intervals to keep per market (TRADE candles); empty for none. */
+  candles: readonly CandleInterval[];
   account: boolean;
   conditionalOrders: boolean;
 }
@@ -78,6 +80,12 @@ export function buildLiveStreams(
       const sync = syncTrades({ ...tuning, store: market, marketSymbol, fetchSnapshot: () => gateway.trades(marketSymbol) });
       out.push(stream(channelName.trade(marketSymbol), marketSymbol, false, sync));
     }
+    for (const interval of plan.candles) {
+      const fetchCandles = gateway.candles?.bind(gateway);
+      if (!fetchCandles) throw new Error(`venue ${gateway.venue} serves no candles: cannot follow candle_${marketSymbol}_${interval}`);
+      const sync = syncCandles({ ...tuning, store: market, marketSymbol, interval, fetchSnapshot: () => fetchCandles(marketSymbol, interval) });
+      out.push(stream(channelName.candle(marketSymbol, interval), marketSymbol, false, sync));
+    }
   }
   if (account) {
     out.push(stream('balance', undefined, true, syncBalances({ ...tuning, store: account, fetchSnapshot: () => gateway.balances() })));
@@ -102,7 +110,7 @@ export function buildLiveStreams(
 }
 
 /**
- * The channel of a message as a LiveData keys its streams: books and trades by market, account messages by
+ * The channel of a message as a LiveData keys its streams: books, trades and candles by market, account messages by
  * stream (a LiveData follows one account, so the plain channels carry only its own messages).
  */
 export function liveChannelOf(message: StreamMessage): string | undefined {
@@ -111,6 +119,10 @@ export function liveChannelOf(message: StreamMessage): string | undefined {
       return channelName.orderBook(message.data.marketSymbol, message.data.depth);
     case 'trade':
       return channelName.trade(message.data.marketSymbol);
+    case 'candle':
+      // The candle channels carry TRADE candles; a MIDPOINT candle is not what the series holds.
+      if (message.data.candleType !== undefined && message.data.candleType !== 'TRADE') return undefined;
+      return channelName.candle(message.data.marketSymbol, message.data.interval);
     case 'balance':
     case 'order':
     case 'execution':
