@@ -3,6 +3,8 @@
  * kernel) trade against instead of HTTP and the hub. It answers exactly what the network gateway would over the
  * simulator server — the same model objects, the same {@link ApiError} codes, statuses and data (each SimError is
  * converted 1:1), snapshots with the Sequence of their stream — so strategy, risk and order code cannot tell.
+ * Requests the REST client refuses locally (a MARKET order with GOOD_TIL_CANCELLED, an empty batch, a page size
+ * of 500) are refused here by the same checks, with the same {@link ValidationError}, before the engine sees them.
  *
  * Streams: the engine's bus events become the typed {@link StreamMessage}s of the hub (as the hub client would
  * decode them), filtered by the channels subscribed — private streams for this account, `subaccounts_*` streams
@@ -11,9 +13,19 @@
  * re-enter the matching engine mid-operation (on the network this could not happen either).
  */
 import { Observable, BehaviorSubject, Subject } from 'rxjs';
+import { GatewaySubscriptionError } from '../bittrex/gateway/gateway-errors.js';
 import { HubSubscriptionError } from '../bittrex/hub/hub-errors.js';
 import { parseChannelName, type Channel, type StreamMessage } from '../bittrex/hub/messages.js';
-import { ApiError } from '../core/errors.js';
+import {
+  optionalText,
+  requireText,
+  validateBatch,
+  validateDepth,
+  validateNewConditionalOrder,
+  validateNewOrder,
+  validatePageFilter,
+} from '../bittrex/rest/validate.js';
+import { ApiError, type ValidationError } from '../core/errors.js';
 import type { SimEngine } from '../sim/engine.js';
 import type { SimEvent } from '../sim/events.js';
 import { SimError } from '../sim/sim-error.js';
@@ -48,32 +60,54 @@ export function createSimGateway(engine: SimEngine, accountId: string, options: 
       throw toApiError(e, method, path);
     }
   };
-  const page = (p: GatewayPage | undefined) => ({ ...(p ?? {}) });
+  // The REST client's own checks, with its wording, so a request it would never send never reaches the engine.
+  const page = (p: GatewayPage | undefined, where: string) => {
+    const q = { ...(p ?? {}) };
+    optionalText('marketSymbol', q.marketSymbol, where);
+    validatePageFilter(q, where);
+    return q;
+  };
+  const id = (field: string, value: string, where: string) => requireText(field, value, where);
+  const market = (m: string | undefined, where: string) => optionalText('marketSymbol', m, where);
 
   return {
     venue: options.venue ?? 'sim',
     streams,
     markets: () => call('GET', '/markets', () => engine.markets()),
     currencies: () => call('GET', '/currencies', () => engine.currencies()),
-    orderBook: (m, depth) => call('GET', `/markets/${m}/orderbook`, () => engine.orderBook(m, depth)),
+    orderBook: (m, depth) =>
+      call('GET', `/markets/${m}/orderbook`, () => {
+        const where = 'GET /markets/{marketSymbol}/orderbook';
+        requireText('marketSymbol', m, where);
+        validateDepth(depth, where);
+        return engine.orderBook(m, depth);
+      }),
     tickers: () => call('GET', '/markets/tickers', () => engine.tickers()),
-    trades: (m) => call('GET', `/markets/${m}/trades`, () => engine.trades(m)),
-    candles: (m, interval) => call('GET', `/markets/${m}/candles/${interval}/recent`, () => engine.candles(m, 'TRADE', interval)),
+    trades: (m) => call('GET', `/markets/${m}/trades`, () => (requireText('marketSymbol', m, 'GET /markets/{marketSymbol}/trades'), engine.trades(m))),
     balances: () => call('GET', '/balances', () => engine.funds.balances(accountId)),
-    openOrders: (m) => call('GET', '/orders/open', () => engine.openOrders(accountId, m)),
-    closedOrders: (p) => call('GET', '/orders/closed', () => engine.closedOrders(accountId, page(p))),
-    order: (id) => call('GET', `/orders/${id}`, () => engine.getOrder(accountId, id)),
-    openConditionalOrders: (m) => call('GET', '/conditional-orders/open', () => engine.openConditionalOrders(accountId, m)),
-    closedConditionalOrders: (p) => call('GET', '/conditional-orders/closed', () => engine.closedConditionalOrders(accountId, page(p))),
-    conditionalOrder: (id) => call('GET', `/conditional-orders/${id}`, () => engine.getConditionalOrder(accountId, id)),
+    openOrders: (m) => call('GET', '/orders/open', () => (market(m, 'GET /orders/open'), engine.openOrders(accountId, m))),
+    closedOrders: (p) => call('GET', '/orders/closed', () => engine.closedOrders(accountId, page(p, 'GET /orders/closed'))),
+    order: (oid) => call('GET', `/orders/${oid}`, () => engine.getOrder(accountId, id('orderId', oid, 'GET /orders/{orderId}'))),
+    openConditionalOrders: (m) =>
+      call('GET', '/conditional-orders/open', () => (market(m, 'GET /conditional-orders/open'), engine.openConditionalOrders(accountId, m))),
+    closedConditionalOrders: (p) =>
+      call('GET', '/conditional-orders/closed', () => engine.closedConditionalOrders(accountId, page(p, 'GET /conditional-orders/closed'))),
+    conditionalOrder: (cid) =>
+      call('GET', `/conditional-orders/${cid}`, () =>
+        engine.getConditionalOrder(accountId, id('conditionalOrderId', cid, 'GET /conditional-orders/{conditionalOrderId}')),
+      ),
     lastExecution: () => call('GET', '/executions/last-id', (): Snapshot<{ lastId?: string }> => engine.lastExecution(accountId)),
-    executions: (p) => call('GET', '/executions', () => engine.executions(accountId, page(p))),
-    placeOrder: (o) => call('POST', '/orders', () => engine.placeOrder(accountId, o)),
-    cancelOrder: (id) => call('DELETE', `/orders/${id}`, () => engine.cancelOrder(accountId, id)),
-    cancelAllOrders: (m) => call('DELETE', '/orders/open', () => engine.cancelAll(accountId, m)),
-    batch: (ops) => call('POST', '/batch', () => engine.batch(accountId, ops)),
-    placeConditionalOrder: (o) => call('POST', '/conditional-orders', () => engine.createConditionalOrder(accountId, o)),
-    cancelConditionalOrder: (id) => call('DELETE', `/conditional-orders/${id}`, () => engine.cancelConditionalOrder(accountId, id)),
+    executions: (p) => call('GET', '/executions', () => engine.executions(accountId, page(p, 'GET /executions'))),
+    placeOrder: (o) => call('POST', '/orders', () => (validateNewOrder(o, 'POST /orders'), engine.placeOrder(accountId, o))),
+    cancelOrder: (oid) => call('DELETE', `/orders/${oid}`, () => engine.cancelOrder(accountId, id('orderId', oid, 'DELETE /orders/{orderId}'))),
+    cancelAllOrders: (m) => call('DELETE', '/orders/open', () => (market(m, 'DELETE /orders/open'), engine.cancelAll(accountId, m))),
+    batch: (ops) => call('POST', '/batch', () => (validateBatch(ops, 'POST /batch'), engine.batch(accountId, ops))),
+    placeConditionalOrder: (o) =>
+      call('POST', '/conditional-orders', () => (validateNewConditionalOrder(o, 'POST /conditional-orders'), engine.createConditionalOrder(accountId, o))),
+    cancelConditionalOrder: (cid) =>
+      call('DELETE', `/conditional-orders/${cid}`, () =>
+        engine.cancelConditionalOrder(accountId, id('conditionalOrderId', cid, 'DELETE /conditional-orders/{conditionalOrderId}')),
+      ),
     close: async () => streams.close(),
   };
 }
@@ -93,6 +127,7 @@ class SimStreams implements GatewayStreams {
   readonly #channels = new Set<string>();
   readonly #queue: StreamMessage[] = [];
   #draining = false;
+  #closed = false;
   #off: (() => void) | undefined;
 
   readonly messages$: Observable<StreamMessage> = this.#messages.asObservable();
@@ -104,17 +139,33 @@ class SimStreams implements GatewayStreams {
     this.#off = engine.bus.on((e) => this.#onEvent(e));
   }
 
+  /**
+   * As the hub answers Subscribe (one SocketResponse per channel, seed section 6): each channel is accepted or
+   * refused on its own, the accepted ones stay subscribed, and the refused ones are named, with the hub's code,
+   * in one {@link GatewaySubscriptionError} — the network gateway's error.
+   */
   async subscribe(channels: readonly string[]): Promise<void> {
-    const bad = channels.filter((c) => parseChannelName(c) === undefined);
-    if (bad.length > 0) throw new HubSubscriptionError(bad.join(', '), 'INVALID_CHANNEL', 'Subscribe');
-    for (const c of channels) this.#channels.add(c);
+    if (this.#closed) throw new Error('gateway streams are closed');
+    const failures: HubSubscriptionError[] = [];
+    for (const c of channels) {
+      const refusal = this.#refusal(c);
+      if (refusal) failures.push(new HubSubscriptionError(c, refusal, 'Subscribe'));
+      else this.#channels.add(c);
+    }
+    if (failures.length > 0) throw new GatewaySubscriptionError(failures);
   }
 
   async unsubscribe(channels: readonly string[]): Promise<void> {
-    for (const c of channels) this.#channels.delete(c);
+    const failures: HubSubscriptionError[] = [];
+    for (const c of channels) {
+      if (parseChannelName(c) === undefined) failures.push(new HubSubscriptionError(c, 'INVALID_CHANNEL', 'Unsubscribe'));
+      else this.#channels.delete(c);
+    }
+    if (failures.length > 0) throw new GatewaySubscriptionError(failures);
   }
 
   close(): void {
+    this.#closed = true;
     this.#off?.();
     this.#off = undefined;
     this.#queue.length = 0;
@@ -172,6 +223,17 @@ class SimStreams implements GatewayStreams {
       case 'deposit':
         return this.#private('deposit', e.accountId) ? { name: 'deposit', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } } : undefined;
     }
+  }
+
+  /** The hub's ErrorCode for subscribing to `channel`, or undefined when it would be accepted. */
+  #refusal(channel: string): string | undefined {
+    const parsed = parseChannelName(channel);
+    if (!parsed) return 'INVALID_CHANNEL';
+    // An unknown market's channel would succeed and never deliver anything; the hub says so instead.
+    if ('marketSymbol' in parsed && !this.#engine.catalog.markets().some((m) => m.symbol === parsed.marketSymbol.toUpperCase())) {
+      return 'MARKET_DOES_NOT_EXIST';
+    }
+    return undefined;
   }
 
   #has(channel: string): boolean {
