@@ -75,6 +75,16 @@ function nodeAt(root: Node | null | undefined, path: readonly PropertyKey[]): No
   return last;
 }
 
+/** The key node of `key` in the map at `path`, or the map itself when the key cannot be found. */
+function keyNodeAt(root: Node | null | undefined, path: readonly PropertyKey[], key: string): Node | undefined {
+  const parent = nodeAt(root, path);
+  if (isMap(parent)) {
+    const pair = parent.items.find((it) => (it.key as { value?: unknown } | null)?.value === key);
+    if (pair && pair.key) return pair.key as Node;
+  }
+  return parent;
+}
+
 /**
  * Parse YAML `text` (from `file`, for messages) against `schema`. Values of the form `${VAR}` are taken from `env`.
  *
@@ -97,6 +107,13 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, file: string,
   const issues: ConfigIssue[] = [...missing];
   if (!result.success) {
     for (const iss of result.error.issues) {
+      if (iss.code === 'unrecognized_keys') {
+        // One issue per unknown key, placed on the key itself: the object that holds it may start many lines up.
+        for (const key of iss.keys) {
+          issues.push({ path: pathString([...iss.path, key]), message: `unknown field "${key}"`, ...pos(keyNodeAt(doc.contents, iss.path, key)?.range?.[0]) });
+        }
+        continue;
+      }
       const node = nodeAt(doc.contents, iss.path);
       issues.push({ path: pathString(iss.path), message: iss.message, ...pos(node?.range?.[0]) });
     }
