@@ -23,6 +23,13 @@ export interface GatewayUnderTest {
   close(): Promise<void>;
 }
 
+/** A target as each test gets it: funded, `M` seeded by `maker`, with short names for the gateway and account. */
+export interface FreshTarget extends GatewayUnderTest {
+  maker: string;
+  g: ExchangeGateway;
+  me: string;
+}
+
 /** Makes a fresh, independent {@link GatewayUnderTest} per test. */
 export type GatewayFactory = () => Promise<GatewayUnderTest>;
 

@@ -18,19 +18,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HubSubscriptionError } from '../../src/bittrex/hub/hub-errors.js';
-import type { StreamMessage, StreamMessageData } from '../../src/bittrex/hub/messages.js';
 import { dec } from '../../src/core/decimal.js';
 import { ValidationError } from '../../src/core/errors.js';
-import type { BatchResponse, Execution, Order } from '../../src/model/order.js';
+import type { BatchResponse, Order } from '../../src/model/order.js';
 import { seqKey } from '../../src/sim/sequences.js';
-import { eventually, expectSame, expectSameRefusal, limit, M, recordStreams, seedMarket, type GatewayFactory, type GatewayUnderTest } from './conformance-helpers.js';
+import { eventually, expectSame, expectSameRefusal, limit, M, seedMarket, type FreshTarget, type GatewayFactory, type GatewayUnderTest } from './conformance-helpers.js';
+import { describeStreamConformance } from './stream-conformance.js';
 
 export { createConformanceEngine, type GatewayFactory, type GatewayUnderTest } from './conformance-helpers.js';
-
-type Data<N extends StreamMessage['name']> = StreamMessageData<N>;
-const of = <N extends StreamMessage['name']>(messages: readonly StreamMessage[], name: N): Data<N>[] =>
-  messages.filter((m) => m.name === name).map((m) => m.data as Data<N>);
 
 /** Register the conformance tests of the gateway `factory` builds, under `describe(name)`. */
 export function describeGatewayConformance(name: string, factory: GatewayFactory): void {
@@ -42,7 +37,7 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
       for (const t of closing) await t.close();
     });
     /** A fresh target with the suite's funding and book; `maker` is the other account on the book. */
-    const fresh = async () => {
+    const fresh = async (): Promise<FreshTarget> => {
       const t = await factory();
       open.push(t);
       const maker = seedMarket(t);
@@ -347,97 +342,6 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
       });
     });
 
-    describe('streams', () => {
-      it('deliver the book, order, balance, execution and conditional order messages of this account, continuing the snapshots', async () => {
-        const { g, engine, me, maker } = await fresh();
-        const rec = recordStreams(g);
-        await g.streams.subscribe([`orderbook_${M}_25`, `trade_${M}`, 'order', 'balance', 'execution', 'conditional_order']);
-        const book = await g.orderBook(M, 25);
-        const trades = await g.trades(M);
-        const orders = await g.openOrders();
-        const balances = await g.balances();
-        const last = await g.lastExecution();
-        const conditionals = await g.openConditionalOrders();
-        const theirs = engine.placeOrder(maker, limit('BUY', '27000', '0.1')); // the book moves; not our order
-        const order = await g.placeOrder(limit('BUY', '30000', '0.6')); // 0.5 fills, 0.1 rests at 30,000
-        const cond = await g.placeConditionalOrder({ marketSymbol: M, operand: 'GTE', triggerPrice: dec('40000') });
-        await eventually(() => {
-          expect(of(rec.messages, 'order').map((m) => m.delta.id)).toContain(order.id);
-          expect(of(rec.messages, 'execution').flatMap((m) => m.deltas.map((e) => e.orderId))).toContain(order.id);
-          expect(of(rec.messages, 'conditionalOrder').map((m) => m.delta.id)).toContain(cond.id);
-          expect(of(rec.messages, 'orderBook').at(-1)?.sequence).toBe(engine.orderBook(M, 25).sequence);
-          expect(of(rec.messages, 'balance').at(-1)?.sequence).toBe(engine.funds.balances(me).sequence);
-        });
-        rec.stop();
-        const bookMsgs = of(rec.messages, 'orderBook');
-        expect(bookMsgs.map((m) => m.sequence)).toEqual(bookMsgs.map((_, i) => book.sequence + 1 + i));
-        expect(bookMsgs.every((m) => m.marketSymbol === M && m.depth === 25)).toBe(true);
-        expect(bookMsgs[0]!.bidDeltas.map((d) => d.rate.toFixed())).toEqual(['27000']);
-        const orderMsgs = of(rec.messages, 'order');
-        expect(orderMsgs.map((m) => m.sequence)).toEqual(orderMsgs.map((_, i) => orders.sequence + 1 + i));
-        expect(orderMsgs.every((m) => m.accountId === me)).toBe(true);
-        expect(orderMsgs.map((m) => m.delta.id)).not.toContain(theirs.id);
-        expectSame(orderMsgs.at(-1)!.delta, engine.getOrder(me, order.id));
-        const balanceMsgs = of(rec.messages, 'balance');
-        expect(balanceMsgs[0]!.sequence).toBe(balances.sequence + 1);
-        expect(balanceMsgs.every((m) => m.accountId === me)).toBe(true);
-        const executionMsgs = of(rec.messages, 'execution');
-        expect(executionMsgs[0]!.sequence).toBe(last.sequence + 1);
-        const byId = (a: Execution, b: Execution) => a.id.localeCompare(b.id);
-        expectSame(executionMsgs.flatMap((m) => m.deltas).sort(byId), [...engine.orderExecutions(me, order.id)].sort(byId));
-        const tradeMsgs = of(rec.messages, 'trade');
-        expect(tradeMsgs.map((m) => [m.sequence, m.marketSymbol])).toEqual([[trades.sequence + 1, M]]);
-        expect(tradeMsgs[0]!.deltas.map((t) => [t.rate.toFixed(), t.quantity.toFixed()])).toEqual([['30000', '0.5']]);
-        const lastBalance = new Map(balanceMsgs.map((m) => [m.delta.currencySymbol, m.delta]));
-        for (const [currency, b] of lastBalance) expectSame(b, engine.funds.balances(me).data.find((x) => x.currencySymbol === currency));
-        const condMsgs = of(rec.messages, 'conditionalOrder');
-        expect(condMsgs.map((m) => [m.sequence, m.accountId])).toEqual([[conditionals.sequence + 1, me]]);
-        expectSame(condMsgs[0]!.delta, engine.getConditionalOrder(me, cond.id));
-      });
-
-      it('unsubscribing stops a channel; the others go on', async () => {
-        const { g, me } = await fresh();
-        await g.streams.subscribe(['order', 'balance']);
-        await g.streams.unsubscribe(['balance']);
-        const rec = recordStreams(g);
-        const placed = await g.placeOrder(limit('BUY', '28000', '0.1'));
-        await g.cancelOrder(placed.id);
-        // The cancel's order message comes after every message of the placement.
-        await eventually(() => expect(of(rec.messages, 'order').map((m) => m.delta.status)).toEqual(['OPEN', 'CLOSED']));
-        rec.stop();
-        expect(rec.messages.map((m) => m.name)).toEqual(['order', 'order']);
-        expect(of(rec.messages, 'order').every((m) => m.accountId === me)).toBe(true);
-      });
-
-      it('a refused channel is named in a HubSubscriptionError; the channels accepted with it deliver', async () => {
-        const { g } = await fresh();
-        const err = await g.streams.subscribe(['order', 'orderbook_NOPE-USD_25', 'orderbook_BTC-USD_7']).catch((e: unknown) => e);
-        expect(err).toBeInstanceOf(HubSubscriptionError);
-        const message = (err as Error).message;
-        expect(message).toContain('orderbook_NOPE-USD_25');
-        expect(message).toContain('orderbook_BTC-USD_7');
-        const refused = (err as { failures?: readonly HubSubscriptionError[] }).failures ?? [err as HubSubscriptionError];
-        expect(refused.map((f) => [f.channel, f.errorCode])).toEqual([
-          ['orderbook_NOPE-USD_25', 'MARKET_DOES_NOT_EXIST'],
-          ['orderbook_BTC-USD_7', 'INVALID_CHANNEL'],
-        ]);
-        const rec = recordStreams(g);
-        const placed = await g.placeOrder(limit('BUY', '28000', '0.1'));
-        await eventually(() => expect(of(rec.messages, 'order').map((m) => m.delta.id)).toEqual([placed.id]));
-        rec.stop();
-      });
-
-      it('the connection epoch is at least 1 once subscribed; close() completes it and later subscriptions fail', async () => {
-        const t = await fresh();
-        await t.g.streams.subscribe(['order']);
-        const epochs: number[] = [];
-        let completed = false;
-        t.g.streams.connectionEpoch$.subscribe({ next: (e) => epochs.push(e), complete: () => (completed = true) });
-        expect(epochs.at(-1)).toBeGreaterThanOrEqual(1);
-        await t.g.close();
-        expect(completed).toBe(true);
-        await expect(t.g.streams.subscribe(['order'])).rejects.toThrow();
-      });
-    });
+    describeStreamConformance(fresh);
   });
 }
