@@ -199,5 +199,10 @@ function loaderHint(err: unknown, path: string): string {
   if (code === 'ERR_UNKNOWN_FILE_EXTENSION' && (ext === '.ts' || ext === '.mts')) {
     return ' (TypeScript plugins need a TypeScript loader: run through the rexbot CLI, or `node --import tsx`)';
   }
+  // A .ts/.js file outside an ESM package scope is CommonJS by Node's rules; under tsx its `import` statements
+  // then end in require(esm) of the plugin itself, which Node refuses with this unhelpful cycle message.
+  if (code === 'ERR_REQUIRE_CYCLE_MODULE' && (ext === '.ts' || ext === '.js')) {
+    return ` (no package.json with "type": "module" governs this file, so it was loaded as CommonJS: rename it to ${ext === '.ts' ? '.mts' : '.mjs'}, or put {"type": "module"} in a package.json beside it)`;
+  }
   return '';
 }
