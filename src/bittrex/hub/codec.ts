@@ -3,20 +3,22 @@
  * wbits -15) of its JSON (WIRE.md). The client decodes with {@link decodePayload}; the simulator's hub server
  * encodes with {@link encodePayload}.
  *
- * Two interchangeable implementations exist, one over `node:zlib` and one over pako (pure JS). Measured with
- * `npm run bench -- --only hub-decode` over the 1,015 real order-book payloads of the 2021 capture
- * (test/fixtures/v3-capture), both in the same run, on the project's 2-core machine:
+ * Three interchangeable implementations exist: {@link reusableCodec} (rexbot's own raw inflate, raw-inflate.ts,
+ * reusing its buffers), one over `node:zlib` and one over pako (pure JS). The payloads are small (median 122 bytes
+ * compressed), so per-call setup decides: `inflateRawSync` builds and closes a zlib stream object per call, pako
+ * allocates its output chunk and tables per call. Measured with `npm run bench -- --only hub-decode` over the
+ * 1,015 real order-book payloads of the 2021 capture (base64 -> inflate -> JSON.parse), all in the same run, on
+ * the project's 2-core machine shared with other test runs (load average 2-3):
  *
- *     node:zlib  ~30,000 payloads/s   pako ~16,000-23,000   (ratio 1.3-1.9, machine otherwise quiet)
- *     node:zlib  ~14,000-15,000       pako ~4,000-5,000     (ratio 2.8-4.0, cores shared with other test runs)
+ *     reusable ~74,000-83,000 payloads/s   node:zlib ~50,000-66,000   pako ~23,000-28,000
  *
- * The payloads are small (median 122 bytes compressed), so per-call setup decides: pako allocates and fills
- * its output chunks in JS, zlib does the work natively. node:zlib was faster in every run, so it is the
- * default ({@link payloadCodec}); {@link pakoCodec} stays exported, same interface, for comparison.
+ * The reusable inflater also leaves no garbage per call, which is what the stream-latency p99 is made of. It is
+ * the default ({@link payloadCodec}); the other two stay exported, same interface, for comparison.
  */
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import { deflateRaw, inflateRaw } from 'pako';
 import { WireFormatError } from '../../core/errors.js';
+import { INFLATE_INPUT_PADDING, InflateError, RawInflater } from './raw-inflate.js';
 
 /** Decodes and encodes hub payloads (base64 of raw deflate of JSON). */
 export interface PayloadCodec {
@@ -102,8 +104,60 @@ export const zlibCodec: PayloadCodec = {
   },
 };
 
-/** The default codec: the faster one in the `hub-decode` bench (see the figures at the top of this file). */
-export const payloadCodec: PayloadCodec = zlibCodec;
+/**
+ * Decode a hub payload to its JSON text with the reusable {@link RawInflater}: base64 into a scratch buffer (no
+ * Buffer per call), inflate into the inflater's own output, one string out. Nothing else is allocated per call,
+ * which is the point: see raw-inflate.ts for why node:zlib and pako cost what they cost on payloads this small.
+ */
+class ReusableInflate {
+  readonly #inflater = new RawInflater();
+  #scratch = Buffer.allocUnsafeSlow(4096);
+  /** A Buffer over the inflater's current output, for its native utf8 decoding. */
+  #output = Buffer.from(this.#inflater.output.buffer, 0, this.#inflater.output.length);
+
+  text(base64: unknown): string {
+    if (typeof base64 !== 'string') {
+      throw new WireFormatError(WHERE, '', `is not a base64 string: ${typeof base64}`);
+    }
+    if (base64.length === 0 || !BASE64_RE.test(base64)) {
+      throw new WireFormatError(WHERE, '', `is not base64 text (${base64.length} chars)`);
+    }
+    // 3 bytes per 4 characters, rounded up, plus the inflater's look-ahead padding.
+    const need = Math.ceil((base64.length * 3) / 4) + INFLATE_INPUT_PADDING;
+    if (this.#scratch.length < need) this.#scratch = Buffer.allocUnsafeSlow(Math.max(need, this.#scratch.length * 2));
+    const scratch = this.#scratch;
+    const length = scratch.write(base64, 0, 'base64');
+    let n: number;
+    try {
+      n = this.#inflater.inflate(scratch, length);
+    } catch (err) {
+      if (err instanceof InflateError) return inflateFailed(err);
+      throw err;
+    } finally {
+      // A rare huge payload should not pin its scratch buffer for good.
+      if (scratch.length > 1 << 20) this.#scratch = Buffer.allocUnsafeSlow(4096);
+    }
+    const out = this.#inflater.output;
+    if (this.#output.buffer !== out.buffer) this.#output = Buffer.from(out.buffer, out.byteOffset, out.length);
+    return this.#output.toString('utf8', 0, n);
+  }
+}
+
+const reusable = new ReusableInflate();
+
+/** rexbot's own raw inflate ({@link RawInflater}), reusing its buffers; encodes with node:zlib. */
+export const reusableCodec: PayloadCodec = {
+  name: 'reusable-inflate',
+  decode(base64) {
+    return parseJson(reusable.text(base64));
+  },
+  encode(value) {
+    return zlibCodec.encode(value);
+  },
+};
+
+/** The default codec: the fastest in the `hub-decode` bench (see the figures at the top of this file). */
+export const payloadCodec: PayloadCodec = reusableCodec;
 export default payloadCodec;
 
 /**
