@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal, parseDecimal } from '../../src/core/decimal.js';
+import { Prng } from '../sync/prng.js';
+
+/** decimal.js's documented representation of a value. */
+const parts = (d: Decimal): { s: number; e: number; d: number[] | null } => {
+  const x = d as unknown as { s: number; e: number; d: number[] | null };
+  return { s: x.s, e: x.e, d: x.d };
+};
+
+describe('parseDecimal', () => {
+  it('builds plain wire strings exactly as the decimal.js constructor does (digits, exponent, sign)', () => {
+    const rng = new Prng(11);
+    const digits = (n: number, zeros: number): string => Array.from({ length: n }, () => (rng.chance(zeros) ? '0' : String(rng.int(10)))).join('');
+    const failures: string[] = [];
+    for (let k = 0; k < 50_000; k++) {
+      const int = digits(1 + rng.int(24), rng.next());
+      const text = `${rng.chance(0.2) ? '-' : ''}${int}${rng.chance(0.7) ? `.${digits(1 + rng.int(24), rng.next())}` : ''}`;
+      const got = parseDecimal(text);
+      const want = new Decimal(text);
+      if (got === undefined || JSON.stringify(parts(got)) !== JSON.stringify(parts(want))) failures.push(text);
+    }
+    expect(failures).toEqual([]);
+    for (const text of ['0', '-0.00000000', '30001.12300000', '0.00000001', '12345678901234567890.123456789', '9999999.0000000']) {
+      expect(parts(parseDecimal(text)!), text).toEqual(parts(new Decimal(text)));
+    }
+  });
+
+  it('still reads every other decimal form and rejects non-decimals', () => {
+    for (const [text, value] of [['+1.5', '1.5'], ['.5', '0.5'], ['1.', '1'], ['1e-8', '1e-8'], ['-2.5E3', '-2500']] as const) {
+      expect(parseDecimal(text)?.eq(new Decimal(value)), text).toBe(true);
+    }
+    for (const bad of ['', '-', '.', '1..2', '1.2.3', '--1', '1-', ' 1', '1 ', 'abc', 'NaN', 'Infinity', '0x10', '1,5']) {
+      expect(parseDecimal(bad), bad).toBeUndefined();
+    }
+  });
+
+  it('gives values that behave like any other Decimal', () => {
+    const a = parseDecimal('30001.12300000')!;
+    expect(a.plus(parseDecimal('0.00000001')!).toString()).toBe('30001.12300001');
+    expect(a.eq(new Decimal('30001.123'))).toBe(true);
+    expect(parseDecimal('-0.00000000')!.isNegative()).toBe(new Decimal('-0').isNegative());
+  });
+});
