@@ -42,6 +42,7 @@ import {
   type Trade,
 } from '../../model/index.js';
 import { dec as decimal } from '../../model/decode.js';
+import { parseDecimal } from '../../core/decimal.js';
 
 /** `orderBook`: deltas of one (market, depth) book. Quantity 0 removes the level. */
 export interface OrderBookMessage {
@@ -166,11 +167,66 @@ const sequence: Decoder<number> = (v, path, where) => {
   return n;
 };
 
+/** The general orderBook decoder: the reference for what is accepted, and the author of every error message. */
+const orderBookChecked = object<OrderBookMessage>(
+  { marketSymbol: str, depth, sequence, bidDeltas: arrayOf(bookDelta), askDeltas: arrayOf(bookDelta) },
+  {},
+);
+
+/** decimal.js's documented sign field (`s`: 1 or -1; both for zero). */
+const signOf = (d: Decimal): number => (d as unknown as { s: number }).s;
+
+/** A well-formed book level as the service sends it, or undefined for anything the fast path does not vouch for. */
+function plainLevel(v: unknown): OrderBookEntry | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const level = v as { quantity?: unknown; rate?: unknown };
+  const quantity = parseDecimal(level.quantity);
+  const rate = parseDecimal(level.rate);
+  if (quantity === undefined || rate === undefined) return undefined;
+  // Same acceptance as bookDelta: quantity not negative (decimal.js calls -0 negative), rate above zero.
+  if (signOf(quantity) < 0 || signOf(rate) < 0 || rate.isZero()) return undefined;
+  return { quantity, rate };
+}
+
+function plainLevels(v: unknown): OrderBookEntry[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out = new Array<OrderBookEntry>(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const level = plainLevel(v[i]);
+    if (level === undefined) return undefined;
+    out[i] = level;
+  }
+  return out;
+}
+
+/**
+ * The orderBook decoder. Every message of the hottest stream used to go through the general object()/arrayOf()
+ * machinery, which builds a field path string per level and field whether or not anything is wrong. The fast
+ * path below accepts only what {@link orderBookChecked} accepts (a plain object, depth and sequence as JSON
+ * numbers, every level valid) and builds the same values; for anything else it hands the payload to
+ * orderBookChecked, which decodes the unusual-but-valid (e.g. a quoted sequence) and words every error.
+ */
+const orderBookMessage: Decoder<OrderBookMessage> = (v, path, where) => {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+    const m = v as Record<string, unknown>;
+    const { marketSymbol, depth: d, sequence: seq } = m;
+    if (
+      typeof marketSymbol === 'string' &&
+      (d === 25 || d === 500 || d === 1) &&
+      typeof seq === 'number' &&
+      Number.isSafeInteger(seq) &&
+      seq >= 0
+    ) {
+      const bidDeltas = plainLevels(m.bidDeltas);
+      const askDeltas = bidDeltas && plainLevels(m.askDeltas);
+      if (askDeltas !== undefined) return { marketSymbol, depth: d, sequence: seq, bidDeltas: bidDeltas!, askDeltas };
+    }
+  }
+  return orderBookChecked(v, path, where);
+};
+
 const DECODERS: { [N in StreamMessageName]: Decoder<StreamMessageData<N>> } = {
-  orderBook: object<OrderBookMessage>(
-    { marketSymbol: str, depth, sequence, bidDeltas: arrayOf(bookDelta), askDeltas: arrayOf(bookDelta) },
-    {},
-  ),
+  orderBook: orderBookMessage,
   ticker: decodeTicker,
   tickers: object<TickersMessage>({ sequence, deltas: arrayOf(decodeTicker) }, {}),
   trade: object<TradeMessage>({ sequence, marketSymbol: str, deltas: arrayOf(decodeTrade) }, {}),
@@ -193,10 +249,12 @@ const DECODERS: { [N in StreamMessageName]: Decoder<StreamMessageData<N>> } = {
 const CANONICAL = new Map<string, StreamMessageName>(
   (Object.keys(DECODERS) as StreamMessageName[]).map((n) => [n.toLowerCase(), n]),
 );
+/** Canonical names themselves, looked up first: the service sends them so, and lower-casing allocates a string. */
+const EXACT = new Map<string, StreamMessageName>((Object.keys(DECODERS) as StreamMessageName[]).map((n) => [n, n]));
 
 /** The canonical message name for `name` in any case, or undefined when it names no stream message. */
 export function streamMessageName(name: string): StreamMessageName | undefined {
-  return CANONICAL.get(name.toLowerCase());
+  return EXACT.get(name) ?? CANONICAL.get(name.toLowerCase());
 }
 
 /**

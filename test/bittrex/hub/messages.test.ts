@@ -83,6 +83,52 @@ describe('stream message decoders', () => {
   });
 });
 
+describe('orderBook decoding', () => {
+  const level = (quantity: unknown, rate: unknown) => ({ quantity, rate });
+  const message = (over: Record<string, unknown>) => ({ marketSymbol: 'BTC-USD', depth: 25, sequence: 9, bidDeltas: [], askDeltas: [], ...over });
+  const error = (payload: unknown): string => {
+    try {
+      decodeStreamMessage('orderBook', payload);
+    } catch (e) {
+      expect(e).toBeInstanceOf(WireFormatError);
+      return (e as Error).message;
+    }
+    return 'no error';
+  };
+
+  it('decodes the wire form to exact levels, and the forms the service could also send', () => {
+    const m = decodeStreamMessage('orderBook', message({ bidDeltas: [level('0.00000000', '30001.12300000')], askDeltas: [level('1.5', 30002.5)] }));
+    if (m.name !== 'orderBook') throw new Error(m.name);
+    expect(m.data.bidDeltas[0]!.quantity.isZero()).toBe(true);
+    expect(m.data.bidDeltas[0]!.rate.toString()).toBe('30001.123');
+    expect(m.data.askDeltas[0]!.rate.toString()).toBe('30002.5');
+    // Quoted integers and exponent decimals are valid, if unusual.
+    const quoted = decodeStreamMessage('orderBook', message({ depth: '500', sequence: '12', bidDeltas: [level('1e-8', '.5')] }));
+    if (quoted.name !== 'orderBook') throw new Error(quoted.name);
+    expect(quoted.data).toMatchObject({ depth: 500, sequence: 12 });
+    expect(quoted.data.bidDeltas[0]!.quantity.eq(dec('0.00000001'))).toBe(true);
+    expect(quoted.data.bidDeltas[0]!.rate.eq(dec('0.5'))).toBe(true);
+  });
+
+  it('names the field of every malformed level or envelope', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [message({ bidDeltas: [level('1', '2'), level('-0.00000000', '3')] }), 'stream orderBook: bidDeltas[1].quantity is negative: 0'],
+      [message({ askDeltas: [level('1', '-2')] }), 'stream orderBook: askDeltas[0].rate is not positive: -2'],
+      [message({ askDeltas: [level('1', '0.00')] }), 'stream orderBook: askDeltas[0].rate is not positive: 0'],
+      [message({ askDeltas: [level('1', '2'), level('1', 'x')] }), 'stream orderBook: askDeltas[1].rate is not a decimal: "x"'],
+      [message({ askDeltas: [{ rate: '2' }] }), 'stream orderBook: askDeltas[0].quantity is missing'],
+      [message({ askDeltas: [['1', '2']] }), 'stream orderBook: askDeltas[0] is not an object: ["1","2"]'],
+      [message({ bidDeltas: null }), 'stream orderBook: bidDeltas is missing'],
+      [message({ askDeltas: {} }), 'stream orderBook: askDeltas is not an array: {}'],
+      [message({ sequence: -1 }), 'stream orderBook: sequence is negative: -1'],
+      [message({ sequence: 1.5 }), 'stream orderBook: sequence is not an integer: 1.5'],
+      [message({ marketSymbol: 7 }), 'stream orderBook: marketSymbol is not a string: 7'],
+    ];
+    for (const [payload, text] of cases) expect(error(payload), text).toBe(text);
+    expect(error([])).toBe('stream orderBook: <root> is not an object: []');
+  });
+});
+
 describe('channel names', () => {
   it('formats and parses every stream', () => {
     const cases: [string, Channel][] = [
