@@ -6,14 +6,17 @@
  *  - reacting to the order book and to our own fills, throttled on the injected clock (never Date.now);
  *  - reading the store synchronously inside the pipeline: it already holds the update we react to;
  *  - reading our position to skew the ladder (inventory management);
+ *  - pricing off the rest of the market: our own quotes are left out of the touch, or the ladder would follow itself;
  *  - emitting a QuotesIntent: we describe the quotes we WANT, the order manager works out the cancels and
  *    placements (one POST /batch) to get there, so re-emitting an unchanged ladder costs nothing.
  *
  * Run it:  strategies: [{ use: market-maker, markets: [BTC-USD], params: { spread: 0.002, size: 0.01 } }]
  */
-import { distinctUntilChanged, filter, identity, map, merge, throttleTime, type Observable } from 'rxjs';
-import { dec, Decimal, ONE } from '../src/core/decimal.js';
+import { distinctUntilChanged, filter, identity, map, merge, tap, throttleTime, type Observable } from 'rxjs';
+import { dec, Decimal, ONE, ZERO } from '../src/core/decimal.js';
+import type { Order, OrderBookEntry } from '../src/model/index.js';
 import type { Intent, Quote } from '../src/model/intent.js';
+import type { ReadonlyOrderBook } from '../src/store/order-book.js';
 import { decimalParam, defineStrategy, roundRate, z, type StrategyContext } from '../src/strategy/index.js';
 
 const params = z.strictObject({
@@ -62,6 +65,27 @@ export function quoteLadder(
   return { bids, asks };
 }
 
+/**
+ * The best bid and ask of everyone else: each book level less what our account's own open orders rest there.
+ * A mid that includes our own quotes pins the ladder to itself: once our quotes are the touch, that mid never
+ * moves again, the ladder stops following the market, and the market trades through our stale quotes.
+ */
+export function marketTouch(book: ReadonlyOrderBook, own: readonly Order[]): { bid: Decimal | undefined; ask: Decimal | undefined } {
+  const resting = (direction: Order['direction']): Map<string, Decimal> => {
+    const at = new Map<string, Decimal>();
+    for (const o of own) {
+      if (o.direction !== direction || !o.limit || !o.quantity) continue;
+      const key = o.limit.toFixed();
+      at.set(key, (at.get(key) ?? ZERO).plus(o.quantity.minus(o.fillQuantity ?? ZERO)));
+    }
+    return at;
+  };
+  const best = (levels: readonly OrderBookEntry[], ours: Map<string, Decimal>) =>
+    levels.find((l) => l.quantity.gt(ours.get(l.rate.toFixed()) ?? ZERO))?.rate;
+  const { bid, ask } = book.ladder();
+  return { bid: best(bid, resting('BUY')), ask: best(ask, resting('SELL')) };
+}
+
 /** Same rates and quantities, in the same order. */
 function sameQuotes(a: Quote[], b: Quote[]): boolean {
   return a.length === b.length && a.every((q, i) => q.rate.eq(b[i]!.rate) && q.quantity.eq(b[i]!.quantity));
@@ -71,22 +95,23 @@ function sameQuotes(a: Quote[], b: Quote[]): boolean {
 function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): Observable<Intent> {
   const p = ctx.params;
   const precision = ctx.marketInfo(market)?.precision;
+  let book: ReadonlyOrderBook | undefined;
   // Requote when the book moves or when one of our orders fills (the position, hence the skew, changed).
-  const triggers$ = merge(ctx.book$(market), ctx.fills$(market));
+  const triggers$ = merge(ctx.book$(market).pipe(tap((b) => (book = b))), ctx.fills$(market));
   return triggers$.pipe(
     // Throttle on the strategy's scheduler: virtual time in tests and backtests, wall time live.
     p.throttleMs > 0 ? throttleTime(p.throttleMs, ctx.scheduler, { leading: true, trailing: true }) : identity,
     // Store, then publish: the store already holds the change that woke us, so read the latest state.
     map(() => {
-      const bid = ctx.market.bestBid(market);
-      const ask = ctx.market.bestAsk(market);
-      if (!bid || !ask) return undefined; // one-sided or empty book: no mid, no quotes
-      const ladder = quoteLadder(bid.rate.plus(ask.rate).div(2), ctx.portfolio.position(market), p, precision);
+      if (!book) return undefined;
+      const { bid, ask } = marketTouch(book, ctx.account.openOrders(market));
+      if (!bid || !ask) return undefined; // one-sided or empty book (besides us): no mid, no quotes
+      const ladder = quoteLadder(bid.plus(ask).div(2), ctx.portfolio.position(market), p, precision);
       // Never cross the book: a bid at or above the best ask would take liquidity instead of providing it
       // (it can happen with a strong skew on a tight book). Drop such quotes rather than pay the spread.
       return {
-        bids: ladder.bids.filter((q) => q.rate.lt(ask.rate)),
-        asks: ladder.asks.filter((q) => q.rate.gt(bid.rate)),
+        bids: ladder.bids.filter((q) => q.rate.lt(ask)),
+        asks: ladder.asks.filter((q) => q.rate.gt(bid)),
       };
     }),
     filter((l): l is { bids: Quote[]; asks: Quote[] } => l !== undefined),

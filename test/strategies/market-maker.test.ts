@@ -89,6 +89,25 @@ describe('market-maker example', () => {
     expect(q.bids[0]!.rate.lt(dec('100.1'))).toBe(true);
   });
 
+  it('prices off the rest of the market: its own resting quotes are left out of the touch', async () => {
+    const h = await maker({ spread: '0.02', levels: 1, throttleMs: 0 });
+    const own = (id: string, direction: 'BUY' | 'SELL', limit: string, quantity: string, filled = '0') =>
+      h.account.applyOrder({
+        id, marketSymbol: M, direction, type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: dec(quantity), limit: dec(limit),
+        fillQuantity: dec(filled), commission: dec(0), proceeds: dec(0), status: 'OPEN', createdAt: new Date(0),
+      });
+    // Our quotes are the touch (99.5 / 101.5, 0.5 left of each after a partial fill); the market is 99 / 103.
+    own('b', 'BUY', '99.5', '1', '0.5');
+    own('a', 'SELL', '101.5', '0.5');
+    h.setBook(M, [['99.5', '0.5'], ['99', '2']], [['101.5', '0.5'], ['103', '2']]);
+    // Mid of the others: (99 + 103) / 2 = 101, not our own (99.5 + 101.5) / 2 = 100.5 (which would never move).
+    expect(rates(h.last('quotes')!.bids)).toEqual(['99.99']);
+    expect(rates(h.last('quotes')!.asks)).toEqual(['102.01']);
+    // Someone else joins our bid: that level is the market's again.
+    h.setBook(M, [['99.5', '1.5'], ['99', '2']], [['101.5', '0.5'], ['103', '2']]);
+    expect(rates(h.last('quotes')!.bids)).toEqual(['100.2375']); // mid (99.5 + 103) / 2 = 101.25, less 1 %
+  });
+
   it('quotes every configured market under its own key', async () => {
     const h = await createStrategyHarness(marketMaker, { markets: [M, 'ETH-USD'], params: { levels: 1, throttleMs: 0 } });
     h.setBook('ETH-USD', [['10', '1']], [['11', '1']]);
