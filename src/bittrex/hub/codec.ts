@@ -171,6 +171,20 @@ export function decodePayload(base64: string): unknown {
 }
 
 /**
+ * The JSON text of one hub payload (base64 -> raw inflate -> UTF-8), with the reusable inflater; for decoders
+ * that read the text themselves (see stream-payload.ts). Throws {@link WireFormatError} (`hub payload`) as
+ * {@link decodePayload} does; follow with {@link parsePayloadText} for the JSON value.
+ */
+export function inflatePayload(base64: unknown): string {
+  return reusable.text(base64);
+}
+
+/** JSON.parse of an inflated payload, failing as {@link decodePayload} does (`hub payload: ... not JSON`). */
+export function parsePayloadText(text: string): unknown {
+  return parseJson(text);
+}
+
+/**
  * Encode one hub payload with the default codec (what the simulator's hub server sends).
  *
  * @example

@@ -11,7 +11,6 @@
 import { BehaviorSubject, Subject, filter, type Observable } from 'rxjs';
 import { type Clock, type TimerHandle, systemClock } from '../../core/clock.js';
 import { RexbotError } from '../../core/errors.js';
-import { decodePayload } from './codec.js';
 import { HEARTBEAT_INTERVAL_MS, HeartbeatWatchdog } from './heartbeat-watchdog.js';
 import { authenticateHub, DEFAULT_AUTH_RENEW_AFTER_MS, AUTH_LIFETIME_MS, isHubAuthenticated } from './hub-auth.js';
 import type {
@@ -26,6 +25,7 @@ import {
 import { decodeStreamMessage, streamMessageName, type StreamMessage, type StreamMessageName } from './messages.js';
 import { HubConnection } from './hub-connection.js';
 import { ReconnectPolicy } from './reconnect-policy.js';
+import { decodeStreamPayload } from './stream-payload.js';
 import type { TransportEvent } from './transport.js';
 
 export type * from './hub-client-types.js';
@@ -312,8 +312,9 @@ class HubClientImpl implements HubClient {
     }
     let message: StreamMessage;
     try {
-      const payload = name === 'heartbeat' || ev.args.length === 0 ? undefined : decodePayload(ev.args[0] as string);
-      message = decodeStreamMessage(ev.method, payload);
+      message = name === 'heartbeat' || ev.args.length === 0
+        ? decodeStreamMessage(ev.method, undefined)
+        : decodeStreamPayload(ev.method, ev.args[0]);
     } catch (e) {
       this.#stats.decodeErrors++;
       this.#errors.next(new HubMessageDecodeError(ev.method, e));
