@@ -117,7 +117,8 @@ export function closeOrder(ctx: Pick<SettleContext, 'ledger' | 'orders' | 'at' |
   rec.order.status = 'CLOSED';
   rec.order.closedAt = ctx.at;
   rec.order.updatedAt = ctx.at;
-  if (rec.reserved.gt(0)) ctx.ledger.release(rec.accountId, rec.reserveCurrency, rec.reserved);
+  // Reservations are never negative, so "positive" is "not zero" (cheaper than gt(0), which builds a Decimal).
+  if (!rec.reserved.isZero()) ctx.ledger.release(rec.accountId, rec.reserveCurrency, rec.reserved);
   rec.reserved = ZERO;
   rec.resting = undefined;
   ctx.orders.markClosed(rec);
@@ -130,7 +131,7 @@ export function trimReserve(ctx: Pick<SettleContext, 'ledger' | 'feeMax'>, rec: 
   const excess = rec.reserved.minus(need);
   // A negative excess would mean a reservation too small for the remaining fills: a bug, never a user error.
   if (excess.isNegative()) throw new Error(`trading: order ${rec.order.id} reserves ${rec.reserved.toFixed()} < ${need.toFixed()}`);
-  if (excess.gt(0)) {
+  if (!excess.isZero()) {
     ctx.ledger.release(rec.accountId, rec.reserveCurrency, excess);
     rec.reserved = need;
   }

@@ -38,6 +38,7 @@ export interface ValidOrder {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RESTING_TIFS: readonly TimeInForce[] = ['GOOD_TIL_CANCELLED', 'POST_ONLY_GOOD_TIL_CANCELLED'];
+const AMOUNT_FIELDS = ['quantity', 'ceiling', 'limit'] as const;
 
 /** Validate `n` statically; throws the first refusal as a SimError (see the module table). */
 export function validateNewOrder(n: NewOrder, catalog: Catalog): ValidOrder {
@@ -64,9 +65,10 @@ export function validateNewOrder(n: NewOrder, catalog: Catalog): ValidOrder {
   if (!marketType && n.limit === undefined) throw malformed(`${type} orders need a limit`);
   if (ceilingType && n.ceiling === undefined) throw malformed(`${type} orders need a ceiling`);
   if (!ceilingType && n.quantity === undefined) throw malformed(`${type} orders need a quantity`);
-  for (const field of ['quantity', 'ceiling', 'limit'] as const) {
+  for (const field of AMOUNT_FIELDS) {
     const v = n[field];
-    if (v !== undefined && (!isDecimal(v) || !v.isFinite() || v.lte(0) || v.decimalPlaces() > 8)) {
+    // isZero/isNegative rather than lte(0): a comparison with a number literal builds a Decimal on every order.
+    if (v !== undefined && (!isDecimal(v) || !v.isFinite() || v.isZero() || v.isNegative() || v.decimalPlaces() > 8)) {
       throw malformed(`${field} must be a positive decimal with at most 8 decimals`);
     }
   }

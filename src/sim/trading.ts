@@ -201,9 +201,10 @@ export class Trading implements OrderPort {
     const ctx = this.#context(book, fees, feeMax, at, op);
     for (const fill of plan.fills) settleFill(ctx, rec, fill);
     if (plan.fills.length > 0) this.#lastRate.set(m.symbol, plan.fills[plan.fills.length - 1]!.rate);
-    if (v.rests && rec.remaining!.gt(0)) {
+    if (v.rests && !rec.remaining!.isZero()) {
       rec.resting = book.add(order.id, accountId, v.direction, v.limit!, rec.remaining!);
-      trimReserve(ctx, rec);
+      // Without fills the reservation is exactly what the full quantity needs (see `reservation`): nothing to trim.
+      if (plan.fills.length > 0) trimReserve(ctx, rec);
     } else {
       closeOrder(ctx, rec);
     }

@@ -13,6 +13,14 @@ import { PriceLevel, type RestingOrder } from './price-level.js';
 /** Which side: bids (buy orders, best = highest) or asks (sell orders, best = lowest). */
 export type SideName = 'bid' | 'ask';
 
+/** A rate with its canonical key (`toFixed()`) and double approximation, for fast ordering. */
+export interface RankedRate {
+  readonly key: string;
+  readonly rate: Decimal;
+  /** `rate.toNumber()`. */
+  readonly approx: number;
+}
+
 /** A level's state before the changes of the current operation. */
 export interface DirtyMark {
   readonly key: string;
@@ -51,8 +59,11 @@ export class BookSide {
    * {@link better} for rates that come with their double approximation (levels, dirty marks): the doubles decide
    * whenever they differ (toNumber is monotonic), the exact comparison only breaks ties.
    */
-  betterThan(a: { rate: Decimal; approx: number }, b: { rate: Decimal; approx: number }): boolean {
+  betterThan(a: RankedRate, b: RankedRate): boolean {
     if (a.approx !== b.approx) return this.name === 'bid' ? a.approx > b.approx : a.approx < b.approx;
+    // Equal doubles are nearly always the same rate (a level compared with its own mark or boundary): equal
+    // canonical keys settle that without an exact comparison, which would allocate.
+    if (a.key === b.key) return false;
     return this.better(a.rate, b.rate);
   }
 

@@ -13,7 +13,7 @@
  */
 import { type Decimal, ZERO } from '../../core/decimal.js';
 import type { OrderBookEntry } from '../../model/market.js';
-import type { BookSide, DirtyMark } from './book-side.js';
+import type { BookSide, DirtyMark, RankedRate } from './book-side.js';
 
 /** The stream depths. */
 export const BOOK_DEPTHS = [1, 25, 500] as const;
@@ -78,16 +78,13 @@ export class DepthViews {
   }
 }
 
-/** A view's worst rate, with its double approximation for fast comparisons. */
-interface Boundary {
-  rate: Decimal;
-  approx: number;
-}
+/** A view's worst level (its rate, key and double approximation, for fast comparisons). */
+type Boundary = RankedRate;
 
 function worstInView(side: BookSide, depth: number): Boundary | undefined {
   if (side.size < depth) return undefined;
-  const level = side.atRank(depth - 1)!;
-  return { rate: level.rate, approx: level.approx };
+  // The level itself: its rate, key and approximation never change, so it can stand for the boundary.
+  return side.atRank(depth - 1)!;
 }
 
 /** Deltas of one side at one depth, given the old boundary and the levels that changed. */
@@ -97,7 +94,7 @@ function sideDeltas(
   oldWorst: Boundary | undefined,
   dirty: ReadonlyMap<string, DirtyMark>,
 ): OrderBookEntry[] {
-  const out: OrderBookEntry[] = [];
+  const out: RankedEntry[] = [];
   const n = side.size;
   const newWorst = worstInView(side, depth);
   // A level was in the old view iff it existed and is at least as good as the old boundary; likewise now.
@@ -107,9 +104,9 @@ function sideDeltas(
     const wasIn = m.existedBefore && (oldWorst === undefined || !side.betterThan(oldWorst, m));
     const isIn = level !== undefined && (newWorst === undefined || !side.betterThan(newWorst, m));
     if (isIn) {
-      if (!wasIn || !level.total.eq(m.totalBefore)) out.push({ quantity: level.total, rate: level.rate });
+      if (!wasIn || !level.total.eq(m.totalBefore)) out.push({ quantity: level.total, level });
     } else if (wasIn) {
-      out.push({ quantity: ZERO, rate: m.rate });
+      out.push({ quantity: ZERO, level: m });
     }
   }
   // Unchanged levels that entered the view: in the new view but worse than the old boundary.
@@ -117,15 +114,22 @@ function sideDeltas(
     for (let r = Math.min(depth, n) - 1; r >= 0; r--) {
       const level = side.atRank(r)!;
       if (!side.betterThan(oldWorst, level)) break;
-      if (!dirty.has(level.key)) out.push({ quantity: level.total, rate: level.rate });
+      if (!dirty.has(level.key)) out.push({ quantity: level.total, level });
     }
   }
   // Unchanged levels that left the view: beyond the new depth but at least as good as the old boundary.
   for (let r = depth; r < n; r++) {
     const level = side.atRank(r)!;
     if (oldWorst !== undefined && side.betterThan(oldWorst, level)) break;
-    if (!dirty.has(level.key)) out.push({ quantity: ZERO, rate: level.rate });
+    if (!dirty.has(level.key)) out.push({ quantity: ZERO, level });
   }
-  if (out.length > 1) out.sort((a, b) => (side.better(a.rate, b.rate) ? -1 : side.better(b.rate, a.rate) ? 1 : 0));
-  return out;
+  // Entries are distinct rates, so the order is strict; betterThan decides on doubles nearly always.
+  if (out.length > 1) out.sort((a, b) => (side.betterThan(a.level, b.level) ? -1 : 1));
+  return out.map((e) => ({ quantity: e.quantity, rate: e.level.rate }));
+}
+
+/** A delta entry before publication, with its level's ranking data. */
+interface RankedEntry {
+  quantity: Decimal;
+  level: RankedRate;
 }
