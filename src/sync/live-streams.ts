@@ -4,7 +4,7 @@
  * live path and the tests of src/sync exercise the same code.
  */
 import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
-import { channelName, type StreamMessage } from '../bittrex/hub/messages.js';
+import { channelName, channelOf, type StreamMessage } from '../bittrex/hub/messages.js';
 import type { CandleInterval, OrderBookDepth } from '../model/index.js';
 import type { AccountStore } from '../store/account-store.js';
 import type { MarketStore } from '../store/market-store.js';
@@ -109,27 +109,25 @@ export function buildLiveStreams(
   return out;
 }
 
+/** The messages a LiveData synchronizes: market data it keeps stores of, and its own account's streams. */
+const LIVE_MESSAGES: ReadonlySet<StreamMessage['name']> = new Set([
+  'orderBook',
+  'trade',
+  'candle',
+  'balance',
+  'order',
+  'execution',
+  'conditionalOrder',
+]);
+
 /**
  * The channel of a message as a LiveData keys its streams: books, trades and candles by market, account messages by
- * stream (a LiveData follows one account, so the plain channels carry only its own messages).
+ * stream (a LiveData follows one account, so the plain channels carry only its own messages). The names are the
+ * hub's own ({@link channelOf}); this only narrows which messages a LiveData takes.
  */
 export function liveChannelOf(message: StreamMessage): string | undefined {
-  switch (message.name) {
-    case 'orderBook':
-      return channelName.orderBook(message.data.marketSymbol, message.data.depth);
-    case 'trade':
-      return channelName.trade(message.data.marketSymbol);
-    case 'candle':
-      // The candle channels carry TRADE candles; a MIDPOINT candle is not what the series holds.
-      if (message.data.candleType !== undefined && message.data.candleType !== 'TRADE') return undefined;
-      return channelName.candle(message.data.marketSymbol, message.data.interval);
-    case 'balance':
-    case 'order':
-    case 'execution':
-      return message.name;
-    case 'conditionalOrder':
-      return 'conditional_order';
-    default:
-      return undefined;
-  }
+  if (!LIVE_MESSAGES.has(message.name)) return undefined;
+  // The candle channels carry TRADE candles; a MIDPOINT candle is not what the series holds.
+  if (message.name === 'candle' && message.data.candleType !== undefined && message.data.candleType !== 'TRADE') return undefined;
+  return channelOf(message);
 }
