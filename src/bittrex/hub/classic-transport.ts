@@ -19,6 +19,7 @@ import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   HubConnectError,
   HubInvocationError,
+  hubHttpUrl,
   type HubTransport,
   type HubTransportOptions,
   type TransportEvent,
@@ -143,9 +144,7 @@ export class ClassicHubTransport implements HubTransport {
   readonly events$ = this.#events.asObservable();
 
   constructor(opts: HubTransportOptions) {
-    const url = new URL(opts.url);
-    if (url.protocol === 'ws:') url.protocol = 'http:';
-    if (url.protocol === 'wss:') url.protocol = 'https:';
+    const url = hubHttpUrl(opts.url);
     this.#httpBase = url.origin + url.pathname.replace(/\/+$/, '');
     this.#hubName = opts.hubName ?? 'c3';
     this.#connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;

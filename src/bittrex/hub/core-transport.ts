@@ -13,6 +13,7 @@ import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   HubConnectError,
   HubInvocationError,
+  hubHttpUrl,
   type HubTransport,
   type HubTransportOptions,
   type TransportEvent,
@@ -56,9 +57,7 @@ export class CoreHubTransport implements HubTransport {
   readonly events$ = this.#events.asObservable();
 
   constructor(opts: HubTransportOptions) {
-    const url = new URL(opts.url);
-    if (url.protocol === 'ws:') url.protocol = 'http:';
-    if (url.protocol === 'wss:') url.protocol = 'https:';
+    const url = hubHttpUrl(opts.url);
     this.#url = url.toString();
     this.#connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     // hubName has no place on this wire: an ASP.NET Core hub is addressed by its path alone.

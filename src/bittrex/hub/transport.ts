@@ -54,6 +54,20 @@ export interface HubTransportOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 
 /**
+ * The hub URL as the HTTP URL both flavours start from: negotiate is plain HTTP, and each flavour derives its
+ * socket URL itself, so a `ws(s)://` URL (accepted for convenience) becomes `http(s)://`.
+ *
+ * @example
+ * hubHttpUrl('ws://127.0.0.1:8080/signalr').href // 'http://127.0.0.1:8080/signalr'
+ */
+export function hubHttpUrl(url: string): URL {
+  const http = new URL(url);
+  if (http.protocol === 'ws:') http.protocol = 'http:';
+  if (http.protocol === 'wss:') http.protocol = 'https:';
+  return http;
+}
+
+/**
  * Opening the connection failed: negotiate refused or unreachable, socket upgrade refused, start or handshake
  * failed, or the connect timeout passed. Nothing was subscribed, so a retry is always safe.
  */
