@@ -11,8 +11,9 @@
  */
 import { decodeOrderBook } from '../../model/market.js';
 import { decode } from '../../model/decode.js';
-import { type LineRef, type ReaderOptions, ReplayFormatError, handleBadLine } from './replay-error.js';
+import { type LineRef, type ReaderOptions, ReplayFormatError } from './replay-error.js';
 import { type ReaderResult, type ReplaySnapshot, recordedSecondsToMs } from './replay-events.js';
+import { readCaptureLines } from './replay-lines.js';
 
 const LINE_RE = /^(\S+) -> (\d+(?:\.\d+)?): (.*)$/s;
 const HEADER_SEP = ' header: ';
@@ -26,23 +27,10 @@ const ORDERBOOK_PATH_RE = /\/v3\/markets\/([^/?]+)\/orderbook$/i;
  * events[0]; // { kind: 'snapshot', marketSymbol: 'BTC-EUR', sequence: 3209228, bid: [...500], ask: [...500], ... }
  */
 export function readHttpCapture(text: string, file: string, opts: ReaderOptions = {}): ReaderResult {
-  const result: ReaderResult = { events: [], errors: [], ignored: {} };
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = (lines[i] as string).replace(/\r$/, '');
-    if (raw.length === 0) continue;
-    const ref: LineRef = { file, line: i + 1 };
-    try {
-      const snapshot = parseLine(raw, ref);
-      if (snapshot) result.events.push(snapshot);
-      else result.ignored['other-endpoint'] = (result.ignored['other-endpoint'] ?? 0) + 1;
-    } catch (err) {
-      const error =
-        err instanceof ReplayFormatError ? err : new ReplayFormatError(ref, err instanceof Error ? err.message : String(err), { cause: err });
-      handleBadLine(error, opts, result.errors);
-    }
-  }
-  return result;
+  return readCaptureLines(text, file, opts, (line, ref) => {
+    const snapshot = parseLine(line, ref);
+    return snapshot ? { events: [snapshot], ignored: [] } : { events: [], ignored: ['other-endpoint'] };
+  });
 }
 
 function parseLine(line: string, ref: LineRef): ReplaySnapshot | undefined {

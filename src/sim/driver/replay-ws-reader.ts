@@ -15,8 +15,9 @@
 import { parseClassicFrame } from '../../bittrex/hub/classic-frames.js';
 import { decodePayload } from '../../bittrex/hub/codec.js';
 import { decodeStreamMessage, streamMessageName } from '../../bittrex/hub/messages.js';
-import { type LineRef, type ReaderOptions, ReplayFormatError, handleBadLine } from './replay-error.js';
+import { type LineRef, type ReaderOptions, ReplayFormatError } from './replay-error.js';
 import { type ReaderResult, type ReplayEvent, recordedSecondsToMs } from './replay-events.js';
+import { type ParsedLine, readCaptureLines } from './replay-lines.js';
 
 const RECEIVED_RE = /^(\d+(?:\.\d+)?): (.*)$/s;
 const CONNECT_RE = /^wss?:\/\/\S+ <-> (\d+(?:\.\d+)?)$/;
@@ -33,28 +34,7 @@ const USED = new Set(['orderBook', 'ticker', 'trade']);
  * events.filter((e) => e.kind === 'orderBookDelta').length; // 1015 for the 2021 capture
  */
 export function readWsCapture(text: string, file: string, opts: ReaderOptions = {}): ReaderResult {
-  const result: ReaderResult = { events: [], errors: [], ignored: {} };
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = (lines[i] as string).replace(/\r$/, '');
-    if (raw.length === 0) continue;
-    const ref: LineRef = { file, line: i + 1 };
-    try {
-      const parsed = parseLine(raw, ref);
-      // Only a fully parsed line is used, so a bad message never leaves its siblings half applied.
-      result.events.push(...parsed.events);
-      for (const kind of parsed.ignored) count(result.ignored, kind);
-    } catch (err) {
-      const error = err instanceof ReplayFormatError ? err : new ReplayFormatError(ref, reason(err), { cause: err });
-      handleBadLine(error, opts, result.errors);
-    }
-  }
-  return result;
-}
-
-interface ParsedLine {
-  events: ReplayEvent[];
-  ignored: string[];
+  return readCaptureLines(text, file, opts, parseLine);
 }
 
 function parseLine(line: string, ref: LineRef): ParsedLine {
@@ -89,12 +69,4 @@ function parseLine(line: string, ref: LineRef): ParsedLine {
     }
   });
   return { events, ignored: skipped };
-}
-
-function count(into: Record<string, number>, kind: string): void {
-  into[kind] = (into[kind] ?? 0) + 1;
-}
-
-function reason(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
