@@ -29,16 +29,17 @@ import type { BatchResponse, BulkCancelResult, Execution, ExecutionLastId, NewOr
 import { Catalog } from './catalog.js';
 import { type ClosedConditionalQuery, ConditionalOrders } from './conditional-orders/conditional-orders.js';
 import { type SimConfig, defaultSimConfig } from './config.js';
+import type { EngineDeps } from './engine-deps.js';
 import { currencyView, liveUsdRates, marketView } from './engine-views.js';
 import { SimEventBus } from './events.js';
 import { Funds } from './funds.js';
 import { IdempotencyIndex } from './idempotency.js';
 import { Ledger } from './ledger.js';
 import { MarketData, type MarketDataOptions } from './market-data/market-data.js';
-import { SequenceCounters } from './sequences.js';
+import { type Sequenced, SequenceCounters } from './sequences.js';
 import { Trading } from './trading.js';
 import type { BatchItem } from './trading-batch.js';
-import type { MarketPageQuery, Sequenced } from './trading-reads.js';
+import type { MarketPageQuery } from './trading-reads.js';
 
 /** Options of {@link createSimEngine}. */
 export interface SimEngineOptions {
@@ -79,16 +80,12 @@ export class SimEngine {
     const bus = (this.bus = new SimEventBus());
     const sequences = (this.sequences = new SequenceCounters());
     const idempotency = (this.idempotency = new IdempotencyIndex(clock));
-    this.funds = new Funds({ clock, ledger, catalog, bus, sequences, idempotency, config });
+    // Funds and trading share one set of foundations: one ledger, one event order, one set of sequences.
+    const deps: EngineDeps = { clock, ledger, catalog, bus, sequences, idempotency, config };
+    this.funds = new Funds(deps);
     const permissions = this.funds.permissions;
     this.trading = new Trading({
-      clock,
-      ledger,
-      catalog,
-      bus,
-      sequences,
-      idempotency,
-      config,
+      ...deps,
       ...(opts.newId ? { newId: opts.newId } : {}),
       permits: (accountId, market, direction) => permissions.canTrade(accountId, market, direction),
     });

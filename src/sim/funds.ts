@@ -16,7 +16,6 @@
  * funds.creditDeposit(accountId, 'BTC', dec('1'));
  * funds.balance(accountId, 'BTC').available; // 1
  */
-import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Account, AccountVolume, CommissionRates, CurrencyPolicy, MarketPolicy } from '../model/account.js';
 import type { NewTransfer, ReceivedTransfer, SentTransfer, Subaccount, Transfer } from '../model/subaccount.js';
@@ -27,34 +26,14 @@ import { Permissions } from './accounts/permissions.js';
 import { tradingFee, tradingFees } from './accounts/trading-fees.js';
 import { BalanceFeed } from './balance-feed.js';
 import type { Catalog } from './catalog.js';
-import type { SimConfig } from './config.js';
-import type { SimEventBus } from './events.js';
-import type { IdempotencyIndex } from './idempotency.js';
-import type { Ledger } from './ledger.js';
+import type { EngineDeps } from './engine-deps.js';
 import type { PageQuery } from './paginate.js';
-import type { SequenceCounters } from './sequences.js';
+import type { Sequenced } from './sequences.js';
 import { Transfers, type ReceivedTransfersQuery, type SentTransfersQuery } from './transfers.js';
 import { AllowedAddresses } from './wallet/allowed-addresses.js';
 import { DepositAddresses } from './wallet/deposit-addresses.js';
 import { Deposits, type ClosedDepositsQuery, type CreditDepositOptions, type OpenDepositsQuery } from './wallet/deposits.js';
 import { Withdrawals, type ClosedWithdrawalsQuery, type OpenWithdrawalsQuery } from './wallet/withdrawals.js';
-
-/** What {@link Funds} needs from the engine (shared with the trading side). */
-export interface FundsDeps {
-  clock: Clock;
-  ledger: Ledger;
-  catalog: Catalog;
-  bus: SimEventBus;
-  sequences: SequenceCounters;
-  idempotency: IdempotencyIndex;
-  config: SimConfig;
-}
-
-/** A list snapshot with the sequence of its stream (the REST `Sequence` header). */
-export interface Sequenced<T> {
-  data: T;
-  sequence: number;
-}
 
 /** The funds facade. */
 export class Funds {
@@ -71,7 +50,7 @@ export class Funds {
   readonly #withdrawals: Withdrawals;
   readonly #transfers: Transfers;
 
-  constructor(deps: FundsDeps) {
+  constructor(deps: EngineDeps) {
     const { clock, ledger, catalog, bus, sequences, idempotency, config } = deps;
     this.#catalog = catalog;
     this.accounts = new AccountRegistry(clock);

@@ -73,3 +73,12 @@ export const seqKey = {
 
 /** Private streams that carry a per-account sequence. */
 export type PrivateStream = 'balance' | 'order' | 'execution' | 'conditionalOrder' | 'deposit';
+
+/**
+ * A snapshot with the value its stream's counter had when it was taken: what REST serves as the `Sequence`
+ * header, so a client can join the snapshot to the stream (seed rule 4).
+ */
+export interface Sequenced<T> {
+  data: T;
+  sequence: number;
+}

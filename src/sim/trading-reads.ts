@@ -10,16 +10,10 @@ import type { OrderBook } from './book/order-book.js';
 import type { Catalog } from './catalog.js';
 import type { OrderStore } from './orders-store.js';
 import { type PageQuery, listPage } from './paginate.js';
-import { type SequenceCounters, seqKey } from './sequences.js';
+import { type SequenceCounters, type Sequenced, seqKey } from './sequences.js';
 import { badRequest } from './sim-error.js';
 import type { ExecutionStore } from './trading-executions.js';
 import { orderView } from './trading-publish.js';
-
-/** A snapshot with the sequence of its stream. */
-export interface Sequenced<T> {
-  data: T;
-  sequence: number;
-}
 
 /** Query of GET /orders/closed and GET /executions. */
 export interface MarketPageQuery extends PageQuery {

@@ -24,18 +24,12 @@
  *   reserves its ceiling; a ceiling sell its planned base quantity.
  */
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../core/clock.js';
 import { type Decimal, ZERO } from '../core/decimal.js';
 import type { BatchResponse, BulkCancelResult, NewOrder, Order, OrderToCancel } from '../model/order.js';
 import type { MatchPlan } from './book/matcher.js';
 import { OrderBook } from './book/order-book.js';
-import type { Catalog } from './catalog.js';
-import type { SimConfig } from './config.js';
-import type { SimEventBus } from './events.js';
-import type { IdempotencyIndex } from './idempotency.js';
-import type { Ledger } from './ledger.js';
+import type { EngineDeps } from './engine-deps.js';
 import { OrderStore } from './orders-store.js';
-import type { SequenceCounters } from './sequences.js';
 import { conflict, forbidden, unavailable } from './sim-error.js';
 import { buyReserve, maxFee } from './trading-amounts.js';
 import { type BatchItem, runBatch } from './trading-batch.js';
@@ -49,14 +43,7 @@ import type { OrderRecord, TradingHooks } from './trading-types.js';
 import { type ValidOrder, validateNewOrder } from './trading-validate.js';
 
 /** What trading needs from the engine. */
-export interface TradingDeps {
-  clock: Clock;
-  ledger: Ledger;
-  catalog: Catalog;
-  bus: SimEventBus;
-  sequences: SequenceCounters;
-  idempotency: IdempotencyIndex;
-  config: SimConfig;
+export interface TradingDeps extends EngineDeps {
   /** Id generator for orders, executions and trades (default `randomUUID`). */
   newId?: () => string;
   /**

@@ -23,7 +23,7 @@ import { CANDLE_INTERVALS, CANDLE_TYPES, type CandleInterval, type CandleType } 
 import type { Candle, MarketSummary, Ticker, Trade } from '../../model/market.js';
 import type { Catalog } from '../catalog.js';
 import type { SimEventBus } from '../events.js';
-import { type SequenceCounters, seqKey } from '../sequences.js';
+import { type SequenceCounters, type Sequenced, seqKey } from '../sequences.js';
 import { CandleSeries } from './candle-series.js';
 import { RECENT_WINDOW_MS, historicalRange, oldestStartInWindow } from './candle-time.js';
 import { IntervalBoundaries } from './interval-boundaries.js';
@@ -48,12 +48,6 @@ export interface MarketDataOptions {
    * backtest ask `historical` for older dates; it is clamped to at least the `recent` window.
    */
   candleRetentionMs?: Partial<Record<CandleInterval, number>>;
-}
-
-/** A snapshot with the sequence of its stream (the REST `Sequence` header). */
-export interface Sequenced<T> {
-  data: T;
-  sequence: number;
 }
 
 type SeriesSet = Record<CandleType, Record<CandleInterval, CandleSeries>>;
