@@ -7,21 +7,14 @@
  * replaces the previous wish (e.g. a new quote ladder), it does not add to it.
  */
 import type { Decimal } from '../core/decimal.js';
-import type { OrderDirection, OrderType, TimeInForce } from './enums.js';
+import type { OrderDirection } from './enums.js';
+import type { NewOrder } from './order.js';
 
-/** An order as a strategy describes it. Amounts are exact decimals. */
-export interface OrderSpec {
-  marketSymbol: string;
-  direction: OrderDirection;
-  type: OrderType;
-  timeInForce: TimeInForce;
-  /** Base quantity (LIMIT, MARKET). */
-  quantity?: Decimal;
-  /** Quote amount (CEILING_LIMIT, CEILING_MARKET). */
-  ceiling?: Decimal;
-  /** Limit price (LIMIT, CEILING_LIMIT). */
-  limit?: Decimal;
-}
+/**
+ * An order as a strategy describes it: the POST /orders body without what the order manager adds (the
+ * clientOrderId it journals before sending, and useAwards). Amounts are exact decimals.
+ */
+export type OrderSpec = Pick<NewOrder, 'marketSymbol' | 'direction' | 'type' | 'timeInForce' | 'quantity' | 'ceiling' | 'limit'>;
 
 /** One level of a quote ladder. */
 export interface Quote {

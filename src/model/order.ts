@@ -34,8 +34,11 @@ export interface NewOrder {
   direction: OrderDirection;
   type: OrderType;
   timeInForce: TimeInForce;
+  /** Base quantity (LIMIT, MARKET). */
   quantity?: Decimal;
+  /** Quote amount (CEILING_LIMIT, CEILING_MARKET). */
   ceiling?: Decimal;
+  /** Limit price (LIMIT, CEILING_LIMIT). */
   limit?: Decimal;
   clientOrderId?: string;
   useAwards?: boolean;
