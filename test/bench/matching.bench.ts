@@ -9,6 +9,7 @@
  */
 import { VirtualClock } from '../../src/core/clock.js';
 import { type Decimal, dec } from '../../src/core/decimal.js';
+import { mulberry32 } from '../../src/core/prng.js';
 import type { NewOrder } from '../../src/model/order.js';
 import { OrderBook } from '../../src/sim/book/order-book.js';
 import { createSimEngine } from '../../src/sim/engine.js';
@@ -18,17 +19,6 @@ import { type Bench, opsPerSecondSync } from './harness.js';
 const RESTING = 10_000;
 const MARKET = 'BTC-USD';
 
-/** Deterministic PRNG so runs are comparable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Pre-built decimals, so the bench measures the engine rather than parsing. */
 const RATES_BID = Array.from({ length: 1000 }, (_, i) => dec(29000 + i));
 const RATES_ASK = Array.from({ length: 1000 }, (_, i) => dec(30001 + i));
@@ -36,7 +26,7 @@ const SIZES = Array.from({ length: 10 }, (_, i) => dec((0.001 * (i + 1)).toFixed
 const TAKE_SIZES = Array.from({ length: 10 }, (_, i) => dec((0.005 * (i + 1)).toFixed(3)));
 
 function engineFigure(): number {
-  const rnd = prng(7);
+  const rnd = mulberry32(7);
   const engine = createSimEngine({ clock: new VirtualClock(Date.parse('2021-06-14T00:00:00Z')) });
   const makers = Array.from({ length: 40 }, () => engine.createParticipant({ BTC: dec('100000'), USD: dec('10000000000') }));
   const takers = Array.from({ length: 4 }, () => engine.createParticipant({ BTC: dec('100000'), USD: dec('10000000000') }));
@@ -106,7 +96,7 @@ function engineFigure(): number {
 }
 
 function bookFigure(): number {
-  const rnd = prng(11);
+  const rnd = mulberry32(11);
   const book = new OrderBook(MARKET);
   const live: string[] = [];
   const fee = dec('0.0035');

@@ -6,20 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Decimal, ZERO, dec } from '../../src/core/decimal.js';
+import { mulberry32 } from '../../src/core/prng.js';
 import type { SimEvent } from '../../src/sim/events.js';
 import { expectConserved, fundsFixture } from './funds-fixture.js';
-
-/** mulberry32: small, fast, good enough to drive a property test reproducibly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CURRENCIES = ['BTC', 'ETH', 'XRP'] as const;
 const OPEN = new Set(['REQUESTED', 'AUTHORIZED', 'PENDING', 'ERROR_INVALID_ADDRESS']);
@@ -27,7 +16,7 @@ const OPEN = new Set(['REQUESTED', 'AUTHORIZED', 'PENDING', 'ERROR_INVALID_ADDRE
 describe.each([1, 7, 42, 2021])('funds conservation (seed %i)', (seed) => {
   it('conserves every currency through random flows', async () => {
     const { funds, ledger, clock, config, events } = fundsFixture();
-    const rnd = prng(seed);
+    const rnd = mulberry32(seed);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const amount = (max: number): Decimal => dec((Math.floor(rnd() * max * 1e4) + 1) / 1e4);
 

@@ -1,19 +1,26 @@
-/** A small seeded PRNG (mulberry32) so property tests and benches are reproducible without extra dependencies. */
+/**
+ * The seeded generator of property tests and benches: src/core/prng.ts's mulberry32 (so a test and the fault
+ * dice draw the very same numbers from the same seed), with the few distributions the tests want on top.
+ */
+import { mulberry32 } from '../../src/core/prng.js';
+
+/** A small seeded PRNG so property tests and benches are reproducible without extra dependencies. */
 export class Prng {
-  #state: number;
+  readonly #next: () => number;
   constructor(seed: number) {
-    this.#state = seed >>> 0;
+    this.#next = mulberry32(seed);
   }
   /** Uniform in [0, 1). */
   next(): number {
-    let t = (this.#state = (this.#state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.#next();
   }
   /** Integer in [0, n). */
   int(n: number): number {
     return Math.floor(this.next() * n);
+  }
+  /** One of `xs`, uniformly (one draw). */
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)]!;
   }
   /** True with probability p. */
   chance(p: number): boolean {

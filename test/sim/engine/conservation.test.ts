@@ -12,24 +12,8 @@ import type { NewOrder } from '../../../src/model/order.js';
 import { createSimEngine } from '../../../src/sim/engine.js';
 import { FEE_ACCOUNT_ID } from '../../../src/sim/ledger.js';
 import { SimError } from '../../../src/sim/sim-error.js';
+import { Prng } from '../../sync/prng.js';
 import { checkInvariants } from '../trading/harness.js';
-
-/** mulberry32: small, fast, good enough to drive a property test reproducibly. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
-  };
-}
 
 /** Per market: mid price, price tick and a typical quantity range (values above the dust and size minimums). */
 const MARKETS = [
@@ -43,7 +27,7 @@ const TYPES: readonly OrderType[] = ['LIMIT', 'LIMIT', 'LIMIT', 'MARKET', 'CEILI
 const LIMIT_TIFS: readonly TimeInForce[] = ['GOOD_TIL_CANCELLED', 'GOOD_TIL_CANCELLED', 'POST_ONLY_GOOD_TIL_CANCELLED', 'IMMEDIATE_OR_CANCEL', 'FILL_OR_KILL'];
 
 async function run(seed: number, steps: number) {
-  const rnd = prng(seed);
+  const rnd = new Prng(seed);
   const clock = new VirtualClock(Date.parse('2021-06-14T00:00:00Z'));
   let n = 0;
   const engine = createSimEngine({ clock, newId: () => `00000000-0000-4000-8000-${(n++).toString(16).padStart(12, '0')}` });
