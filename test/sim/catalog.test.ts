@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import { Catalog } from '../../src/sim/catalog.js';
 import { defaultSimConfig } from '../../src/sim/config.js';
-import { SimError } from '../../src/sim/sim-error.js';
-
-function refusal(fn: () => unknown): SimError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SimError) return e;
-    throw e;
-  }
-  throw new Error('expected a SimError');
-}
+import { refusal } from './sim-fixture.js';
 
 describe('defaultSimConfig', () => {
   it('lists the recorded markets with their real precision and minTradeSize', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyDateFilter, listPage, paginate, validatePageQuery } from '../../src/sim/paginate.js';
-import { SimError } from '../../src/sim/sim-error.js';
+import { refusal } from './sim-fixture.js';
 
 interface Item {
   id: string;
@@ -12,16 +12,6 @@ const T0 = Date.parse('2021-06-01T00:00:00Z');
 const items: Item[] = Array.from({ length: 250 }, (_, i) => ({ id: `id-${249 - i}`, at: new Date(T0 + (249 - i) * 1000) }));
 const idOf = (t: Item) => t.id;
 const ids = (xs: Item[]) => xs.map((x) => x.id);
-
-function refusal(fn: () => unknown): SimError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SimError) return e;
-    throw e;
-  }
-  throw new Error('expected a SimError');
-}
 
 describe('paginate', () => {
   it('answers the first 100 items by default and at most pageSize', () => {

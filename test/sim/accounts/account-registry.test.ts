@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { AccountRegistry } from '../../../src/sim/accounts/account-registry.js';
-import { SimError } from '../../../src/sim/sim-error.js';
-
-function refusal(fn: () => unknown): SimError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SimError) return e;
-    throw e;
-  }
-  throw new Error('expected a SimError');
-}
+import { START, refusal } from '../sim-fixture.js';
 
 function setup() {
-  const clock = new VirtualClock(Date.parse('2021-06-14T00:00:00Z'));
+  const clock = new VirtualClock(START);
   const reg = new AccountRegistry(clock);
   return { clock, reg };
 }

@@ -6,17 +6,7 @@ import { Permissions } from '../../../src/sim/accounts/permissions.js';
 import { tradingFee, tradingFees } from '../../../src/sim/accounts/trading-fees.js';
 import { Catalog } from '../../../src/sim/catalog.js';
 import { defaultSimConfig } from '../../../src/sim/config.js';
-import { SimError } from '../../../src/sim/sim-error.js';
-
-function refusal(fn: () => unknown): SimError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SimError) return e;
-    throw e;
-  }
-  throw new Error('expected a SimError');
-}
+import { refusal } from '../sim-fixture.js';
 
 describe('Permissions', () => {
   const catalog = new Catalog(defaultSimConfig());

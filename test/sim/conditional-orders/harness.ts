@@ -1,18 +1,16 @@
 /** Shared set-up for the conditional order tests: a fake order port, a virtual clock and an event recorder. */
 import { randomUUID } from 'node:crypto';
-import { VirtualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import type { NewConditionalOrder } from '../../../src/model/conditional-order.js';
 import type { NewOrder, Order, OrderToCancel } from '../../../src/model/order.js';
-import { Catalog } from '../../../src/sim/catalog.js';
-import { defaultSimConfig } from '../../../src/sim/config.js';
 import { ConditionalOrders, type OrderPort } from '../../../src/sim/conditional-orders/conditional-orders.js';
-import { type SimEvent, SimEventBus } from '../../../src/sim/events.js';
-import { IdempotencyIndex } from '../../../src/sim/idempotency.js';
-import { SequenceCounters } from '../../../src/sim/sequences.js';
-import { SimError, conflict, notFound } from '../../../src/sim/sim-error.js';
+import type { SimEvent } from '../../../src/sim/events.js';
+import { conflict, notFound } from '../../../src/sim/sim-error.js';
+import { START, simFoundations } from '../sim-fixture.js';
 
-export const T0 = Date.parse('2021-06-14T00:00:00Z');
+export { refusal } from '../sim-fixture.js';
+
+export const T0 = START;
 export const DELAY = 1000;
 export const A = 'acct-a';
 export const B = 'acct-b';
@@ -82,12 +80,7 @@ export class FakeOrders implements OrderPort {
 }
 
 export function setup(opts: { delay?: number; validateOrder?: OrderPort['validateOrder'] } = {}) {
-  const clock = new VirtualClock(T0);
-  const bus = new SimEventBus();
-  const sequences = new SequenceCounters();
-  const idempotency = new IdempotencyIndex(clock);
-  const config = defaultSimConfig({ conditionalTriggerDelayMs: opts.delay ?? DELAY });
-  const catalog = new Catalog(config);
+  const { clock, bus, sequences, idempotency, config, catalog } = simFoundations({ conditionalTriggerDelayMs: opts.delay ?? DELAY }, T0);
   const orders = new FakeOrders();
   if (opts.validateOrder) orders.validateOrder = opts.validateOrder;
   const co = new ConditionalOrders({ clock, bus, sequences, idempotency, catalog, orders, config });
@@ -121,14 +114,3 @@ export const stop = (trigger: string, extra: Partial<NewConditionalOrder> = {}):
   orderToCreate: marketSell(),
   ...extra,
 });
-
-/** The SimError `fn` throws (fails the test when it throws nothing or something else). */
-export function refusal(fn: () => unknown): SimError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SimError) return e;
-    throw e;
-  }
-  throw new Error('expected a SimError');
-}

@@ -1,29 +1,22 @@
 /** Shared set-up for the market data tests: a MarketData over the default catalog, a virtual clock and a recorder. */
 import { randomUUID } from 'node:crypto';
-import { VirtualClock } from '../../../src/core/clock.js';
 import { type Decimal, dec } from '../../../src/core/decimal.js';
 import type { Trade } from '../../../src/model/market.js';
-import { Catalog } from '../../../src/sim/catalog.js';
-import { defaultSimConfig } from '../../../src/sim/config.js';
-import { type SimEvent, SimEventBus } from '../../../src/sim/events.js';
+import type { SimEvent } from '../../../src/sim/events.js';
 import { MarketData, type MarketDataOptions } from '../../../src/sim/market-data/market-data.js';
-import { SequenceCounters } from '../../../src/sim/sequences.js';
-import { SimError } from '../../../src/sim/sim-error.js';
+import { START, simFoundations } from '../sim-fixture.js';
+
+export { refusal } from '../sim-fixture.js';
 
 /** 2021-06-14T00:00:00Z, a UTC midnight (so every interval starts here). */
-export const T0 = Date.parse('2021-06-14T00:00:00Z');
+export const T0 = START;
 export const MIN = 60_000;
 export const HOUR = 60 * MIN;
 export const DAY = 24 * HOUR;
 
 export function setup(options: MarketDataOptions = {}, start = T0) {
-  const clock = new VirtualClock(start);
-  const bus = new SimEventBus();
-  const sequences = new SequenceCounters();
-  const catalog = new Catalog(defaultSimConfig());
+  const { clock, bus, sequences, catalog, events } = simFoundations({}, start);
   const md = new MarketData({ clock, bus, sequences, catalog }, options);
-  const events: SimEvent[] = [];
-  bus.on((e) => events.push(e));
   /** Record one trade per [rate, quantity] at the clock's current time, as one taker order. */
   const trade = (market: string, ...fills: Array<[rate: string, qty: string]>): Trade[] => {
     const trades = fills.map(([rate, qty]) => mkTrade(clock.now(), dec(rate), dec(qty)));
@@ -45,15 +38,4 @@ export function plain(o: object): Record<string, unknown> {
     out[k] = v instanceof Date ? v.toISOString() : typeof v === 'object' && v !== null && 'toFixed' in v ? String(v) : v;
   }
   return out;
-}
-
-/** The SimError `fn` throws (fails the test when it throws nothing or something else). */
-export function refusal(fn: () => unknown): SimError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SimError) return e;
-    throw e;
-  }
-  throw new Error('expected a SimError');
 }

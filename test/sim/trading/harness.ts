@@ -1,33 +1,20 @@
 /** A trading engine on a virtual clock with captured events, plus the checks every trading test repeats. */
 import { expect } from 'vitest';
-import { VirtualClock } from '../../../src/core/clock.js';
 import { type Decimal, ZERO, dec } from '../../../src/core/decimal.js';
 import type { NewOrder, Order } from '../../../src/model/order.js';
 import type { OrderDirection, OrderType, TimeInForce } from '../../../src/model/enums.js';
-import { Catalog } from '../../../src/sim/catalog.js';
-import { type SimConfig, defaultSimConfig } from '../../../src/sim/config.js';
-import { type SimEvent, SimEventBus } from '../../../src/sim/events.js';
-import { IdempotencyIndex } from '../../../src/sim/idempotency.js';
-import { Ledger } from '../../../src/sim/ledger.js';
-import { SequenceCounters } from '../../../src/sim/sequences.js';
-import { SimError } from '../../../src/sim/sim-error.js';
+import type { SimConfig } from '../../../src/sim/config.js';
 import { Trading } from '../../../src/sim/trading.js';
 import { buyReserve, maxFee } from '../../../src/sim/trading-amounts.js';
+import { simFoundations } from '../sim-fixture.js';
 
-export const START = Date.parse('2021-06-14T00:00:00Z');
+export { START, refusal } from '../sim-fixture.js';
 
 /** A fresh trading engine. */
 export function setup(overrides: Partial<SimConfig> = {}) {
-  const clock = new VirtualClock(START);
-  const config = defaultSimConfig(overrides);
-  const catalog = new Catalog(config);
-  const ledger = new Ledger(clock);
-  const bus = new SimEventBus();
-  const events: SimEvent[] = [];
-  bus.on((e) => events.push(e));
-  const sequences = new SequenceCounters();
-  const idempotency = new IdempotencyIndex(clock);
-  const trading = new Trading({ clock, ledger, catalog, bus, sequences, idempotency, config });
+  const foundations = simFoundations(overrides);
+  const { ledger } = foundations;
+  const trading = new Trading(foundations);
   const fund = (accountId: string, currency: string, amount: string) => ledger.credit(accountId, currency, dec(amount));
   const place = (accountId: string, o: Partial<NewOrder> & { marketSymbol?: string }) =>
     trading.placeOrder(accountId, { marketSymbol: 'BTC-USD', direction: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', ...o } as NewOrder);
@@ -41,21 +28,10 @@ export function setup(overrides: Partial<SimConfig> = {}) {
     return n;
   };
   const bal = (accountId: string, currency: string) => ledger.get(accountId, currency);
-  return { clock, config, catalog, ledger, bus, events, sequences, idempotency, trading, fund, place, limit, order, bal };
+  return { ...foundations, trading, fund, place, limit, order, bal };
 }
 
 export type Harness = ReturnType<typeof setup>;
-
-/** The SimError `fn` throws (fails the test when it returns or throws something else). */
-export function refusal(fn: () => unknown): SimError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SimError) return e;
-    throw e;
-  }
-  throw new Error('expected a SimError');
-}
 
 /** Every account's balances, for "state unchanged" comparisons. */
 export function balances(h: Harness, accounts: string[]): Record<string, string> {
