@@ -97,6 +97,11 @@ export class FillPositions {
     this.#positions.set(k, (this.#positions.get(k) ?? ZERO).add(f.direction === 'BUY' ? f.quantity : f.quantity.neg()));
   }
 
+  /** Replace a position (restored from the journal at start). */
+  set(marketSymbol: string, strategy: string, quantity: Decimal): void {
+    this.#positions.set(`${strategy}|${marketSymbol}`, quantity);
+  }
+
   get(marketSymbol: string, strategy: string): Decimal {
     return this.#positions.get(`${strategy}|${marketSymbol}`) ?? ZERO;
   }

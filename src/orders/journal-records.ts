@@ -12,6 +12,7 @@ import { decodeNewConditionalOrder, type NewConditionalOrder } from '../model/co
 import { arrayOf, bool, date, dec, id, int, object, oneOf, str, type Decoder } from '../model/decode.js';
 import { ORDER_DIRECTIONS } from '../model/enums.js';
 import { decodeNewOrder, type NewOrder } from '../model/order.js';
+import type { PositionSnapshot } from '../portfolio/position.js';
 
 /**
  * Why an order exists, so a restarted bot can resume what it was doing: a plain placement, a quote-ladder level,
@@ -42,6 +43,18 @@ export interface FillRecord {
   commission: Decimal;
   isTaker: boolean;
   executedAt: Date;
+}
+
+/**
+ * What a compaction folded away (see journal-compaction.ts): the positions built from every fill before it (the
+ * fills of finished orders are no longer in the file) and the newest fill, which reconciliation pages executions
+ * from. Replaying it REPLACES the positions folded so far — the fills kept above it are already in them.
+ */
+export interface CheckpointRecord {
+  t: 'checkpoint';
+  at: number;
+  positions: PositionSnapshot[];
+  lastFill?: { executionId: string; executedAt: Date } | undefined;
 }
 
 /** One line of the journal. `at` is the clock's epoch ms when it was written. */
@@ -86,13 +99,18 @@ export type JournalRecord =
   | { t: 'rejected'; at: number; id: string; code: string }
   /** A conditional order triggered and created order `orderId`. */
   | { t: 'triggered'; at: number; id: string; orderId: string }
-  /** Closed on the exchange (filled, cancelled, completed or failed): nothing left to follow. */
-  | { t: 'closed'; at: number; id: string }
+  /**
+   * Closed on the exchange (filled, cancelled, completed or failed): nothing left to follow. `filled` is the
+   * order's fill quantity then, so a compaction can tell whether every fill of it is journaled (absent in
+   * journals written before it existed, and for conditional orders that closed without creating an order).
+   */
+  | { t: 'closed'; at: number; id: string; filled?: Decimal | undefined }
   /** Declared lost: sent, never found on the exchange after repeated lookups. */
   | { t: 'lost'; at: number; id: string }
   /** A filled bracket entry's exit legs were dealt with (placed, denied or refused): never arm it again. */
   | { t: 'armed'; at: number; id: string }
-  | FillRecord;
+  | FillRecord
+  | CheckpointRecord;
 
 /** A record's type tag. */
 export type JournalRecordType = JournalRecord['t'];
@@ -104,6 +122,19 @@ export function encodeRecord(record: JournalRecord): string {
 
 const where = 'journal';
 
+const positionSnapshot = object<PositionSnapshot>(
+  {
+    strategy: str,
+    marketSymbol: str,
+    quantity: dec,
+    lots: arrayOf(object<{ quantity: Decimal; rate: Decimal }>({ quantity: dec, rate: dec }, {})),
+    cost: dec,
+    trading: dec,
+    commission: dec,
+    lastRate: dec,
+  },
+  {},
+);
 const bracket = object<BracketLegs>({ takeProfit: dec, stopLoss: dec }, {});
 const role = oneOf(ORDER_ROLES);
 
@@ -143,7 +174,7 @@ const decoders: { [K in JournalRecordType]: Decoder<Rec<K>> } = {
   ack: object<Rec<'ack'>>({ t: tag('ack'), at: int, id, orderId: id }, {}),
   rejected: object<Rec<'rejected'>>({ t: tag('rejected'), at: int, id, code: str }, {}),
   triggered: object<Rec<'triggered'>>({ t: tag('triggered'), at: int, id, orderId: id }, {}),
-  closed: object<Rec<'closed'>>({ t: tag('closed'), at: int, id }, {}),
+  closed: object<Rec<'closed'>>({ t: tag('closed'), at: int, id }, { filled: dec }),
   lost: object<Rec<'lost'>>({ t: tag('lost'), at: int, id }, {}),
   armed: object<Rec<'armed'>>({ t: tag('armed'), at: int, id }, {}),
   fill: object<FillRecord>(
@@ -162,6 +193,10 @@ const decoders: { [K in JournalRecordType]: Decoder<Rec<K>> } = {
       executedAt: date,
     },
     {},
+  ),
+  checkpoint: object<CheckpointRecord>(
+    { t: tag('checkpoint'), at: int, positions: arrayOf(positionSnapshot) },
+    { lastFill: object<{ executionId: string; executedAt: Date }>({ executionId: id, executedAt: date }, {}) },
   ),
 };
 

@@ -39,10 +39,10 @@ export async function resumeFromJournal(d: ResumeDeps): Promise<ReconcileReport>
   const { journal, registry, tracker } = d;
   for (const w of journal.warnings) d.log.warn({ journal: journal.path }, w);
   const state = JournalState.from(journal.replayed);
-  for (const f of state.fills.values()) {
-    const r = state.get(f.id);
-    tracker.replayFill(r?.strategy ?? '', r?.intentKey ?? '', f);
-  }
+  for (const f of state.fills.values()) tracker.replayFill(f);
+  // Positions as the journal folded them, checkpoint included: the same figures replaying every fill gave before
+  // compaction existed, and still right once the fills of finished orders are compacted away.
+  tracker.restorePositions(state.positions());
   const result = await reconcileJournal({ gateway: d.gateway, state, log: d.log });
   const apply: (() => void)[] = [];
   for (const res of result.resolutions) {

@@ -1,11 +1,14 @@
 /**
  * What a journal says, folded per request: for every order and conditional order the bot ever accepted for
  * sending, who asked for it, the exact request, and how far it got (intent written, sent, acknowledged, closed,
- * rejected, lost); plus every journaled fill. Reconciliation starts from this after a restart.
+ * rejected, lost); plus every journaled fill and the positions they add up to. Reconciliation starts from this
+ * after a restart, and compaction (journal-compaction.ts) writes it back as the few records that rebuild it.
  */
-import type { Decimal } from '../core/decimal.js';
+import { type Decimal, ZERO } from '../core/decimal.js';
 import type { NewConditionalOrder } from '../model/conditional-order.js';
 import type { NewOrder } from '../model/order.js';
+import { quoteOf } from '../portfolio/portfolio.js';
+import { Position, type PositionSnapshot } from '../portfolio/position.js';
 import type { BracketLegs, FillRecord, JournalRecord, OrderRole } from './journal-records.js';
 
 /** How far a journaled request got. `intent` and `sent` mean the exchange's answer never made it to disk. */
@@ -28,6 +31,8 @@ export interface JournaledOrder {
   orderId: string | undefined;
   status: JournaledStatus;
   rejectCode: string | undefined;
+  /** Fill quantity the `closed` record gave (undefined: not closed, or a journal from before the field). */
+  closedFilled: Decimal | undefined;
   /** clientConditionalOrderIds of the bracket legs placed for this entry. */
   legs: string[];
   /** The bracket's legs were dealt with (see the `armed` record). */
@@ -52,6 +57,8 @@ export interface JournaledConditional {
   createdOrderId: string | undefined;
   status: JournaledStatus;
   rejectCode: string | undefined;
+  /** Fill quantity of the order it created, as its `closed` record gave it. */
+  closedFilled: Decimal | undefined;
 }
 
 /** Either kind of journaled request. */
@@ -70,8 +77,15 @@ export class JournalState {
   /** Journaled fills by execution id. */
   readonly fills = new Map<string, FillRecord>();
   /** The latest journaled fill by execution time (the point to fetch missed executions from). */
-  lastFill: FillRecord | undefined;
+  lastFill: { executionId: string; executedAt: Date } | undefined;
   readonly #batches = new Map<string, string[]>();
+  readonly #filledById = new Map<string, Decimal>();
+  /**
+   * Positions per strategy and market, folded exactly as the portfolio folds the replayed fills (same Position,
+   * same order, same dedupe by execution id, invalid fills skipped as the portfolio refuses them), so a restart
+   * can restore them even when a compaction has dropped the fills.
+   */
+  readonly #positions = new Map<string, Position>();
 
   /** Fold `records` in order. */
   static from(records: Iterable<JournalRecord>): JournalState {
@@ -113,6 +127,7 @@ export class JournalState {
           createdOrderId: undefined,
           status: 'intent',
           rejectCode: undefined,
+          closedFilled: undefined,
         });
         if (r.parent !== undefined) this.orders.get(r.parent)?.legs.push(r.clientConditionalOrderId);
         return;
@@ -148,7 +163,9 @@ export class JournalState {
       }
       case 'closed': {
         const e = this.get(r.id);
-        if (e) e.status = 'closed';
+        if (!e) return;
+        e.status = 'closed';
+        e.closedFilled = r.filled;
         return;
       }
       case 'armed': {
@@ -162,11 +179,43 @@ export class JournalState {
         return;
       }
       case 'fill': {
+        if (!this.fills.has(r.executionId)) {
+          this.#filledById.set(r.id, (this.#filledById.get(r.id) ?? ZERO).add(r.quantity));
+          this.#applyToPosition(r);
+        }
         this.fills.set(r.executionId, r);
-        if (!this.lastFill || r.executedAt.getTime() >= this.lastFill.executedAt.getTime()) this.lastFill = r;
+        this.#noteLastFill(r);
+        return;
+      }
+      case 'checkpoint': {
+        this.#positions.clear();
+        for (const p of r.positions) this.#positions.set(positionKey(p.strategy, p.marketSymbol), Position.restore(p, quoteOf(p.marketSymbol)));
+        if (r.lastFill) this.#noteLastFill(r.lastFill);
         return;
       }
     }
+  }
+
+  /** Exact snapshots of every position the journal's fills (and checkpoints) add up to, first filled first. */
+  positions(): PositionSnapshot[] {
+    return [...this.#positions.values()].map((p) => p.snapshot());
+  }
+
+  #applyToPosition(f: FillRecord): void {
+    // The portfolio refuses these with a RangeError (and the replay logs it): leave them out the same way.
+    if (!f.quantity.gt(ZERO) || !f.rate.gt(ZERO) || f.commission.lt(ZERO)) return;
+    const strategy = this.get(f.id)?.strategy ?? '';
+    const key = positionKey(strategy, f.marketSymbol);
+    let p = this.#positions.get(key);
+    if (!p) {
+      p = new Position(strategy, f.marketSymbol, quoteOf(f.marketSymbol));
+      this.#positions.set(key, p);
+    }
+    p.apply(f.direction, f.quantity, f.rate, f.commission);
+  }
+
+  #noteLastFill(f: { executionId: string; executedAt: Date }): void {
+    if (!this.lastFill || f.executedAt.getTime() >= this.lastFill.executedAt.getTime()) this.lastFill = { executionId: f.executionId, executedAt: f.executedAt };
   }
 
   /** Requests whose outcome is not known to be final: they must be looked up on the exchange. */
@@ -179,13 +228,16 @@ export class JournalState {
 
   /** Sum of journaled fill quantities of the order with this client id. */
   filledQuantity(id: string, zero: Decimal): Decimal {
-    let q = zero;
-    for (const f of this.fills.values()) if (f.id === id) q = q.add(f.quantity);
-    return q;
+    return this.#filledById.get(id) ?? zero;
   }
 }
 
-function isOpenStatus(s: JournaledStatus): boolean {
+function positionKey(strategy: string, marketSymbol: string): string {
+  return `${strategy}|${marketSymbol}`;
+}
+
+/** Whether a journaled status still needs a lookup on the exchange (intent written, sent or acknowledged). */
+export function isOpenStatus(s: JournaledStatus): boolean {
   return s === 'intent' || s === 'sent' || s === 'acked';
 }
 
@@ -213,6 +265,7 @@ function newOrder(
     orderId: undefined,
     status: 'intent',
     rejectCode: undefined,
+    closedFilled: undefined,
     legs: [],
     armed: false,
   };

@@ -13,11 +13,21 @@
  * off the file, so earlier records are never lost and later appends start on a clean line; any other line
  * that is not a valid record is a {@link JournalCorruptError} naming the file and line — the journal is the
  * bot's memory of money in flight and must not be silently skipped.
+ *
+ * Compaction ({@link Journal.compact}): the file is rewritten with only what a restart needs (see
+ * journal-compaction.ts), atomically — written to `<path>.compact`, fsynced, renamed over the journal, directory
+ * fsynced — so a crash leaves either the complete old journal or the complete new one; a `.compact` file found on
+ * open is a compaction that never reached its rename and is deleted unread. No append can be lost to it: the
+ * journal folds every record it writes into a {@link JournalState}, and compaction first flushes the group commit
+ * and then rewrites and swaps the file in one synchronous step, so no append can be queued, written or fsynced
+ * in between (JavaScript runs nothing else meanwhile); appends made after it go to the new file.
  */
-import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RexbotError } from '../core/errors.js';
+import { compactRecords } from './journal-compaction.js';
 import { decodeRecord, encodeRecord, type JournalRecord } from './journal-records.js';
+import { JournalState } from './journal-state.js';
 
 /** A journal line that is neither a valid record nor a torn last line. */
 export class JournalCorruptError extends RexbotError {
@@ -32,13 +42,50 @@ export class JournalCorruptError extends RexbotError {
 
 /** Options of {@link Journal.open}. */
 export interface JournalOptions {
-  /** Told about a torn last line that was dropped (default: ignored; the message is also in `warnings`). */
+  /**
+   * Told about a torn last line that was dropped or a leftover compaction file that was deleted (default:
+   * ignored; the messages are also in `warnings`).
+   */
   onWarning?: (message: string) => void;
+  /**
+   * Before a compaction replaces the journal, append the old journal to this file: an audit trail of every
+   * record, never read by the bot (default: none — what was compacted away is gone).
+   */
+  historyPath?: string | undefined;
+}
+
+/** Size of the journal file. */
+export interface JournalSize {
+  records: number;
+  bytes: number;
+}
+
+/** What one compaction did. */
+export interface CompactionResult {
+  before: JournalSize;
+  after: JournalSize;
+}
+
+/** Options of {@link Journal.autoCompact}. */
+export interface AutoCompactOptions {
+  /** Compact once the file reaches this many bytes (and twice its size after the last compaction). */
+  thresholdBytes: number;
+  /** Epoch ms for the checkpoint record. */
+  now: () => number;
+  onCompacted?: (result: CompactionResult) => void;
+  /** A compaction failed; the journal goes on appending to the old file. */
+  onError?: (err: unknown) => void;
 }
 
 interface Pending {
   line: string;
   durable: boolean;
+  record: JournalRecord;
+}
+
+/** The temporary file a compaction writes before renaming it over the journal at `path`. */
+export function compactionTempPath(path: string): string {
+  return `${path}.compact`;
 }
 
 /**
@@ -63,12 +110,22 @@ export class Journal {
   #waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   #scheduled = false;
   #written = 0;
+  /** Every record in the file, folded: what a compaction writes back. */
+  #state: JournalState;
+  #size: JournalSize;
+  readonly #historyPath: string | undefined;
+  #auto: AutoCompactOptions | undefined;
+  #autoScheduled = false;
+  #autoNextBytes = 0;
 
-  private constructor(path: string, fd: number, replayed: JournalRecord[], warnings: string[]) {
+  private constructor(path: string, fd: number, replayed: JournalRecord[], warnings: string[], bytes: number, historyPath: string | undefined) {
     this.path = path;
     this.#fd = fd;
     this.replayed = replayed;
     this.warnings = warnings;
+    this.#state = JournalState.from(replayed);
+    this.#size = { records: replayed.length, bytes };
+    this.#historyPath = historyPath;
   }
 
   /**
@@ -77,6 +134,15 @@ export class Journal {
    */
   static open(path: string, options: JournalOptions = {}): Journal {
     mkdirSync(dirname(path), { recursive: true });
+    const early: string[] = [];
+    const tmp = compactionTempPath(path);
+    try {
+      // Written but never renamed: a compaction cut by a crash. The journal itself is still the complete old one.
+      rmSync(tmp);
+      early.push(`${tmp}: deleted a compaction that never completed (the journal before it is intact)`);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
     let text = '';
     let existed = true;
     try {
@@ -85,7 +151,9 @@ export class Journal {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       existed = false;
     }
-    const { records, goodBytes, terminated, warnings } = parseJournal(path, text);
+    const parsed = parseJournal(path, text);
+    const { records, goodBytes, terminated } = parsed;
+    const warnings = [...early, ...parsed.warnings];
     for (const w of warnings) options.onWarning?.(w);
     const fd = openSync(path, 'a+');
     if (goodBytes < Buffer.byteLength(text)) {
@@ -98,13 +166,71 @@ export class Journal {
       writeAll(fd, Buffer.from('\n'));
       fsyncSync(fd);
     }
-    if (!existed) syncDirectory(path);
-    return new Journal(path, fd, records, warnings);
+    if (!existed || early.length > 0) syncDirectory(path);
+    return new Journal(path, fd, records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath);
   }
 
   /** Records written by this instance (not counting replayed ones). */
   get written(): number {
     return this.#written;
+  }
+
+  /** Records and bytes in the file now (as written: queued records are not counted until flushed). */
+  get size(): JournalSize {
+    return { ...this.#size };
+  }
+
+  /** The file's records folded (read-only use: it changes with every flush and compaction). */
+  get state(): JournalState {
+    return this.#state;
+  }
+
+  /**
+   * Rewrite the file with only what a restart needs (see the module note for atomicity and appends). Flushes
+   * first. `at` is the checkpoint record's time. Throws if writing the new file fails; the old one then stays.
+   *
+   * @example
+   * const { before, after } = journal.compact(clock.now());
+   */
+  compact(at: number): CompactionResult {
+    this.flush();
+    if (this.#fd === undefined) throw new RexbotError('JOURNAL_CLOSED', `journal ${this.path} is closed`);
+    const before = this.size;
+    const records = compactRecords(this.#state, at);
+    const text = records.map((r) => `${encodeRecord(r)}\n`).join('');
+    const tmp = compactionTempPath(this.path);
+    // Read back what is about to become the journal: a record the decoder refused would stop the next start.
+    const state = JournalState.from(parseJournal(tmp, text).records);
+    rmSync(tmp, { force: true });
+    const fd = openSync(tmp, 'a+');
+    try {
+      writeAll(fd, Buffer.from(text, 'utf8'));
+      fsyncSync(fd);
+      if (this.#historyPath !== undefined) appendHistory(this.#historyPath, this.path);
+      // The one step that switches: rename is atomic, so the journal is the old file or the new one, whole.
+      renameSync(tmp, this.path);
+    } catch (e) {
+      closeSync(fd);
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+    syncDirectory(this.path);
+    closeSync(this.#fd);
+    this.#fd = fd;
+    this.#state = state;
+    this.#size = { records: records.length, bytes: Buffer.byteLength(text) };
+    return { before, after: this.size };
+  }
+
+  /**
+   * Compact by itself whenever a flush leaves the file at `thresholdBytes` or more — and at twice its size after
+   * the previous compaction, so a journal whose needed part is large does not rewrite itself on every flush.
+   * Pass undefined (or a threshold of 0) to stop.
+   */
+  autoCompact(options: AutoCompactOptions | undefined): void {
+    this.#auto = options && options.thresholdBytes > 0 ? options : undefined;
+    this.#autoNextBytes = this.#auto ? Math.max(this.#auto.thresholdBytes, 2 * this.#size.bytes) : 0;
+    this.#maybeAutoCompact();
   }
 
   /** Queue a record; it is written at the end of the current tick, without waiting for an fsync. */
@@ -133,14 +259,20 @@ export class Journal {
     this.#waiters = [];
     try {
       if (this.#fd === undefined) throw new RexbotError('JOURNAL_CLOSED', `journal ${this.path} is closed`);
-      writeAll(this.#fd, Buffer.from(queue.map((p) => `${p.line}\n`).join(''), 'utf8'));
+      const buf = Buffer.from(queue.map((p) => `${p.line}\n`).join(''), 'utf8');
+      writeAll(this.#fd, buf);
       if (queue.some((p) => p.durable)) fsyncSync(this.#fd);
       this.#written += queue.length;
+      this.#size.records += queue.length;
+      this.#size.bytes += buf.length;
     } catch (e) {
       for (const w of waiters) w.reject(e);
       return;
     }
+    // Folded only once written: a record whose write failed was never in the file, and must not be compacted in.
+    for (const p of queue) this.#state.apply(p.record);
     for (const w of waiters) w.resolve();
+    this.#maybeAutoCompact();
   }
 
   /** Flush and close the file. Later appends reject (durable) or are dropped. */
@@ -152,8 +284,29 @@ export class Journal {
     this.#fd = undefined;
   }
 
+  #maybeAutoCompact(): void {
+    const auto = this.#auto;
+    if (!auto || this.#autoScheduled || this.#size.bytes < this.#autoNextBytes) return;
+    this.#autoScheduled = true;
+    // After the current flush's waiters have run: the requests they were waiting for are on their way, and the
+    // compaction flushes whatever they queued before it rewrites.
+    queueMicrotask(() => {
+      this.#autoScheduled = false;
+      if (this.#fd === undefined || this.#auto !== auto || this.#size.bytes < this.#autoNextBytes) return;
+      try {
+        const result = this.compact(auto.now());
+        this.#autoNextBytes = Math.max(auto.thresholdBytes, 2 * result.after.bytes);
+        auto.onCompacted?.(result);
+      } catch (err) {
+        // Try again only after as much growth again: a full disk should not be hammered on every flush.
+        this.#autoNextBytes = 2 * this.#size.bytes;
+        auto.onError?.(err);
+      }
+    });
+  }
+
   #enqueue(record: JournalRecord, durable: boolean): void {
-    this.#queue.push({ line: encodeRecord(record), durable });
+    this.#queue.push({ line: encodeRecord(record), durable, record });
     if (!this.#scheduled) {
       this.#scheduled = true;
       // A microtask, not a timer: every append of this tick joins one write, and nothing waits on the clock.
@@ -206,6 +359,24 @@ export function parseJournal(
 function writeAll(fd: number, buf: Buffer): void {
   let off = 0;
   while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+}
+
+/**
+ * Append the file at `path` to the history file, durably (it is the only copy of what compaction drops). A copy
+ * cut by a crash leaves a torn line, which is closed with a newline before the next copy: readers of the
+ * history skip lines that do not parse, and may see a journal's records twice (the copy was repeated).
+ */
+function appendHistory(historyPath: string, path: string): void {
+  const fd = openSync(historyPath, 'a+');
+  try {
+    const { size } = fstatSync(fd);
+    const last = Buffer.alloc(1);
+    if (size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) writeAll(fd, Buffer.from('\n'));
+    writeAll(fd, readFileSync(path));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function syncDirectory(path: string): void {

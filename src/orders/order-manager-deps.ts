@@ -12,6 +12,7 @@ import type { Market } from '../model/market.js';
 import type { AccountStore } from '../store/account-store.js';
 import type { ReadonlyMarketStore } from '../store/market-store.js';
 import type { Metrics } from '../telemetry/metrics.js';
+import type { PositionSnapshot } from '../portfolio/position.js';
 import type { Journal } from './journal.js';
 import type { OrderEvent } from './order-events.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -36,6 +37,8 @@ export interface RiskPort {
 /** The portfolio as the manager uses it: fills in, positions out. */
 export interface PortfolioPort {
   onFill(fill: FillEvent): void;
+  /** Replace a position with the journal's snapshot of it (at start, before any fill is reported). */
+  restorePosition(snapshot: PositionSnapshot): void;
   position(marketSymbol: string, strategy?: string): Decimal;
 }
 

@@ -20,6 +20,7 @@ import type { InFlightRegistry } from './in-flight-registry.js';
 import { InFlightOrder } from './in-flight.js';
 import type { FillRecord } from './journal-records.js';
 import type { Journal } from './journal.js';
+import type { PositionSnapshot } from '../portfolio/position.js';
 import type { OrderEvent } from './order-events.js';
 import type { PortfolioPort, ReadonlyAccountStore } from './order-manager-deps.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -257,21 +258,22 @@ export class OrderTracker {
     if (entry.state === 'CLOSED' && !entry.closedReported && this.#fillsComplete(entry)) this.#finish(entry);
   }
 
-  /** Replay a journaled fill at start: positions and dedupe only, no event (it was reported before the crash). */
-  replayFill(strategy: string, intentKey: string, record: FillRecord): void {
-    const { fills, portfolio, log } = this.#d;
+  /** Replay a journaled fill at start: dedupe only — no event, no position (see {@link OrderTracker.restorePositions}). */
+  replayFill(record: FillRecord): void {
+    const { fills } = this.#d;
     if (fills.seen(record.executionId)) return;
     fills.markSeen(record.executionId);
     const r = this.#replayed.get(record.id) ?? { quantity: ZERO, executions: [] };
     r.quantity = r.quantity.add(record.quantity);
     r.executions.push(record.executionId);
     this.#replayed.set(record.id, r);
-    const fill = fillEventOf(strategy, intentKey, record);
-    this.#positions.add(fill);
-    try {
-      portfolio?.onFill(fill);
-    } catch (e) {
-      log.error({ err: e, executionId: record.executionId }, 'portfolio refused a journaled fill');
+  }
+
+  /** Restore the positions the journal's fills (and compaction checkpoints) add up to, in the portfolio or our own. */
+  restorePositions(snapshots: readonly PositionSnapshot[]): void {
+    for (const s of snapshots) {
+      this.#positions.set(s.marketSymbol, s.strategy, s.quantity);
+      this.#d.portfolio?.restorePosition(s);
     }
   }
 
@@ -332,7 +334,7 @@ export class OrderTracker {
     this.#fillTimers.get(entry)?.cancel();
     this.#fillTimers.delete(entry);
     entry.closedReported = true;
-    journal.append({ t: 'closed', at: clock.now(), id: entry.clientOrderId });
+    journal.append({ t: 'closed', at: clock.now(), id: entry.clientOrderId, filled: entry.order.fillQuantity });
     this.#emit({ type: 'closed', strategy: entry.strategy, intentKey: entry.intentKey, clientOrderId: entry.clientOrderId, order: entry.order, at: clock.now() });
     registry.update(entry);
     this.#d.hooks.finished(entry);

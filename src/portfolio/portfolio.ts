@@ -18,7 +18,7 @@ import type { Clock } from '../core/clock.js';
 import { type Decimal, ZERO } from '../core/decimal.js';
 import type { OrderEvent } from '../orders/order-events.js';
 import { type EquityPoint, EquityCurve } from './equity-curve.js';
-import { Position, type PositionView } from './position.js';
+import { Position, type PositionSnapshot, type PositionView } from './position.js';
 
 /** The `fill` order event the portfolio consumes. */
 export type FillEvent = Extract<OrderEvent, { type: 'fill' }>;
@@ -101,6 +101,16 @@ export class Portfolio {
     }
     p.apply(f.direction, f.quantity, f.rate, f.commission);
     this.#changes.next(f);
+  }
+
+  /**
+   * Replace one (strategy, market) position with a snapshot (the order journal's, after it compacted the fills
+   * it was built from). Fills applied afterwards count on top of it.
+   */
+  restorePosition(s: PositionSnapshot): void {
+    const quote = quoteOf(s.marketSymbol);
+    this.#quote ??= quote;
+    this.#positions.set(`${s.strategy}|${s.marketSymbol}`, Position.restore(s, quote));
   }
 
   /** Signed base position in `marketSymbol` of `strategy`, or of all strategies together. */

@@ -28,6 +28,24 @@ export interface FillEffect {
   opened: Decimal;
 }
 
+/**
+ * Everything a {@link Position} holds, exactly: enough to rebuild it without the fills (the order journal keeps
+ * one per position when it compacts fills away). Lots are unsigned, oldest first; `quantity`'s sign says long or
+ * short.
+ */
+export interface PositionSnapshot {
+  strategy: string;
+  marketSymbol: string;
+  quantity: Decimal;
+  lots: { quantity: Decimal; rate: Decimal }[];
+  /** Σ lot quantity × rate, as the position kept it (not recomputed, so it matches to the last digit). */
+  cost: Decimal;
+  /** Closed-lot PnL before commission. */
+  trading: Decimal;
+  commission: Decimal;
+  lastRate: Decimal;
+}
+
 /** A position snapshot for reports. */
 export interface PositionView {
   strategy: string;
@@ -150,6 +168,38 @@ export class Position {
       this.#quantity = sign === 1 ? remaining : remaining.neg();
     }
     return { closed, realized, opened: remaining };
+  }
+
+  /** The exact state, for {@link Position.restore}. */
+  snapshot(): PositionSnapshot {
+    return {
+      strategy: this.strategy,
+      marketSymbol: this.marketSymbol,
+      quantity: this.#quantity,
+      lots: this.#lots.slice(this.#head).map((l) => ({ quantity: l.quantity, rate: l.rate })),
+      cost: this.#cost,
+      trading: this.#trading,
+      commission: this.#commission,
+      lastRate: this.#lastRate,
+    };
+  }
+
+  /**
+   * The position a {@link PositionSnapshot} describes: applying further fills to it gives exactly what applying
+   * them to the original would.
+   *
+   * @example
+   * const copy = Position.restore(p.snapshot(), 'USD'); // copy.realizedPnl.eq(p.realizedPnl)
+   */
+  static restore(s: PositionSnapshot, quoteCurrency: string): Position {
+    const p = new Position(s.strategy, s.marketSymbol, quoteCurrency);
+    p.#quantity = s.quantity;
+    p.#lots = s.lots.map((l) => ({ quantity: l.quantity, rate: l.rate }));
+    p.#cost = s.cost;
+    p.#trading = s.trading;
+    p.#commission = s.commission;
+    p.#lastRate = s.lastRate;
+    return p;
   }
 
   /** A snapshot for reports. */
