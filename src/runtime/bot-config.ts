@@ -57,7 +57,18 @@ export const botConfigSchema = z.strictObject({
   depth: z.union([z.literal(1), z.literal(25), z.literal(500)]).default(25),
   strategies: z.array(strategySchema).min(1),
   risk: riskConfigSchema.prefault({}),
-  journal: z.strictObject({ dir: z.string().default('.rexbot/journal') }).prefault({}),
+  journal: z
+    .strictObject({
+      dir: z.string().default('.rexbot/journal'),
+      /**
+       * Compact the journal (rewrite it with only the orders still in flight, their fills and a positions
+       * checkpoint) at start and whenever the file reaches this many bytes; 0 never compacts. Default 64 MiB.
+       */
+      compactBytes: z.number().int().min(0).default(64 * 1024 * 1024),
+      /** Append each journal a compaction replaces to `<journal>.history` (an audit trail, never read back). */
+      keepHistory: z.boolean().default(false),
+    })
+    .prefault({}),
   /** What happens to a failed strategy's open orders. */
   onStrategyFailure: z.enum(['cancel', 'keep']).default('cancel'),
   shutdown: z.strictObject({ cancelOpenOrders: z.boolean().default(true), timeoutMs: z.number().int().positive().default(10_000) }).prefault({}),

@@ -81,6 +81,8 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
       strategies: cfg.strategies.filter((s) => s.enabled).map((s) => ({ name: s.name, use: s.use, markets: s.markets, params: s.params })),
       risk: cfg.risk,
       journalPath,
+      journalCompactBytes: cfg.journal.compactBytes,
+      journalHistoryPath: cfg.journal.keepHistory ? `${journalPath}.history` : undefined,
       depth: cfg.depth,
       baseDir,
       onStrategyFailure: cfg.onStrategyFailure,

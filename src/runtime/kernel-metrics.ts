@@ -42,6 +42,13 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
     },
   });
   metrics.gauge({
+    name: 'journal_bytes',
+    help: 'Size of the order journal file in bytes (falls back when it compacts)',
+    collect() {
+      this.set(kernel.journal.size.bytes);
+    },
+  });
+  metrics.gauge({
     name: 'trading_state',
     help: '0 ACTIVE, 1 REDUCING, 2 HALTED',
     collect() {

@@ -3,7 +3,8 @@
  * Clock. Live trading, paper trading and (later) backtests differ only in the gateway and the clock they hand in.
  *
  * Start order matters and is enforced here: streams synchronize, the journal is reconciled against the exchange
- * (strategies never start while an order is unaccounted for), then strategies run. Stop order is the reverse:
+ * (strategies never start while an order is unaccounted for), the journal is compacted (it now matches the
+ * exchange, so what it can forget is known) and watched for size, then strategies run. Stop order is the reverse:
  * strategies stop emitting, in-flight requests settle, open orders are cancelled if configured, the journal is
  * flushed and closed.
  */
@@ -14,7 +15,7 @@ import { type Decimal, ZERO } from '../core/decimal.js';
 import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
 import { CANDLE_INTERVALS, type CandleInterval } from '../model/enums.js';
 import type { Market } from '../model/market.js';
-import { Journal } from '../orders/journal.js';
+import { type CompactionResult, Journal } from '../orders/journal.js';
 import type { OrderEvent } from '../orders/order-events.js';
 import { OrderManager, type ReconcileReport } from '../orders/order-manager.js';
 import { Portfolio } from '../portfolio/portfolio.js';
@@ -46,6 +47,13 @@ export interface KernelOptions {
   risk: RiskConfig;
   /** Journal file (append-only, fsynced). */
   journalPath: string;
+  /**
+   * Compact the journal at start and whenever it reaches this many bytes while running; 0 never compacts.
+   * Default {@link DEFAULT_JOURNAL_COMPACT_BYTES}.
+   */
+  journalCompactBytes?: number;
+  /** Append each journal a compaction replaces to this file (an audit trail; default: none). */
+  journalHistoryPath?: string | undefined;
   /** Order book depth kept per market. */
   depth: 1 | 25 | 500;
   /**
@@ -60,6 +68,9 @@ export interface KernelOptions {
   /** How long start() waits for every stream to be live before giving up. Default 30 s. */
   liveTimeoutMs?: number;
 }
+
+/** Journal size that triggers a compaction while running, unless configured: 64 MiB. */
+export const DEFAULT_JOURNAL_COMPACT_BYTES = 64 * 1024 * 1024;
 
 /** Options of {@link Kernel.stop}. */
 export interface StopOptions {
@@ -88,7 +99,10 @@ export class Kernel {
     const candles = opts.candleIntervals ?? CANDLE_INTERVALS;
     this.live = createLiveData(gateway, { clock, markets: marketSymbols, depths: [opts.depth], trades: true, candles, logger });
     this.portfolio = new Portfolio({ clock, quoteCurrency: quoteOfFirst(marketSymbols) });
-    this.journal = Journal.open(opts.journalPath, { onWarning: (m) => logger.warn({ journal: opts.journalPath }, m) });
+    this.journal = Journal.open(opts.journalPath, {
+      onWarning: (m) => logger.warn({ journal: opts.journalPath }, m),
+      historyPath: opts.journalHistoryPath,
+    });
     const market = (s: string) => this.markets.get(s.toUpperCase());
     const account = this.live.account!;
     // Risk reads the order manager (in-flight reservations), the manager asks risk: closures break the cycle.
@@ -169,6 +183,7 @@ export class Kernel {
     await this.#waitLive(this.opts.liveTimeoutMs ?? 30_000);
     this.#reconcile = await this.orders.reconcile();
     logger.info({ ...this.#reconcile, unknownOpenOrders: this.#reconcile.unknownOpenOrders.length }, 'journal reconciled');
+    this.#startCompaction();
     for (const c of this.configured) this.#startStrategy(c);
     this.#state = 'running';
     logger.info({ strategies: this.#strategies.map((s) => s.name), at: clock.now() }, 'kernel running');
@@ -191,6 +206,37 @@ export class Kernel {
     for (const s of this.#subs) s.unsubscribe();
     await this.live.stop();
     this.#state = 'stopped';
+  }
+
+  /**
+   * Compact now — reconciliation has just accounted for every order, so the journal matches the exchange — and
+   * then whenever the file reaches the configured size. A failed compaction is logged and trading goes on: the
+   * old journal is intact and still appended to.
+   */
+  #startCompaction(): void {
+    const { logger, clock } = this.opts;
+    const threshold = this.opts.journalCompactBytes ?? DEFAULT_JOURNAL_COMPACT_BYTES;
+    if (threshold <= 0) return;
+    const log = (trigger: 'start' | 'size', r: CompactionResult, startedAt: number) =>
+      logger.info(
+        { journal: this.journal.path, trigger, recordsBefore: r.before.records, bytesBefore: r.before.bytes, recordsAfter: r.after.records, bytesAfter: r.after.bytes, ms: clock.now() - startedAt },
+        'journal compacted',
+      );
+    if (this.journal.size.records > 0) {
+      const startedAt = clock.now();
+      try {
+        log('start', this.journal.compact(startedAt), startedAt);
+      } catch (err) {
+        logger.error({ err, journal: this.journal.path }, 'journal compaction failed; the journal is unchanged');
+      }
+    }
+    let startedAt = 0;
+    this.journal.autoCompact({
+      thresholdBytes: threshold,
+      now: () => (startedAt = clock.now()),
+      onCompacted: (r) => log('size', r, startedAt),
+      onError: (err) => logger.error({ err, journal: this.journal.path }, 'journal compaction failed; the journal is unchanged'),
+    });
   }
 
   /** Current health: unhealthy when a stream is not live, trading is HALTED, or a strategy failed. */

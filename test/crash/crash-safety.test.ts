@@ -11,16 +11,17 @@
  * a run). The verdict is read from the exchange (REST with the demo key, the control API's ledger audit) and
  * from the journal file (parsed with the order manager's own reader).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import type { Order } from '../../src/model/index.js';
-import type { JournalRecord } from '../../src/orders/journal-records.js';
+import { decodeRecord, type JournalRecord } from '../../src/orders/journal-records.js';
 import { JournalState } from '../../src/orders/journal-state.js';
 import { parseJournal } from '../../src/orders/journal.js';
+import type { PositionSnapshot } from '../../src/portfolio/position.js';
 import { repoPath } from '../helpers/shared.js';
 import { type BotProcess, killAllChildren, type LogLine, type SimProcess, startBotProcess, startSimProcess } from './crash-processes.js';
 import { type AuditRow, balancesFromFills, control, readAccount } from './exchange-truth.js';
@@ -51,7 +52,28 @@ const MAX_EXTRA_LOST_ROUNDS = 2;
 /** Only schedules the kills; nothing is asserted on time. */
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The compacted journal alone: what a restart reads. */
 const readJournal = (path: string): JournalRecord[] => parseJournal(path, readFileSync(path, 'utf8')).records;
+
+/**
+ * Every record the bot ever wrote: the history (each journal a compaction replaced, in order; a copy cut by a
+ * SIGKILL may have left a torn line, skipped here) followed by the current journal. Folded, it is the state an
+ * uncompacted journal would have.
+ */
+function readAllRecords(path: string): JournalRecord[] {
+  const out: JournalRecord[] = [];
+  if (existsSync(`${path}.history`)) {
+    for (const line of readFileSync(`${path}.history`, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        out.push(decodeRecord(JSON.parse(line)));
+      } catch {
+        // a torn line of an interrupted copy
+      }
+    }
+  }
+  return [...out, ...readJournal(path)];
+}
 
 /** Client ids a journaled request placed: an order's, or every placement of a batch. */
 function placedBy(records: readonly JournalRecord[], requestId: string): string[] {
@@ -106,6 +128,8 @@ describe('crash safety (SIGKILL while placing orders, then restart)', () => {
     };
 
     const reports: LogLine[] = [];
+    /** 'journal compacted' lines of every run. */
+    const compactions: LogLine[] = [];
     const lostResponses: LostResponse[] = [];
     let kills = 0;
     let extraLostRounds = 0;
@@ -149,7 +173,7 @@ describe('crash safety (SIGKILL while placing orders, then restart)', () => {
         ]).finally(() => clearTimeout(noFailure));
         const requestId = String(failure.id);
         await bot.exited;
-        const records = readJournal(journalPath);
+        const records = readAllRecords(journalPath);
         const clientOrderIds = placedBy(records, requestId);
         const acked = new Set(records.filter((r) => r.t === 'ack').map((r) => (r as { id: string }).id));
         if (clientOrderIds.length > 0 && clientOrderIds.every((id) => !acked.has(id))) {
@@ -167,6 +191,7 @@ describe('crash safety (SIGKILL while placing orders, then restart)', () => {
         }
       }
       const exit = await bot.exited;
+      compactions.push(...bot.lines.filter((l) => l.msg === 'journal compacted'));
       expect(exit.signal, `bot of round ${i} should have been killed; last lines:\n${bot.tail()}`).toBe('SIGKILL');
       kills++;
       await control(ready, 'POST', '/faults/rest', {});
@@ -184,7 +209,7 @@ describe('crash safety (SIGKILL while placing orders, then restart)', () => {
     await vi.waitFor(
       async () => {
         const truth = await readAccount(ready, CREDENTIALS);
-        const state = JournalState.from(readJournal(journalPath));
+        const state = JournalState.from(readAllRecords(journalPath));
         const ladder = truth.orders.filter((o) => o.status === 'OPEN' && state.orders.get(o.clientOrderId ?? '')?.intentKey === 'ladder');
         // Every ladder order a killed run left behind was adopted into the key and reconciled away.
         expect(ladder.filter((o) => o.direction === 'BUY')).toHaveLength(2);
@@ -194,11 +219,18 @@ describe('crash safety (SIGKILL while placing orders, then restart)', () => {
     );
     last.kill('SIGTERM');
     expect((await last.exited).code, `graceful stop; last lines:\n${last.tail()}`).toBe(0);
+    compactions.push(...last.lines.filter((l) => l.msg === 'journal compacted'));
+    // Every start found a journal to compact (the first one's was empty).
+    expect(compactions.filter((l) => l.trigger === 'start').length).toBeGreaterThanOrEqual(kills);
 
     // ---- the verdict ---------------------------------------------------------------------------------------
     const truth = await readAccount(ready, CREDENTIALS);
-    const records = readJournal(journalPath);
-    const state = JournalState.from(records);
+    const state = JournalState.from(readAllRecords(journalPath));
+    // The compacted journal alone (what the next start would read) holds the same positions as every record ever
+    // written: the checkpoint carried what the compactions dropped.
+    const compacted = JournalState.from(readJournal(journalPath));
+    expect(compacted.positions().map(showPosition)).toEqual(state.positions().map(showPosition));
+    expect(compacted.lastFill?.executionId).toBe(state.lastFill?.executionId);
 
     // Every start reconciled with nothing unaccounted for (it would have refused to start) and no order on the
     // exchange that the journal never saw.
@@ -245,6 +277,12 @@ describe('crash safety (SIGKILL while placing orders, then restart)', () => {
     expect(truth.executions.length, 'the crossing orders filled').toBeGreaterThan(0);
     expect([...state.fills.keys()].sort()).toEqual(truth.executions.map((e) => e.id).sort());
     for (const e of truth.executions) expect(state.fills.get(e.id)!.quantity.eq(e.quantity), `fill ${e.id} quantity`).toBe(true);
+    // The position the compacted journal restores is the exchange's net fill.
+    const net = truth.executions.reduce((sum, e) => {
+      const buy = truth.orders.find((o) => o.id === e.orderId)!.direction === 'BUY';
+      return buy ? sum.plus(e.quantity) : sum.minus(e.quantity);
+    }, dec(0));
+    expect(compacted.positions().reduce((sum, p) => sum.plus(p.quantity), dec(0)).toFixed()).toBe(net.toFixed());
     const expected = balancesFromFills(INITIAL, truth.orders, truth.executions);
     const actual = new Map(truth.balances.map((b) => [b.currencySymbol, b.total]));
     for (const c of new Set([...expected.keys(), ...actual.keys()])) {
@@ -257,11 +295,17 @@ describe('crash safety (SIGKILL while placing orders, then restart)', () => {
     process.stderr.write(
       `crash-safety: seed ${SEED}, ${kills} kills, lost responses ${lostResponses.map((l) => `${l.path}(${l.clientOrderIds.length})`).join(' ')}, ` +
         `${truth.orders.length} orders (${truth.orders.filter((o) => o.status === 'OPEN').length} open), ${truth.executions.length} executions, ` +
+        `${compactions.length} compactions (${compactions.filter((l) => l.trigger === 'size').length} by size), ` +
         `adopted per start ${reports.map((r) => (r.adopted as unknown[]).length).join('/')}, lost per start ${reports.map((r) => (r.lost as unknown[]).length).join('/')}\n`,
     );
     failed = false;
   });
 });
+
+/** A position as comparable text. */
+function showPosition(p: PositionSnapshot): string {
+  return `${p.strategy} ${p.marketSymbol} ${p.quantity.toFixed()} cost ${p.cost.toFixed()} trading ${p.trading.toFixed()} commission ${p.commission.toFixed()} lots ${p.lots.length}`;
+}
 
 /** The start after a lost response adopted the open orders of it and declared none of them lost. */
 function checkAccountedFor(lr: LostResponse, reconciled: LogLine): void {

@@ -166,7 +166,7 @@ describe('broken plugins', () => {
     const cfg = loadBotConfig(fixture(file), {});
     const before = started.length;
     const error = await runBot(
-      { ...cfg, journal: { dir: join(tmp, 'journal') }, ops: { ...cfg.ops, enabled: false } },
+      { ...cfg, journal: { ...cfg.journal, dir: join(tmp, 'journal') }, ops: { ...cfg.ops, enabled: false } },
       { logger: createLogger({ level: 'silent' }) },
     ).then(
       async (bot) => {

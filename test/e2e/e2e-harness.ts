@@ -5,7 +5,7 @@
  * pieces exposed so a test can act on the exchange (a participant account trading against the bot's quotes) and
  * compare the bot's memory (stores, journal, portfolio) with the exchange's truth (the engine).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -37,6 +37,11 @@ export interface E2EOptions {
   risk?: Partial<RiskConfig>;
   onStrategyFailure?: 'cancel' | 'keep';
   transport?: 'classic' | 'core';
+  /**
+   * Journal compaction threshold (default: the kernel's). Setting it also keeps the compaction history, so the
+   * agreement checks still see every order ever journaled.
+   */
+  journalCompactBytes?: number;
 }
 
 /** A running simulator + gateway + kernel. */
@@ -101,6 +106,9 @@ export async function startE2E(opts: E2EOptions): Promise<E2E> {
       strategies: opts.strategies,
       risk: { ...defaultRiskConfig(), ...opts.risk },
       journalPath: join(dir, 'journal.jsonl'),
+      ...(opts.journalCompactBytes === undefined
+        ? {}
+        : { journalCompactBytes: opts.journalCompactBytes, journalHistoryPath: join(dir, 'journal.jsonl.history') }),
       depth: 25,
       baseDir: repoPath('test', 'e2e'),
       onStrategyFailure: opts.onStrategyFailure ?? 'cancel',
@@ -162,10 +170,15 @@ export function engineExecutions(e2e: E2E): Execution[] {
   return allPages((q) => e2e.sim.engine.executions(e2e.account, q));
 }
 
-/** The journal file as written, parsed with the order manager's own reader. */
+/**
+ * The journal file as written, parsed with the order manager's own reader — preceded by the compaction history
+ * when there is one, so that every record ever written is there.
+ */
 export function readJournal(e2e: E2E): JournalRecord[] {
   const path = e2e.kernel.journal.path;
-  return parseJournal(path, readFileSync(path, 'utf8')).records;
+  const history = `${path}.history`;
+  const before = existsSync(history) ? parseJournal(history, readFileSync(history, 'utf8')).records : [];
+  return [...before, ...parseJournal(path, readFileSync(path, 'utf8')).records];
 }
 
 /** Every clientOrderId (orders, batch placements) and clientConditionalOrderId the journal holds. */
