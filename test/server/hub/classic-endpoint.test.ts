@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { VirtualClock } from '../../../src/core/clock.js';
-import { startHubServer, type HubServer } from '../../../src/server/hub/attach-hub.js';
-import { KEYS, RawClassicClient, authArgs, testBackend } from './hub-test-kit.js';
+import type { VirtualClock } from '../../../src/core/clock.js';
+import type { HubServer } from '../../../src/server/hub/attach-hub.js';
+import { KEYS, RawClassicClient, authArgs, startTestHub } from './hub-test-kit.js';
 
-const T0 = Date.parse('2021-06-14T01:53:38Z');
 let clock: VirtualClock;
 let srv: HubServer;
 
 beforeAll(async () => {
-  clock = new VirtualClock(T0);
-  srv = await startHubServer({ backend: testBackend(), clock });
+  ({ srv, clock } = await startTestHub());
 });
 afterAll(async () => {
   await srv.close();

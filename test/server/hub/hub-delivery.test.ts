@@ -1,17 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodePayload } from '../../../src/bittrex/hub/codec.js';
-import { VirtualClock } from '../../../src/core/clock.js';
-import { startHubServer, type HubServer } from '../../../src/server/hub/attach-hub.js';
-import { KEYS, RawClassicClient, RawCoreClient, authArgs, testBackend } from './hub-test-kit.js';
+import type { VirtualClock } from '../../../src/core/clock.js';
+import type { HubServer } from '../../../src/server/hub/attach-hub.js';
+import { KEYS, RawClassicClient, RawCoreClient, authArgs, startTestHub } from './hub-test-kit.js';
 
-const T0 = Date.parse('2021-06-14T01:53:38Z');
 let clock: VirtualClock;
 let srv: HubServer;
 const open: { close(): void }[] = [];
 
 beforeAll(async () => {
-  clock = new VirtualClock(T0);
-  srv = await startHubServer({ backend: testBackend(), clock });
+  ({ srv, clock } = await startTestHub());
 });
 afterEach(() => {
   for (const c of open.splice(0)) c.close();

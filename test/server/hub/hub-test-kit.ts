@@ -7,6 +7,8 @@
  */
 import WebSocket from 'ws';
 import { hmacSha512Hex } from '../../../src/bittrex/rest/auth.js';
+import { VirtualClock } from '../../../src/core/clock.js';
+import { startHubServer, type HubServer } from '../../../src/server/hub/attach-hub.js';
 import type { HubBackend } from '../../../src/server/hub/hub-types.js';
 
 /** Keys of the test key store. */
@@ -27,6 +29,16 @@ export function testBackend(): HubBackend {
     subaccountsOf: (accountId) => (accountId === KEYS.master.accountId ? [KEYS.sub.accountId] : []),
     marketExists: (m) => ['BTC-USD', 'ETH-BTC', 'BTC-EUR'].includes(m),
   };
+}
+
+/**
+ * Start a hub server over {@link testBackend} on loopback whose timers run on a virtual clock (by default starting
+ * in 2021; pass `startMs: Date.now()` when a client on the system clock must authenticate against it).
+ */
+export async function startTestHub(opts: { startMs?: number } = {}): Promise<{ srv: HubServer; clock: VirtualClock }> {
+  const clock = new VirtualClock(opts.startMs ?? Date.parse('2021-06-14T01:53:38Z'));
+  const srv = await startHubServer({ backend: testBackend(), clock });
+  return { srv, clock };
 }
 
 /** Authenticate's four arguments for a key at a time. */

@@ -1,21 +1,9 @@
-/** Helpers for the transport tests: a hub server in virtual time and an event recorder per transport. */
+/** Helpers for the transport tests: the hub server kit's server in virtual time, and an event recorder per transport. */
 import { filter, firstValueFrom, type Subscription } from 'rxjs';
 import { createHubTransport, type HubTransport, type TransportEvent } from '../../../../src/bittrex/hub/transport.js';
-import { VirtualClock } from '../../../../src/core/clock.js';
-import { startHubServer, type HubServer } from '../../../../src/server/hub/attach-hub.js';
-import { testBackend } from '../../../server/hub/hub-test-kit.js';
+import type { HubServer } from '../../../../src/server/hub/attach-hub.js';
 
-export { KEYS, authArgs } from '../../../server/hub/hub-test-kit.js';
-
-/**
- * Start a hub server on loopback whose timers run on a virtual clock (by default starting in 2021; pass
- * `startMs: Date.now()` when a client on the system clock must authenticate against it).
- */
-export async function startTestHub(opts: { startMs?: number } = {}): Promise<{ srv: HubServer; clock: VirtualClock }> {
-  const clock = new VirtualClock(opts.startMs ?? Date.parse('2021-06-14T01:53:38Z'));
-  const srv = await startHubServer({ backend: testBackend(), clock });
-  return { srv, clock };
-}
+export { KEYS, authArgs, startTestHub } from '../../../server/hub/hub-test-kit.js';
 
 /** A transport plus everything its events$ emitted, recorded from before connect. */
 export interface Recorded {
