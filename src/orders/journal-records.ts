@@ -10,6 +10,7 @@ import type { Decimal } from '../core/decimal.js';
 import { toWire } from '../model/encode.js';
 import { decodeNewConditionalOrder, type NewConditionalOrder } from '../model/conditional-order.js';
 import { arrayOf, bool, date, dec, id, int, object, oneOf, str, type Decoder } from '../model/decode.js';
+import { WireFormatError } from '../core/errors.js';
 import { ORDER_DIRECTIONS } from '../model/enums.js';
 import { decodeNewOrder, type NewOrder } from '../model/order.js';
 import type { PositionSnapshot } from '../portfolio/position.js';
@@ -141,6 +142,19 @@ const role = oneOf(ORDER_ROLES);
 type Rec<K extends JournalRecordType> = Extract<JournalRecord, { t: K }>;
 const tag = <K extends JournalRecordType>(t: K): Decoder<K> => oneOf([t] as const) as Decoder<K>;
 
+// A fill the exchange reported always has a positive quantity and rate and a commission of at least zero; a line
+// saying otherwise is a damaged journal, to be named with its file and line, never folded into a position.
+const positive: Decoder<Decimal> = (v, path, where) => {
+  const d = dec(v, path, where);
+  if (d.isZero() || d.isNegative()) throw new WireFormatError(where, path, `is not positive: ${d.toFixed()}`);
+  return d;
+};
+const nonNegative: Decoder<Decimal> = (v, path, where) => {
+  const d = dec(v, path, where);
+  if (d.isNegative()) throw new WireFormatError(where, path, `is negative: ${d.toFixed()}`);
+  return d;
+};
+
 const decoders: { [K in JournalRecordType]: Decoder<Rec<K>> } = {
   order: object<Rec<'order'>>(
     { t: tag('order'), at: int, clientOrderId: id, strategy: str, intentKey: str, role, order: decodeNewOrder },
@@ -186,9 +200,9 @@ const decoders: { [K in JournalRecordType]: Decoder<Rec<K>> } = {
       executionId: id,
       marketSymbol: str,
       direction: oneOf(ORDER_DIRECTIONS),
-      quantity: dec,
-      rate: dec,
-      commission: dec,
+      quantity: positive,
+      rate: positive,
+      commission: nonNegative,
       isTaker: bool,
       executedAt: date,
     },

@@ -202,8 +202,7 @@ export class JournalState {
   }
 
   #applyToPosition(f: FillRecord): void {
-    // The portfolio refuses these with a RangeError (and the replay logs it): leave them out the same way.
-    if (!f.quantity.gt(ZERO) || !f.rate.gt(ZERO) || f.commission.lt(ZERO)) return;
+    // Quantity and rate are positive and commission non-negative: the record decoder refuses anything else.
     const strategy = this.get(f.id)?.strategy ?? '';
     const key = positionKey(strategy, f.marketSymbol);
     let p = this.#positions.get(key);

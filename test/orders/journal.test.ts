@@ -136,6 +136,16 @@ describe('Journal', () => {
     expect((err as Error).message).toContain(`${path}:2:`);
   });
 
+  it('a fill that no exchange reports (zero quantity, negative commission) is corrupt, never folded into a position', () => {
+    Journal.open(path).close();
+    const fill = (over: Record<string, string>) =>
+      JSON.stringify({ t: 'fill', at: 1, id: 'c1', orderId: 'o1', executionId: 'e1', marketSymbol: 'BTC-USD', direction: 'BUY', quantity: '0.1', rate: '30000', commission: '1', isTaker: false, executedAt: '2021-01-01T00:00:00Z', ...over });
+    writeFileSync(path, `${fill({})}\n${fill({ quantity: '0' })}\n{"t":"lost","at":2,"id":"b"}\n`);
+    expect(() => Journal.open(path)).toThrow(/bot\.journal:2: .*quantity is not positive: 0/);
+    writeFileSync(path, `${fill({ commission: '-0.5' })}\n{"t":"lost","at":2,"id":"b"}\n`);
+    expect(() => Journal.open(path)).toThrow(/bot\.journal:1: .*commission is negative: -0\.5/);
+  });
+
   it('a well-formed line that is not a valid record is corrupt too, naming the field', () => {
     Journal.open(path).close();
     writeFileSync(path, '{"t":"ack","at":1,"id":"a"}\n{"t":"lost","at":2,"id":"b"}\n');
