@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { VirtualClock } from '../../../src/core/clock.js';
-import type { HubServer } from '../../../src/server/hub/attach-hub.js';
-import { KEYS, RawClassicClient, authArgs, startTestHub } from './hub-test-kit.js';
+import { KEYS, RawClassicClient, authArgs, useTestHub } from './hub-test-kit.js';
 
-let clock: VirtualClock;
-let srv: HubServer;
-
-beforeAll(async () => {
-  ({ srv, clock } = await startTestHub());
-});
-afterAll(async () => {
-  await srv.close();
-});
+const hub = useTestHub();
 
 async function opened(): Promise<RawClassicClient> {
-  const c = new RawClassicClient(srv.classicUrl);
+  const c = new RawClassicClient(hub.srv.classicUrl);
   await c.open();
   return c;
 }
@@ -23,7 +13,7 @@ async function opened(): Promise<RawClassicClient> {
 describe('classic handshake', () => {
   it('negotiate answers the fields classic clients read', async () => {
     const cd = encodeURIComponent('[{"name":"c3"}]');
-    const res = await fetch(`${srv.classicUrl}/negotiate?clientProtocol=1.5&connectionData=${cd}&_=1`);
+    const res = await fetch(`${hub.srv.classicUrl}/negotiate?clientProtocol=1.5&connectionData=${cd}&_=1`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     const body = (await res.json()) as Record<string, unknown>;
@@ -41,56 +31,56 @@ describe('classic handshake', () => {
 
   it('negotiate refuses a hub other than c3', async () => {
     const cd = encodeURIComponent('[{"name":"corehub"}]');
-    const res = await fetch(`${srv.classicUrl}/negotiate?clientProtocol=1.5&connectionData=${cd}`);
+    const res = await fetch(`${hub.srv.classicUrl}/negotiate?clientProtocol=1.5&connectionData=${cd}`);
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("'corehub' Hub could not be resolved.");
   });
 
   it('connect (with tid and _) sends the init frame first, then start, ping and abort work', async () => {
-    const c = new RawClassicClient(srv.classicUrl);
+    const c = new RawClassicClient(hub.srv.classicUrl);
     const init = await c.open({ tid: '7', _: '1623635618306' });
     expect(init).toMatchObject({ S: 1, M: [] });
     expect(typeof init.C).toBe('string');
     expect(JSON.parse(c.raw[0]!)).toEqual(init);
 
-    const start = await fetch(`${srv.classicUrl}/start?${c.query()}`);
+    const start = await fetch(`${hub.srv.classicUrl}/start?${c.query()}`);
     expect(await start.json()).toEqual({ Response: 'started' });
-    const ping = await fetch(`${srv.classicUrl}/ping?_=1`);
+    const ping = await fetch(`${hub.srv.classicUrl}/ping?_=1`);
     expect(await ping.json()).toEqual({ Response: 'pong' });
-    expect(srv.hub.connections().some((x) => x.id === c.connectionId && x.flavour === 'classic')).toBe(true);
+    expect(hub.srv.hub.connections().some((x) => x.id === c.connectionId && x.flavour === 'classic')).toBe(true);
 
-    const abort = await fetch(`${srv.classicUrl}/abort?${c.query()}`, { method: 'POST' });
+    const abort = await fetch(`${hub.srv.classicUrl}/abort?${c.query()}`, { method: 'POST' });
     expect(abort.status).toBe(200);
     expect(await c.closed).toBe(1000);
-    expect(srv.hub.connections().some((x) => x.id === c.connectionId)).toBe(false);
+    expect(hub.srv.hub.connections().some((x) => x.id === c.connectionId)).toBe(false);
   });
 
   it('refuses a bad token, a transport other than webSockets, and non-WebSocket transports', async () => {
     const bad = new WebSocket(
-      `${srv.classicUrl.replace('http', 'ws')}/connect?transport=webSockets&clientProtocol=1.5&connectionToken=nope`,
+      `${hub.srv.classicUrl.replace('http', 'ws')}/connect?transport=webSockets&clientProtocol=1.5&connectionToken=nope`,
     );
     const status = await new Promise<number>((resolve) => bad.on('unexpected-response', (_q, r) => resolve(r.statusCode ?? 0)));
     expect(status).toBe(400);
     bad.on('error', () => undefined);
     bad.terminate();
 
-    const start = await fetch(`${srv.classicUrl}/start?transport=webSockets&connectionToken=nope`);
+    const start = await fetch(`${hub.srv.classicUrl}/start?transport=webSockets&connectionToken=nope`);
     expect(start.status).toBe(400);
-    const lp = await fetch(`${srv.classicUrl}/connect?transport=longPolling`);
+    const lp = await fetch(`${hub.srv.classicUrl}/connect?transport=longPolling`);
     expect(lp.status).toBe(400);
     expect(await lp.text()).toContain('webSockets');
-    expect((await fetch(`${srv.classicUrl}/nothing`)).status).toBe(404);
-    expect((await fetch(`${srv.classicUrl}/abort`, { method: 'GET' })).status).toBe(405);
+    expect((await fetch(`${hub.srv.classicUrl}/nothing`)).status).toBe(404);
+    expect((await fetch(`${hub.srv.classicUrl}/abort`, { method: 'GET' })).status).toBe(405);
   });
 
   it('reconnect with the same token is accepted like connect and replaces the old socket', async () => {
     const c = await opened();
     const q = new URLSearchParams({ transport: 'webSockets', clientProtocol: '1.5', connectionToken: c.token });
-    const again = new WebSocket(`${srv.classicUrl.replace('http', 'ws')}/reconnect?${q}`);
+    const again = new WebSocket(`${hub.srv.classicUrl.replace('http', 'ws')}/reconnect?${q}`);
     const first = await new Promise<string>((resolve) => again.once('message', (d) => resolve(String(d))));
     expect(JSON.parse(first)).toMatchObject({ S: 1 });
     await c.closed;
-    expect(srv.hub.connections().filter((x) => x.id === c.connectionId)).toHaveLength(1);
+    expect(hub.srv.hub.connections().filter((x) => x.id === c.connectionId)).toHaveLength(1);
     again.terminate();
   });
 });
@@ -109,7 +99,7 @@ describe('classic invocations', () => {
       I: '2',
     });
     expect((await c.invoke('UNSUBSCRIBE', [['ticker_BTC-USD']], '3')).R).toEqual([{ Success: true, ErrorCode: null }]);
-    expect(srv.hub.connections().find((x) => x.id === c.connectionId)?.subscriptions).toEqual(['heartbeat']);
+    expect(hub.srv.hub.connections().find((x) => x.id === c.connectionId)?.subscriptions).toEqual(['heartbeat']);
     c.close();
   });
 
@@ -138,23 +128,23 @@ describe('classic invocations', () => {
 
   it('Authenticate accepts lower- and upper-case signatures, number or string timestamps', async () => {
     const c = await opened();
-    expect((await c.invoke('Authenticate', authArgs(KEYS.master, clock.now()))).R).toEqual({ Success: true, ErrorCode: null });
+    expect((await c.invoke('Authenticate', authArgs(KEYS.master, hub.clock.now()))).R).toEqual({ Success: true, ErrorCode: null });
     expect((await c.invoke('IsAuthenticated', [])).R).toBe(true);
     const d = await opened();
-    const upper = authArgs(KEYS.other, clock.now() - 1000, { upper: true, asString: true });
+    const upper = authArgs(KEYS.other, hub.clock.now() - 1000, { upper: true, asString: true });
     expect((await d.invoke('authenticate', upper)).R).toEqual({ Success: true, ErrorCode: null });
-    expect(srv.hub.connections().find((x) => x.id === d.connectionId)?.accountId).toBe(KEYS.other.accountId);
+    expect(hub.srv.hub.connections().find((x) => x.id === d.connectionId)?.accountId).toBe(KEYS.other.accountId);
     c.close();
     d.close();
   });
 
   it('Authenticate refuses a bad key, a bad signature and a stale timestamp, and keeps the connection', async () => {
     const c = await opened();
-    const badKey = authArgs({ apiKey: 'who', secret: 'x' }, clock.now());
+    const badKey = authArgs({ apiKey: 'who', secret: 'x' }, hub.clock.now());
     expect((await c.invoke('Authenticate', badKey)).R).toEqual({ Success: false, ErrorCode: 'INVALID_APIKEY' });
-    const badSig = authArgs({ apiKey: KEYS.master.apiKey, secret: 'wrong' }, clock.now());
+    const badSig = authArgs({ apiKey: KEYS.master.apiKey, secret: 'wrong' }, hub.clock.now());
     expect((await c.invoke('Authenticate', badSig)).R).toEqual({ Success: false, ErrorCode: 'INVALID_SIGNATURE' });
-    const stale = authArgs(KEYS.master, clock.now() - 6 * 60_000);
+    const stale = authArgs(KEYS.master, hub.clock.now() - 6 * 60_000);
     expect((await c.invoke('Authenticate', stale)).R).toEqual({ Success: false, ErrorCode: 'INVALID_TIMESTAMP' });
     expect((await c.invoke('IsAuthenticated', [])).R).toBe(false);
     expect(await c.subscribe('order')).toEqual([{ Success: false, ErrorCode: 'UNAUTHORIZED_USER' }]);
@@ -200,7 +190,7 @@ describe('classic invocations', () => {
     const c = await opened();
     await c.barrier();
     c.frames.take();
-    await clock.advance(7_000);
+    await hub.clock.advance(7_000);
     await c.barrier();
     expect(c.frames.take().filter((f) => Object.keys(f).length === 0).length).toBeGreaterThanOrEqual(1);
     c.close();

@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { VirtualClock } from '../../../src/core/clock.js';
-import type { HubServer } from '../../../src/server/hub/attach-hub.js';
-import { KEYS, RawCoreClient, authArgs, startTestHub } from './hub-test-kit.js';
+import { KEYS, RawCoreClient, authArgs, useTestHub } from './hub-test-kit.js';
 
-let clock: VirtualClock;
-let srv: HubServer;
-
-beforeAll(async () => {
-  ({ srv, clock } = await startTestHub());
-});
-afterAll(async () => {
-  await srv.close();
-});
+const hub = useTestHub();
 
 async function opened(): Promise<RawCoreClient> {
-  const c = new RawCoreClient(srv.coreUrl);
+  const c = new RawCoreClient(hub.srv.coreUrl);
   expect(await c.open()).toEqual({});
   return c;
 }
 
 describe('ASP.NET Core flavour', () => {
   it('negotiate answers version 1 with a token and WebSockets, and no ProtocolVersion', async () => {
-    const res = await fetch(`${srv.coreUrl}/negotiate?negotiateVersion=1`, { method: 'POST' });
+    const res = await fetch(`${hub.srv.coreUrl}/negotiate?negotiateVersion=1`, { method: 'POST' });
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toMatchObject({
       negotiateVersion: 1,
@@ -31,13 +21,13 @@ describe('ASP.NET Core flavour', () => {
     expect(typeof body.connectionId).toBe('string');
     expect(typeof body.connectionToken).toBe('string');
     expect(body).not.toHaveProperty('ProtocolVersion');
-    expect((await fetch(`${srv.coreUrl}/negotiate`)).status).toBe(405);
+    expect((await fetch(`${hub.srv.coreUrl}/negotiate`)).status).toBe(405);
   });
 
   it('serves the hub methods as Completions and pings every 15 s', async () => {
     const c = await opened();
     expect(await c.invoke('IsAuthenticated', [])).toEqual({ type: 3, invocationId: '1', result: false });
-    expect(await c.invoke('authenticate', authArgs(KEYS.master, clock.now(), { upper: true }))).toMatchObject({
+    expect(await c.invoke('authenticate', authArgs(KEYS.master, hub.clock.now(), { upper: true }))).toMatchObject({
       result: { Success: true, ErrorCode: null },
     });
     expect((await c.invoke('Subscribe', [['order', 'nope']])).result).toEqual([
@@ -45,7 +35,7 @@ describe('ASP.NET Core flavour', () => {
       { Success: false, ErrorCode: 'INVALID_CHANNEL' },
     ]);
     c.records.take();
-    await clock.advance(15_000);
+    await hub.clock.advance(15_000);
     await c.barrier();
     expect(c.records.take().filter((r) => r.type === 6)).toEqual([{ type: 6 }]);
     c.close();
@@ -86,13 +76,13 @@ describe('ASP.NET Core flavour', () => {
   });
 
   it('refuses an unsupported protocol in the handshake, and an unknown id', async () => {
-    const c = new RawCoreClient(srv.coreUrl);
+    const c = new RawCoreClient(hub.srv.coreUrl);
     expect(await c.open('{"protocol":"messagepack","version":1}\x1e')).toEqual({
       error: "Requested protocol 'messagepack' is not available.",
     });
     await c.closed;
 
-    const ws = new WebSocket(`${srv.coreUrl.replace('http', 'ws')}?id=unknown`);
+    const ws = new WebSocket(`${hub.srv.coreUrl.replace('http', 'ws')}?id=unknown`);
     ws.on('error', () => undefined);
     const status = await new Promise<number>((resolve) => ws.on('unexpected-response', (_q, r) => resolve(r.statusCode ?? 0)));
     expect(status).toBe(404);
@@ -100,12 +90,12 @@ describe('ASP.NET Core flavour', () => {
   });
 
   it('accepts a client that skipped negotiation', async () => {
-    const ws = new WebSocket(srv.coreUrl.replace('http', 'ws'));
+    const ws = new WebSocket(hub.srv.coreUrl.replace('http', 'ws'));
     await new Promise((r) => ws.once('open', r));
     const reply = new Promise<string>((r) => ws.once('message', (d) => r(String(d))));
     ws.send('{"protocol":"json","version":1}\x1e');
     expect(await reply).toBe('{}\x1e');
-    expect(srv.hub.connections().filter((x) => x.flavour === 'core').length).toBeGreaterThanOrEqual(1);
+    expect(hub.srv.hub.connections().filter((x) => x.flavour === 'core').length).toBeGreaterThanOrEqual(1);
     ws.terminate();
   });
 });

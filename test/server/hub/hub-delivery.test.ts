@@ -1,34 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { decodePayload } from '../../../src/bittrex/hub/codec.js';
-import type { VirtualClock } from '../../../src/core/clock.js';
-import type { HubServer } from '../../../src/server/hub/attach-hub.js';
-import { KEYS, RawClassicClient, RawCoreClient, authArgs, startTestHub } from './hub-test-kit.js';
+import { KEYS, RawClassicClient, RawCoreClient, authArgs, useTestHub } from './hub-test-kit.js';
 
-let clock: VirtualClock;
-let srv: HubServer;
 const open: { close(): void }[] = [];
 
-beforeAll(async () => {
-  ({ srv, clock } = await startTestHub());
-});
+const hub = useTestHub();
 afterEach(() => {
   for (const c of open.splice(0)) c.close();
-  srv.hub.faults.set({});
-});
-afterAll(async () => {
-  await srv.close();
+  hub.srv.hub.faults.set({});
 });
 
 async function classic(key?: { apiKey: string; secret: string }): Promise<RawClassicClient> {
-  const c = new RawClassicClient(srv.classicUrl);
+  const c = new RawClassicClient(hub.srv.classicUrl);
   open.push(c);
   await c.open();
-  if (key) expect((await c.invoke('Authenticate', authArgs(key, clock.now()))).R).toEqual({ Success: true, ErrorCode: null });
+  if (key) expect((await c.invoke('Authenticate', authArgs(key, hub.clock.now()))).R).toEqual({ Success: true, ErrorCode: null });
   return c;
 }
 
 async function core(): Promise<RawCoreClient> {
-  const c = new RawCoreClient(srv.coreUrl);
+  const c = new RawCoreClient(hub.srv.coreUrl);
   open.push(c);
   await c.open();
   return c;
@@ -50,7 +41,7 @@ describe('publish', () => {
     await a.subscribe('orderbook_BTC-USD_25');
     await k.invoke('Subscribe', [['orderbook_btc-usd_25']]);
     const msg = { marketSymbol: 'BTC-USD', depth: 25, sequence: 7, bidDeltas: [], askDeltas: [{ quantity: '1', rate: '2' }] };
-    expect(srv.hub.publish('orderbook_BTC-USD_25', 'orderBook', msg)).toBe(2);
+    expect(hub.srv.hub.publish('orderbook_BTC-USD_25', 'orderBook', msg)).toBe(2);
     await Promise.all([a.barrier(), b.barrier(), k.barrier()]);
 
     const [push] = a.pushes();
@@ -66,8 +57,8 @@ describe('publish', () => {
     const other = await classic(KEYS.other);
     expect(await master.subscribe('balance')).toEqual([{ Success: true, ErrorCode: null }]);
     await other.subscribe('balance');
-    srv.hub.publish('balance', 'balance', { accountId: KEYS.master.accountId, sequence: 1 }, { accountId: KEYS.master.accountId });
-    srv.hub.publish('balance', 'balance', { accountId: KEYS.other.accountId, sequence: 9 }, { accountId: KEYS.other.accountId });
+    hub.srv.hub.publish('balance', 'balance', { accountId: KEYS.master.accountId, sequence: 1 }, { accountId: KEYS.master.accountId });
+    hub.srv.hub.publish('balance', 'balance', { accountId: KEYS.other.accountId, sequence: 9 }, { accountId: KEYS.other.accountId });
     await Promise.all([master.barrier(), other.barrier()]);
     expect(payloads(master, 'balance')).toEqual([{ accountId: KEYS.master.accountId, sequence: 1 }]);
     expect(payloads(other, 'balance')).toEqual([{ accountId: KEYS.other.accountId, sequence: 9 }]);
@@ -78,15 +69,15 @@ describe('publish', () => {
     const other = await classic(KEYS.other);
     await master.subscribe('subaccounts_order');
     await other.subscribe('subaccounts_order');
-    srv.hub.publish('subaccounts_order', 'order', { accountId: KEYS.sub.accountId, sequence: 3 }, { accountId: KEYS.sub.accountId });
+    hub.srv.hub.publish('subaccounts_order', 'order', { accountId: KEYS.sub.accountId, sequence: 3 }, { accountId: KEYS.sub.accountId });
     await Promise.all([master.barrier(), other.barrier()]);
     expect(payloads(master, 'order')).toEqual([{ accountId: KEYS.sub.accountId, sequence: 3 }]);
     expect(payloads(other, 'order')).toEqual([]);
   });
 
   it('refuses to publish on unknown channels or private ones without an account', () => {
-    expect(() => srv.hub.publish('bogus', 'x', {})).toThrow(/not a channel/);
-    expect(() => srv.hub.publish('order', 'order', {})).toThrow(/needs opts.accountId/);
+    expect(() => hub.srv.hub.publish('bogus', 'x', {})).toThrow(/not a channel/);
+    expect(() => hub.srv.hub.publish('order', 'order', {})).toThrow(/needs opts.accountId/);
   });
 });
 
@@ -94,30 +85,30 @@ describe('authentication lifetime (virtual time)', () => {
   it('warns at 9 minutes, cancels private subscriptions at 10, and re-authenticating extends', async () => {
     const c = await classic(KEYS.master);
     await c.subscribe('order', 'subaccounts_balance', 'heartbeat');
-    const info = () => srv.hub.connections().find((x) => x.id === c.connectionId)!;
-    expect(info().authExpiresAt).toBe(clock.now() + 600_000);
+    const info = () => hub.srv.hub.connections().find((x) => x.id === c.connectionId)!;
+    expect(info().authExpiresAt).toBe(hub.clock.now() + 600_000);
 
-    await clock.advance(9 * 60_000 - 1);
+    await hub.clock.advance(9 * 60_000 - 1);
     await c.barrier();
     expect(c.pushes().filter((p) => p.M === 'authenticationExpiring')).toEqual([]);
-    await clock.advance(1);
+    await hub.clock.advance(1);
     await c.barrier();
     expect(c.pushes().filter((p) => p.M === 'authenticationExpiring')).toEqual([{ H: 'C3', M: 'authenticationExpiring', A: [] }]);
 
     // Renew 30 s before expiry: the 10-minute mark passes without losing anything.
-    await clock.advance(30_000);
-    expect((await c.invoke('Authenticate', authArgs(KEYS.master, clock.now()))).R).toEqual({ Success: true, ErrorCode: null });
-    await clock.advance(60_000);
+    await hub.clock.advance(30_000);
+    expect((await c.invoke('Authenticate', authArgs(KEYS.master, hub.clock.now()))).R).toEqual({ Success: true, ErrorCode: null });
+    await hub.clock.advance(60_000);
     expect(info().subscriptions).toEqual(['order', 'subaccounts_balance', 'heartbeat']);
     expect((await c.invoke('IsAuthenticated', [])).R).toBe(true);
 
     // Without renewal the new authentication ends 10 minutes after it began.
-    await clock.advance(9 * 60_000);
+    await hub.clock.advance(9 * 60_000);
     await c.barrier();
     expect(info().subscriptions).toEqual(['heartbeat']);
     expect(info().accountId).toBeUndefined();
     expect((await c.invoke('IsAuthenticated', [])).R).toBe(false);
-    srv.hub.publish('order', 'order', { sequence: 1 }, { accountId: KEYS.master.accountId });
+    hub.srv.hub.publish('order', 'order', { sequence: 1 }, { accountId: KEYS.master.accountId });
     await c.barrier();
     expect(c.pushes().filter((p) => p.M === 'order')).toEqual([]);
   });
@@ -125,9 +116,9 @@ describe('authentication lifetime (virtual time)', () => {
   it('expireAuth forces the expiry now', async () => {
     const c = await classic(KEYS.master);
     await c.subscribe('execution', 'trade_BTC-USD');
-    srv.hub.expireAuth(c.connectionId);
+    hub.srv.hub.expireAuth(c.connectionId);
     expect((await c.invoke('IsAuthenticated', [])).R).toBe(false);
-    expect(srv.hub.connections().find((x) => x.id === c.connectionId)?.subscriptions).toEqual(['trade_BTC-USD']);
+    expect(hub.srv.hub.connections().find((x) => x.id === c.connectionId)?.subscriptions).toEqual(['trade_BTC-USD']);
   });
 });
 
@@ -142,27 +133,27 @@ describe('heartbeat (virtual time)', () => {
     hb.pushes();
     quiet.pushes();
     k.pushes();
-    await clock.advance(15_000);
+    await hub.clock.advance(15_000);
     await Promise.all([hb.barrier(), quiet.barrier(), k.barrier()]);
     expect(hb.pushes()).toEqual(Array(3).fill({ H: 'C3', M: 'heartbeat', A: [] }));
     expect(quiet.pushes()).toEqual([]);
     expect(k.pushes()).toEqual(Array(3).fill({ type: 1, target: 'heartbeat', arguments: [] }));
 
-    srv.hub.faults.set({ stallHeartbeat: true });
-    await clock.advance(15_000);
+    hub.srv.hub.faults.set({ stallHeartbeat: true });
+    await hub.clock.advance(15_000);
     await hb.barrier();
     expect(hb.pushes()).toEqual([]);
   });
 });
 
 describe('fault injection', () => {
-  async function run(faults: Parameters<typeof srv.hub.faults.set>[0], n = 40): Promise<number[]> {
+  async function run(faults: Parameters<typeof hub.srv.hub.faults.set>[0], n = 40): Promise<number[]> {
     const c = await classic();
     await c.subscribe('trade_ETH-BTC');
     c.pushes();
-    srv.hub.faults.set(faults);
-    for (let i = 0; i < n; i++) srv.hub.publish('trade_ETH-BTC', 'trade', { sequence: i });
-    srv.hub.faults.set({}); // releases a push still held back for reordering
+    hub.srv.hub.faults.set(faults);
+    for (let i = 0; i < n; i++) hub.srv.hub.publish('trade_ETH-BTC', 'trade', { sequence: i });
+    hub.srv.hub.faults.set({}); // releases a push still held back for reordering
     // The dice are one stream per hub rolled per recipient: leave no subscriber behind for the next run.
     await c.invoke('Unsubscribe', [['trade_ETH-BTC']]);
     return payloads(c, 'trade').map((p) => (p as { sequence: number }).sequence);
@@ -185,20 +176,20 @@ describe('fault injection', () => {
   });
 
   it('rejects rates outside [0, 1]', () => {
-    expect(() => srv.hub.faults.set({ dropRate: 2 })).toThrow(RangeError);
+    expect(() => hub.srv.hub.faults.set({ dropRate: 2 })).toThrow(RangeError);
   });
 
   it('close(id) and closeAll() drop sockets of both flavours', async () => {
     const a = await classic();
     const b = await classic();
     const k = await core();
-    expect(srv.hub.close(a.connectionId)).toBe(true);
+    expect(hub.srv.hub.close(a.connectionId)).toBe(true);
     expect(await a.closed).toBe(1006);
-    expect(srv.hub.connections().some((x) => x.id === a.connectionId)).toBe(false);
-    srv.hub.closeAll();
+    expect(hub.srv.hub.connections().some((x) => x.id === a.connectionId)).toBe(false);
+    hub.srv.hub.closeAll();
     expect(await b.closed).toBe(1006);
     expect(await k.closed).toBe(1006);
-    expect(srv.hub.connections()).toEqual([]);
-    expect(srv.hub.close('nobody')).toBe(false);
+    expect(hub.srv.hub.connections()).toEqual([]);
+    expect(hub.srv.hub.close('nobody')).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  * Absence is asserted without waiting: frames on one socket arrive in order, so once the reply to an invocation
  * made after a publish has arrived, every push of that publish has arrived too ({@link RawClassicClient.barrier}).
  */
+import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
 import { hmacSha512Hex } from '../../../src/bittrex/rest/auth.js';
 import { VirtualClock } from '../../../src/core/clock.js';
@@ -31,14 +32,42 @@ export function testBackend(): HubBackend {
   };
 }
 
+/** The hub server of a test file and its virtual clock, readable once the file's `beforeAll` has run. */
+export interface TestHub {
+  readonly srv: HubServer;
+  readonly clock: VirtualClock;
+}
+
 /**
- * Start a hub server over {@link testBackend} on loopback whose timers run on a virtual clock (by default starting
- * in 2021; pass `startMs: Date.now()` when a client on the system clock must authenticate against it).
+ * Serve {@link testBackend} on loopback for the calling test file: started in a `beforeAll`, closed in an
+ * `afterAll`. Its timers run on a virtual clock starting in 2021; pass `startMs: Date.now()` when a client on the
+ * system clock must authenticate against it.
+ *
+ * @example
+ * const hub = useTestHub();
+ * it('answers negotiate', async () => expect((await fetch(`${hub.srv.classicUrl}/negotiate`)).status).toBe(200));
  */
-export async function startTestHub(opts: { startMs?: number } = {}): Promise<{ srv: HubServer; clock: VirtualClock }> {
-  const clock = new VirtualClock(opts.startMs ?? Date.parse('2021-06-14T01:53:38Z'));
-  const srv = await startHubServer({ backend: testBackend(), clock });
-  return { srv, clock };
+export function useTestHub(opts: { startMs?: number } = {}): TestHub {
+  let started: TestHub | undefined;
+  beforeAll(async () => {
+    const clock = new VirtualClock(opts.startMs ?? Date.parse('2021-06-14T01:53:38Z'));
+    started = { clock, srv: await startHubServer({ backend: testBackend(), clock }) };
+  });
+  afterAll(async () => {
+    await started?.srv.close();
+  });
+  const get = (): TestHub => {
+    if (!started) throw new Error('the test hub is only there inside tests and hooks (it starts in beforeAll)');
+    return started;
+  };
+  return {
+    get srv() {
+      return get().srv;
+    },
+    get clock() {
+      return get().clock;
+    },
+  };
 }
 
 /** Authenticate's four arguments for a key at a time. */

@@ -8,26 +8,19 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { parseClassicServerFrame, type ClassicServerFrame } from '../../../../src/bittrex/hub/classic-transport.js';
 import { decodePayload } from '../../../../src/bittrex/hub/codec.js';
 import { WireFormatError } from '../../../../src/core/errors.js';
-import type { HubServer } from '../../../../src/server/hub/attach-hub.js';
 import { loadCapture } from '../../../fixtures/v3-capture/load-capture.js';
 import { RawClassicClient } from '../../../server/hub/hub-test-kit.js';
-import { closedEvent, recorded, startTestHub, takeMessages } from './transport-kit.js';
+import { closedEvent, recorded, takeMessages, useTestHub } from './transport-kit.js';
 
 const capture = loadCapture();
 const realFrames = capture.frames.map((f) => f.text);
 
-let srv: HubServer;
-beforeAll(async () => {
-  ({ srv } = await startTestHub());
-});
-afterAll(async () => {
-  await srv.close();
-});
+const hub = useTestHub();
 
 /**
  * A classic server that negotiates and starts like the real one, sends `initFrame`, and answers every invocation
@@ -84,13 +77,13 @@ describe('classic frames: real capture versus simulator', () => {
     expect(payload).toMatchObject({ marketSymbol: 'BTC-EUR', depth: 500, sequence: expect.any(Number) });
 
     // The transport under test, and a raw client on the same hub that keeps the simulator's frame text.
-    const r = recorded('classic', srv);
+    const r = recorded('classic', hub.srv);
     await r.t.connect();
     await r.t.invoke('Subscribe', ['orderbook_BTC-EUR_500']);
-    const c = new RawClassicClient(srv.classicUrl);
+    const c = new RawClassicClient(hub.srv.classicUrl);
     await c.open();
     await c.subscribe('orderbook_BTC-EUR_500');
-    srv.hub.publish('orderbook_BTC-EUR_500', 'orderBook', payload);
+    hub.srv.hub.publish('orderbook_BTC-EUR_500', 'orderBook', payload);
     await Promise.all([c.barrier(), r.t.invoke('IsAuthenticated')]);
     const ours = parseClassicServerFrame(c.raw.find((t) => t.includes('"orderBook"'))!);
 
@@ -116,7 +109,7 @@ describe('classic frames: real capture versus simulator', () => {
     // The capture's own replies (ids 1-10) would answer this client's calls out of turn; replay everything else.
     const replay = realFrames.slice(1, 200).filter((t) => !t.startsWith('{"R"'));
     const fake = await fakeClassicServer(init, replyOf, replay);
-    const r = recorded('classic', srv, fake.url);
+    const r = recorded('classic', hub.srv, fake.url);
     await r.t.connect();
     expect(await r.t.invoke('Subscribe', ['orderbook_BTC-EUR_500'])).toEqual([{ Success: true, ErrorCode: null }]);
 
@@ -139,7 +132,7 @@ describe('classic frames: real capture versus simulator', () => {
 
   it('a malformed frame from the server closes the transport with a WireFormatError', async () => {
     const fake = await fakeClassicServer('{"C":"1","S":1,"M":[]}', () => '{"M":"oops"}', []);
-    const r = recorded('classic', srv, fake.url);
+    const r = recorded('classic', hub.srv, fake.url);
     await r.t.connect();
     const pending = r.t.invoke('Subscribe', ['heartbeat']);
     const closed = await closedEvent(r);

@@ -3,7 +3,7 @@ import { filter, firstValueFrom, type Subscription } from 'rxjs';
 import { createHubTransport, type HubTransport, type TransportEvent } from '../../../../src/bittrex/hub/transport.js';
 import type { HubServer } from '../../../../src/server/hub/attach-hub.js';
 
-export { KEYS, authArgs, startTestHub } from '../../../server/hub/hub-test-kit.js';
+export { KEYS, authArgs, useTestHub } from '../../../server/hub/hub-test-kit.js';
 
 /** A transport plus everything its events$ emitted, recorded from before connect. */
 export interface Recorded {

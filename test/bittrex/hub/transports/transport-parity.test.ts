@@ -2,44 +2,34 @@
  * Both flavours see the same thing: for the same publications the classic transport and the @microsoft/signalr
  * transport emit the same method names with the same (still encoded) arguments, in the same order.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { decodePayload } from '../../../../src/bittrex/hub/codec.js';
-import type { VirtualClock } from '../../../../src/core/clock.js';
-import type { HubServer } from '../../../../src/server/hub/attach-hub.js';
-import { KEYS, authArgs, recorded, startTestHub, takeMessages } from './transport-kit.js';
+import { KEYS, authArgs, recorded, takeMessages, useTestHub } from './transport-kit.js';
 
-let srv: HubServer;
-let clock: VirtualClock;
-
-beforeAll(async () => {
-  ({ srv, clock } = await startTestHub());
-});
-afterAll(async () => {
-  await srv.close();
-});
+const hub = useTestHub();
 
 it('classic and core transports receive identical pushes', async () => {
-  const classic = recorded('classic', srv);
-  const core = recorded('core', srv);
+  const classic = recorded('classic', hub.srv);
+  const core = recorded('core', hub.srv);
   await Promise.all([classic.t.connect(), core.t.connect()]);
   const channels = ['heartbeat', 'trade_BTC-USD', 'tickers', 'candle_ETH-BTC_MINUTE_1', 'balance', 'subaccounts_execution'];
   for (const r of [classic, core]) {
-    expect(await r.t.invoke('Authenticate', ...authArgs(KEYS.master, clock.now()))).toEqual({ Success: true, ErrorCode: null });
+    expect(await r.t.invoke('Authenticate', ...authArgs(KEYS.master, hub.clock.now()))).toEqual({ Success: true, ErrorCode: null });
     expect(await r.t.invoke('Subscribe', channels)).toEqual(channels.map(() => ({ Success: true, ErrorCode: null })));
   }
 
   const master = KEYS.master.accountId;
   for (let i = 1; i <= 5; i++) {
-    srv.hub.publish('trade_BTC-USD', 'trade', { sequence: i, marketSymbol: 'BTC-USD', deltas: [{ id: `t${i}`, rate: '1' }] });
-    srv.hub.publish('tickers', 'tickers', { sequence: i, deltas: [{ symbol: 'BTC-USD', lastTradeRate: String(i) }] });
+    hub.srv.hub.publish('trade_BTC-USD', 'trade', { sequence: i, marketSymbol: 'BTC-USD', deltas: [{ id: `t${i}`, rate: '1' }] });
+    hub.srv.hub.publish('tickers', 'tickers', { sequence: i, deltas: [{ symbol: 'BTC-USD', lastTradeRate: String(i) }] });
   }
-  srv.hub.publish('candle_ETH-BTC_MINUTE_1', 'candle', { sequence: 1, marketSymbol: 'ETH-BTC', interval: 'MINUTE_1', delta: {} });
-  srv.hub.publish('balance', 'balance', { accountId: master, sequence: 4, delta: { currencySymbol: 'BTC' } }, { accountId: master });
-  srv.hub.publish('subaccounts_execution', 'execution', { accountId: KEYS.sub.accountId, sequence: 2, deltas: [] }, {
+  hub.srv.hub.publish('candle_ETH-BTC_MINUTE_1', 'candle', { sequence: 1, marketSymbol: 'ETH-BTC', interval: 'MINUTE_1', delta: {} });
+  hub.srv.hub.publish('balance', 'balance', { accountId: master, sequence: 4, delta: { currencySymbol: 'BTC' } }, { accountId: master });
+  hub.srv.hub.publish('subaccounts_execution', 'execution', { accountId: KEYS.sub.accountId, sequence: 2, deltas: [] }, {
     accountId: KEYS.sub.accountId,
   });
-  await clock.advance(10_000);
-  srv.hub.expireAuth(); // no push: expiry is silent, only the warning is a message
+  await hub.clock.advance(10_000);
+  hub.srv.hub.expireAuth(); // no push: expiry is silent, only the warning is a message
   await Promise.all([classic.t.invoke('IsAuthenticated'), core.t.invoke('IsAuthenticated')]);
 
   const a = takeMessages(classic);
@@ -59,11 +49,11 @@ it('classic and core transports receive identical pushes', async () => {
 });
 
 it('authenticationExpiring arrives on both flavours with no arguments', async () => {
-  const classic = recorded('classic', srv);
-  const core = recorded('core', srv);
+  const classic = recorded('classic', hub.srv);
+  const core = recorded('core', hub.srv);
   await Promise.all([classic.t.connect(), core.t.connect()]);
-  for (const r of [classic, core]) await r.t.invoke('Authenticate', ...authArgs(KEYS.other, clock.now()));
-  await clock.advance(9 * 60_000);
+  for (const r of [classic, core]) await r.t.invoke('Authenticate', ...authArgs(KEYS.other, hub.clock.now()));
+  await hub.clock.advance(9 * 60_000);
   await Promise.all([classic.t.invoke('IsAuthenticated'), core.t.invoke('IsAuthenticated')]);
   const expiring = { method: 'authenticationExpiring', args: [] };
   expect(takeMessages(classic)).toEqual([expiring]);
