@@ -40,35 +40,35 @@ export function guardClock(clock: Clock, onError: (err: unknown) => void): Guard
     }
   };
 
+  /** Count `handle` as pending until it is cancelled, through the returned handle or by dispose(). */
+  const track = (handle: TimerHandle): TimerHandle => {
+    const wrapper: TimerHandle = {
+      cancel: () => {
+        live.delete(wrapper);
+        handle.cancel();
+      },
+    };
+    live.add(wrapper);
+    return wrapper;
+  };
+
   return {
     now: () => clock.now(),
     setTimeout(fn, ms) {
       if (disposed) return NOOP_HANDLE;
       const run = guarded(fn);
-      const handle: TimerHandle = clock.setTimeout(() => {
-        live.delete(wrapper);
-        run();
-      }, ms);
-      const wrapper: TimerHandle = {
-        cancel: () => {
+      const wrapper = track(
+        clock.setTimeout(() => {
+          // A timeout that fired is no longer pending.
           live.delete(wrapper);
-          handle.cancel();
-        },
-      };
-      live.add(wrapper);
+          run();
+        }, ms),
+      );
       return wrapper;
     },
     setInterval(fn, ms) {
       if (disposed) return NOOP_HANDLE;
-      const handle = clock.setInterval(guarded(fn), ms);
-      const wrapper: TimerHandle = {
-        cancel: () => {
-          live.delete(wrapper);
-          handle.cancel();
-        },
-      };
-      live.add(wrapper);
-      return wrapper;
+      return track(clock.setInterval(guarded(fn), ms));
     },
     sleep(ms) {
       // Routed through setTimeout so a disposed strategy's sleep is cancelled with its other timers (the
