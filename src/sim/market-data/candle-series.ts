@@ -11,15 +11,8 @@ import type { CandleInterval } from '../../model/enums.js';
 import type { Candle } from '../../model/market.js';
 import { candleStart, oldestStartInWindow } from './candle-time.js';
 
-interface Slot {
-  start: number;
-  open: Decimal;
-  high: Decimal;
-  low: Decimal;
-  close: Decimal;
-  volume: Decimal;
-  quoteVolume: Decimal;
-}
+/** A candle being built, its start kept as epoch ms (a Date is made only when a candle is handed out). */
+type Slot = Omit<Candle, 'startsAt'> & { start: number };
 
 /**
  * One candle series. Candles are appended in time order (the engine's clock only moves forward) and dropped once

@@ -9,22 +9,15 @@
  * one-second precision for its date filters).
  */
 import { type Decimal, ZERO } from '../../core/decimal.js';
-import type { MarketSummary } from '../../model/market.js';
+import type { Candle, MarketSummary } from '../../model/market.js';
 
 /** 24 hours. */
 export const SUMMARY_WINDOW_MS = 86_400_000;
 /** Bucket width. */
 export const SUMMARY_RESOLUTION_MS = 1000;
 
-interface Bucket {
-  start: number;
-  open: Decimal;
-  high: Decimal;
-  low: Decimal;
-  close: Decimal;
-  volume: Decimal;
-  quoteVolume: Decimal;
-}
+/** One second of trades, aggregated as a candle is (start in epoch ms). */
+type Bucket = Omit<Candle, 'startsAt'> & { start: number };
 
 /**
  * The 24-hour window of one market.
