@@ -4,6 +4,7 @@ import { ValidationError } from '../../../src/core/errors.js';
 import { TIME_IN_FORCES, ORDER_TYPES } from '../../../src/model/enums.js';
 import type { NewOrder } from '../../../src/model/order.js';
 import { validateNewOrder } from '../../../src/bittrex/rest/validate.js';
+import { SEED_TIME_IN_FORCE_TYPES } from '../../fixtures/seed-time-in-force.js';
 import { type Harness, startHarness } from './harness.js';
 
 let h: Harness;
@@ -123,14 +124,6 @@ describe('market data rules', () => {
 
 describe('NewOrder rules (POST /orders)', () => {
   it('follows the seed timeInForce table for every type and time in force', () => {
-    const allowed: Record<string, string[]> = {
-      GOOD_TIL_CANCELLED: ['LIMIT'],
-      IMMEDIATE_OR_CANCEL: ['LIMIT', 'MARKET', 'CEILING_LIMIT', 'CEILING_MARKET'],
-      FILL_OR_KILL: ['LIMIT', 'MARKET', 'CEILING_LIMIT', 'CEILING_MARKET'],
-      POST_ONLY_GOOD_TIL_CANCELLED: ['LIMIT'],
-      BUY_NOW: [],
-      INSTANT: [],
-    };
     for (const tif of TIME_IN_FORCES) {
       for (const type of ORDER_TYPES) {
         const ceiling = type.startsWith('CEILING');
@@ -142,7 +135,7 @@ describe('NewOrder rules (POST /orders)', () => {
           ...(ceiling ? { ceiling: dec('10') } : { quantity: dec('1') }),
           ...(type.endsWith('LIMIT') ? { limit: dec('100') } : {}),
         };
-        const ok = allowed[tif]!.includes(type);
+        const ok = SEED_TIME_IN_FORCE_TYPES[tif].includes(type);
         if (ok) expect(() => validateNewOrder(o, 'POST /orders')).not.toThrow();
         else expect(() => validateNewOrder(o, 'POST /orders'), `${type} ${tif}`).toThrow(/newOrder\.timeInForce: /);
       }

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_TYPES, TIME_IN_FORCES, type OrderType, type TimeInForce } from '../../../src/model/enums.js';
+import { SEED_TIME_IN_FORCE_TYPES } from '../../fixtures/seed-time-in-force.js';
 import { checkInvariants, refusal, setup } from './harness.js';
-
-/** The seed's table: which timeInForce each order type allows (for both directions). */
-const ALLOWED: Record<TimeInForce, readonly OrderType[]> = {
-  GOOD_TIL_CANCELLED: ['LIMIT'],
-  IMMEDIATE_OR_CANCEL: ['LIMIT', 'MARKET', 'CEILING_LIMIT', 'CEILING_MARKET'],
-  FILL_OR_KILL: ['LIMIT', 'MARKET', 'CEILING_LIMIT', 'CEILING_MARKET'],
-  POST_ONLY_GOOD_TIL_CANCELLED: ['LIMIT'],
-  BUY_NOW: [],
-  INSTANT: [],
-};
 
 /** The refusal for a combination the table does not allow. */
 function expectedCode(type: OrderType, tif: TimeInForce): string {
@@ -34,7 +25,7 @@ describe('timeInForce × order type (seed table)', () => {
   for (const type of ORDER_TYPES) {
     for (const tif of TIME_IN_FORCES) {
       for (const direction of ['BUY', 'SELL'] as const) {
-        const allowed = ALLOWED[tif].includes(type);
+        const allowed = SEED_TIME_IN_FORCE_TYPES[tif].includes(type);
         it(`${type} ${tif} ${direction}: ${allowed ? 'accepted' : expectedCode(type, tif)}`, () => {
           const h = setup();
           for (const a of ['lp', 'me']) {
