@@ -3,6 +3,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { type Decimal, dec } from '../../src/core/decimal.js';
 import { DAY_MS } from '../../src/portfolio/equity-curve.js';
 import { type FillEvent, Portfolio } from '../../src/portfolio/portfolio.js';
+import { fillEvent } from '../helpers/fill-event.js';
 
 const T0 = Date.parse('2021-06-14T00:00:00Z');
 let seq = 0;
@@ -14,22 +15,7 @@ function fill(
   rate: string,
   opts: { strategy?: string; market?: string; commission?: string; executionId?: string; orderId?: string } = {},
 ): FillEvent {
-  seq++;
-  return {
-    type: 'fill',
-    strategy: opts.strategy ?? 's1',
-    intentKey: 'k',
-    clientOrderId: `c${seq}`,
-    orderId: opts.orderId ?? `o${seq}`,
-    marketSymbol: opts.market ?? 'BTC-USD',
-    direction,
-    quantity: dec(quantity),
-    rate: dec(rate),
-    commission: dec(opts.commission ?? '0'),
-    isTaker: true,
-    executionId: opts.executionId ?? `e${seq}`,
-    at: T0,
-  };
+  return fillEvent(++seq, { direction, quantity, rate, ...opts, isTaker: true, at: T0 });
 }
 
 const s = (d: Decimal | undefined): string | undefined => d?.toString();

@@ -8,6 +8,7 @@ import { estimateFill } from '../../src/risk/order-value.js';
 import { type RiskConfig, defaultRiskConfig } from '../../src/risk/risk-config.js';
 import type { CheckContext, CheckResult, RiskContext, TradingState } from '../../src/risk/risk-context.js';
 import { MarketStore } from '../../src/store/market-store.js';
+import { fillEvent } from '../helpers/fill-event.js';
 
 export const T0 = Date.parse('2021-06-14T10:00:00Z');
 
@@ -74,22 +75,7 @@ export function fixture(): Fixture {
     notLive,
     ctx,
     fill(direction, quantity, rate, opts = {}) {
-      seq++;
-      portfolio.onFill({
-        type: 'fill',
-        strategy: opts.strategy ?? 's1',
-        intentKey: 'k',
-        clientOrderId: `c${seq}`,
-        orderId: `o${seq}`,
-        marketSymbol: opts.market ?? 'BTC-USD',
-        direction,
-        quantity: dec(quantity),
-        rate: dec(rate),
-        commission: dec(opts.commission ?? '0'),
-        isTaker: false,
-        executionId: `e${seq}`,
-        at: clock.now(),
-      });
+      portfolio.onFill(fillEvent(++seq, { direction, quantity, rate, ...opts, isTaker: false, at: clock.now() }));
     },
     book(m, bids, asks) {
       store.resetBook(m, 25, { bid: bids, ask: asks }, ++seq);
