@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
+import { mulberry32 } from '../../src/core/prng.js';
 import { diffLadder, type LadderLevel, type RestingQuote } from '../../src/orders/planner-quotes.js';
 
-/** mulberry32: a small seeded PRNG, so failures reproduce. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG, so failures reproduce. */
+const prng = mulberry32;
 
 const key = (l: LadderLevel) => `${l.direction}|${l.rate.toFixed()}|${l.quantity.toFixed()}`;
 const multiset = (ls: readonly LadderLevel[]) => {
