@@ -20,6 +20,7 @@ import {
   optionalText,
   requireText,
   validateBatch,
+  validateCandleKind,
   validateDepth,
   validateNewConditionalOrder,
   validateNewOrder,
@@ -83,6 +84,14 @@ export function createSimGateway(engine: SimEngine, accountId: string, options: 
         return engine.orderBook(m, depth);
       }),
     tickers: () => call('GET', '/markets/tickers', () => engine.tickers()),
+    // The candle stream and this snapshot are TRADE candles (GET .../candles/{interval}/recent, type left out).
+    candles: (m, interval) =>
+      call('GET', `/markets/${m}/candles/${interval}/recent`, () => {
+        const where = 'GET /markets/{marketSymbol}/candles/{candleType}/{candleInterval}/recent';
+        requireText('marketSymbol', m, where);
+        validateCandleKind(interval, undefined, where);
+        return engine.candles(m, 'TRADE', interval);
+      }),
     trades: (m) => call('GET', `/markets/${m}/trades`, () => (requireText('marketSymbol', m, 'GET /markets/{marketSymbol}/trades'), engine.trades(m))),
     balances: () => call('GET', '/balances', () => engine.funds.balances(accountId)),
     openOrders: (m) => call('GET', '/orders/open', () => (market(m, 'GET /orders/open'), engine.openOrders(accountId, m))),

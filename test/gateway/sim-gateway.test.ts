@@ -97,6 +97,24 @@ describe('createSimGateway', () => {
     expect(got.some((m) => m.name === 'balance')).toBe(true);
   });
 
+  it('serves recent TRADE candles with the candle stream\'s sequence (what LiveData needs to follow candles)', async () => {
+    setup();
+    await gateway.streams.subscribe(['candle_BTC-USD_MINUTE_1']);
+    const before = await gateway.candles!(M, 'MINUTE_1');
+    expect(before.data).toEqual([]);
+    const got = await collect(async () => {
+      engine.placeOrder(other, bid({ direction: 'SELL', limit: dec('30000') }));
+      await gateway.placeOrder(bid({ limit: dec('30000') }));
+    });
+    const after = await gateway.candles!(M, 'MINUTE_1');
+    expect(after.data.map((c) => [c.close.toFixed(), c.volume.toFixed()])).toEqual([['30000', '0.1']]);
+    const message = got.find((m) => m.name === 'candle');
+    expect(message?.name === 'candle' && message.data.sequence).toBe(after.sequence);
+    expect(after.sequence).toBe(before.sequence + 1);
+    await expect(gateway.candles!(M, 'MINUTE_7' as never)).rejects.toThrow(/candleInterval/);
+    await expect(gateway.candles!('NOPE-USD', 'MINUTE_1')).rejects.toBeInstanceOf(ApiError);
+  });
+
   it('delivers only subscribed channels, only this account, and after the call (never inside the engine)', async () => {
     setup();
     await gateway.streams.subscribe(['order', 'trade_BTC-USD']);
