@@ -67,6 +67,11 @@ export interface KernelOptions {
   onStrategyFailure: 'cancel' | 'keep';
   /** How long start() waits for every stream to be live before giving up. Default 30 s. */
   liveTimeoutMs?: number;
+  /**
+   * clientOrderId generator (default random UUIDs). A backtest passes a seeded one so that two runs write the
+   * same journal; live bots keep the default, since ids must never repeat across runs.
+   */
+  newId?: () => string;
 }
 
 /** Journal size that triggers a compaction while running, unless configured: 64 MiB. */
@@ -134,6 +139,7 @@ export class Kernel {
       portfolio: this.portfolio,
       logger: logger.child({ component: 'orders' }),
       metrics,
+      newId: opts.newId,
     });
     this.orders = orders;
   }

@@ -39,7 +39,7 @@ export const SIM_SECRET_ENV = 'REXBOT_SIM_API_SECRET';
  */
 export async function startSimulator(cfg: SimFileConfig, opts: { env?: NodeJS.ProcessEnv; port?: number; onInternalError?: (err: unknown, where: string) => void } = {}): Promise<RunningSimulator> {
   const env = opts.env ?? process.env;
-  const clock: Clock = cfg.clock === 'virtual' ? new VirtualClock(Date.now()) : systemClock;
+  const clock: Clock = cfg.clock === 'virtual' ? new VirtualClock(systemClock.now()) : systemClock;
   const engine = createSimEngine({ clock, config: engineConfigOf(cfg) });
   const driver = createMarketDriver(engine, clock, driverConfigOf(cfg));
   const key = env[SIM_KEY_ENV];
