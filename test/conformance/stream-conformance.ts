@@ -65,6 +65,24 @@ export function describeStreamConformance(fresh: () => Promise<FreshTarget>): vo
       expectSame(condMsgs[0]!.delta, engine.getConditionalOrder(me, cond.id));
     });
 
+    it('candles: the snapshot and the candle stream continue each other, and a trade updates the current candle', async () => {
+      const { g, engine } = await fresh();
+      if (!g.candles) throw new Error('gateway serves no candles');
+      const rec = recordStreams(g);
+      await g.streams.subscribe([`candle_${M}_MINUTE_1`]);
+      const snapshot = await g.candles(M, 'MINUTE_1');
+      expectSame(snapshot.data, engine.candles(M, 'TRADE', 'MINUTE_1').data);
+      await g.placeOrder(limit('BUY', '30000', '0.1')); // trades 0.1 against the seeded ask at 30,000
+      await eventually(() => expect(of(rec.messages, 'candle').at(-1)?.sequence).toBe(engine.candles(M, 'TRADE', 'MINUTE_1').sequence));
+      rec.stop();
+      const msgs = of(rec.messages, 'candle');
+      expect(msgs.map((m) => m.sequence)).toEqual(msgs.map((_, i) => snapshot.sequence + 1 + i));
+      expect(msgs.every((m) => m.marketSymbol === M && m.interval === 'MINUTE_1')).toBe(true);
+      const current = msgs.at(-1)!.delta;
+      expectSame(current, engine.candles(M, 'TRADE', 'MINUTE_1').data.at(-1));
+      expect(current.close.toFixed()).toBe('30000');
+    });
+
     it('unsubscribing stops a channel; the others go on', async () => {
       const { g, me } = await fresh();
       await g.streams.subscribe(['order', 'balance']);
