@@ -11,6 +11,7 @@
 import { pino } from 'pino';
 import type { DestinationStream, Logger, LoggerOptions } from 'pino';
 import { censorSecretKeys, redactSecretsInJson, REDACTED } from './secrets.js';
+import type { Clock } from '../core/clock.js';
 
 export type { Logger } from 'pino';
 export { isSecretKey, redactSecrets, registerSecret, REDACTED, SECRET_KEYS } from './secrets.js';
@@ -54,6 +55,11 @@ export interface CreateLoggerOptions {
   name?: string;
   /** Where lines go. Default: stdout. */
   destination?: DestinationStream;
+  /**
+   * The clock whose time stamps each line's `time` (epoch ms). Default: the wall clock. A backtest passes its
+   * VirtualClock so that log lines carry simulated time and two runs log the same lines.
+   */
+  clock?: Pick<Clock, 'now'>;
 }
 
 /**
@@ -84,5 +90,7 @@ export function createLogger(opts: CreateLoggerOptions = {}): Logger {
     },
   };
   if (opts.name !== undefined) options.name = opts.name;
+  const clock = opts.clock;
+  if (clock) options.timestamp = () => `,"time":${clock.now()}`;
   return opts.destination ? pino(options, opts.destination) : pino(options);
 }

@@ -1,6 +1,7 @@
 import { Decimal } from '../../src/core/decimal.js';
 import type { DestinationStream } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/core/clock.js';
 import { ApiError } from '../../src/core/errors.js';
 import {
   createLogger,
@@ -36,6 +37,19 @@ describe('createLogger', () => {
   afterEach(() => {
     if (savedLevel === undefined) delete process.env[LOG_LEVEL_ENV];
     else process.env[LOG_LEVEL_ENV] = savedLevel;
+  });
+
+  it('stamps lines with the given clock (simulated time in a backtest), children included', async () => {
+    const clock = new VirtualClock(Date.UTC(2021, 0, 1));
+    const out = memory();
+    const log = createLogger({ level: 'info', destination: out.destination, clock });
+    log.info('first');
+    await clock.advance(1500);
+    log.child({ component: 'orders' }).info('second');
+    expect(out.json().map((l) => [l.msg, l.time])).toEqual([
+      ['first', Date.UTC(2021, 0, 1)],
+      ['second', Date.UTC(2021, 0, 1) + 1500],
+    ]);
   });
 
   it('censors secret fields at the top level and in request headers, keeping the other fields', () => {
