@@ -1,15 +1,16 @@
 /**
  * The kernel's metrics and event log: orders by outcome, risk denials (counted by the risk engine itself), fills,
- * PnL and positions per strategy, order acknowledgement latency, stream resyncs by reason. Logging here is what
- * lets a user watch orders, fills and PnL move.
+ * PnL and positions per strategy, order acknowledgement latency, stream resyncs by reason (a sequence gap is
+ * reason `gap`), stream reconnects. Logging here is what lets a user watch orders, fills and PnL move.
  */
 import type { Logger } from 'pino';
 import { Subscription } from 'rxjs';
+import type { GatewayStreams } from '../gateway/exchange-gateway.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Kernel } from './kernel.js';
 
 /** Attach metrics and event logging to `kernel`; unsubscribe to detach. */
-export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: Logger }): Subscription {
+export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: Logger; streams?: GatewayStreams }): Subscription {
   const { metrics, kernel, logger } = opts;
   const events = metrics.counter({ name: 'order_events_total', help: 'Order events by type (outcome) and strategy', labelNames: ['type', 'strategy'] as const });
   const fills = metrics.counter({ name: 'fills_total', help: 'Fills by strategy and market', labelNames: ['strategy', 'market'] as const });
@@ -20,6 +21,7 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   });
   const resyncs = metrics.counter({ name: 'stream_resyncs_total', help: 'Stream resynchronizations by stream and reason', labelNames: ['stream', 'reason'] as const });
+  const reconnects = metrics.counter({ name: 'stream_reconnects_total', help: 'Hub connections made again after the first (every stream resyncs after one)' });
   // Gauges are computed when scraped, from the state as it is then.
   const names = () => kernel.strategies.map((s) => s.name);
   metrics.gauge({
@@ -92,6 +94,17 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
         break;
     }
   }));
+  if (opts.streams) {
+    // The epoch counts connections (0 before the first): a change away from a real connection is a reconnection.
+    let epoch = 0;
+    sub.add(opts.streams.connectionEpoch$.subscribe((e) => {
+      if (epoch > 0 && e !== epoch) {
+        reconnects.inc();
+        logger.warn({ epoch: e }, 'hub reconnected');
+      }
+      epoch = e;
+    }));
+  }
   sub.add(kernel.live.status$.subscribe((s) => {
     if (s.status.state === 'resyncing') resyncs.inc({ stream: s.stream, reason: s.cause ?? s.status.reason });
   }));

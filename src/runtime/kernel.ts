@@ -179,7 +179,7 @@ export class Kernel {
     if (this.#state !== 'created') throw new Error(`kernel cannot start from state ${this.#state}`);
     this.#state = 'starting';
     const { logger, clock, metrics } = this.opts;
-    this.#subs.push(kernelMetrics({ metrics, kernel: this, logger }));
+    this.#subs.push(kernelMetrics({ metrics, kernel: this, logger, streams: this.opts.gateway.streams }));
     this.#subs.push(this.live.status$.subscribe((s) => {
       if (s.status.state === 'live') logger.debug({ stream: s.stream }, 'stream live');
       else logger.info({ stream: s.stream, status: s.status, cause: s.cause }, 'stream status');
