@@ -96,7 +96,23 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, file: string,
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   const pos = (offset: number | undefined) => (offset === undefined ? {} : { line: lc.linePos(offset).line, col: lc.linePos(offset).col });
   if (doc.errors.length > 0) {
-    throw new ConfigError(file, doc.errors.map((e) => ({ path: '', message: e.message.split('\n')[0]!, ...pos(e.pos[0]) })));
+    // One error per line, the first three lines: a missing quote or bracket derails every line after it, and the
+    // parser's later errors are mostly consequences of the first, so they are counted rather than listed.
+    const lines = text.split('\n');
+    const shown: ConfigIssue[] = [];
+    const seen = new Set<number | undefined>();
+    for (const e of doc.errors) {
+      const at = pos(e.pos[0]);
+      if (seen.has(at.line) || shown.length === 3) continue;
+      seen.add(at.line);
+      let message = e.message.split('\n')[0]!;
+      const source = at.line === undefined ? '' : (lines[at.line - 1] ?? '');
+      if (/[{[][^}\]]*(?<!["'])\$\{/.test(source)) message += '; an unquoted ${VAR} inside { } or [ ] is read as YAML syntax: quote it ("${VAR}") or use block style';
+      shown.push({ path: '', message, ...at });
+    }
+    const hidden = doc.errors.length - shown.length;
+    if (hidden > 0) shown[shown.length - 1]!.message += ` (and ${hidden} more syntax error${hidden > 1 ? 's' : ''} they caused)`;
+    throw new ConfigError(file, shown);
   }
   const missing: ConfigIssue[] = [];
   const data = doc.toJS({

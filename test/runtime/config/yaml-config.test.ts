@@ -38,6 +38,16 @@ describe('parseYamlConfig', () => {
     expect(issues('name: a\n  port: : 0\n')).toMatch(/bot\.yaml:2:/);
   });
 
+  it('reports one syntax error per line, counting the rest, with a hint for ${VAR} in a flow map', () => {
+    const msg = issues('name: a\nport: 0\nstrategies: []\nsecret: { key: ${MY_SECRET} }\nother: 1\n');
+    expect(msg.split('\n').filter((l) => l.startsWith('  bot.yaml:')).map((l) => l.split(' ')[2])).toEqual(['bot.yaml:4:17', 'bot.yaml:5:1']);
+    expect(msg).toMatch(/bot\.yaml:4:17 .*quote it \("\$\{VAR\}"\) or use block style/);
+    expect(msg).toMatch(/and 4 more syntax errors they caused/);
+    // Quoted, the same line is fine.
+    const cfg = parseYamlConfig('name: a\nport: 0\nstrategies: []\nsecret: { key: "${MY_SECRET}" }\n', 'bot.yaml', z.object({ secret: z.object({ key: z.string() }) }).passthrough(), { MY_SECRET: 's3' });
+    expect(cfg.secret.key).toBe('s3');
+  });
+
   it('substitutes environment variables and refuses missing ones', () => {
     const cfg = parseYamlConfig('name: a\nport: 0\nstrategies: []\nsecret: ${MY_SECRET}\n', 'bot.yaml', schema, { MY_SECRET: 's3' });
     expect(cfg.secret).toBe('s3');
