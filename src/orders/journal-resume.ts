@@ -4,16 +4,21 @@
  * still live, report the fills that were missed, close what closed meanwhile, and arm filled brackets whose legs
  * never got out. Orders found closed get their recovered fills BEFORE their close is applied, so a strategy
  * (and the journal) sees fills, then the close.
+ *
+ * The journal is read as it was opened, from the fold Journal.open already built (start folds the file once);
+ * nothing may append to it before or during reconciliation (a JOURNAL_CHANGED error says so). That fold is the
+ * journal's own, which goes on folding every record written later: everything below reads it before the records
+ * this resume appends are flushed (at the end of the tick), and reconciliation hands back what it needs.
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
+import { RexbotError } from '../core/errors.js';
 import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
 import type { BracketEntry } from './bracket-legs.js';
 import { InFlightConditional } from './in-flight-conditional.js';
 import type { InFlightRegistry } from './in-flight-registry.js';
 import { InFlightOrder } from './in-flight.js';
 import type { Journal } from './journal.js';
-import { JournalState } from './journal-state.js';
 import type { Decimal } from '../core/decimal.js';
 import type { OrderTracker } from './order-tracker.js';
 import { reconcileJournal, type ReconcileReport } from './reconcile.js';
@@ -38,12 +43,16 @@ export interface ResumeDeps {
 export async function resumeFromJournal(d: ResumeDeps): Promise<ReconcileReport> {
   const { journal, registry, tracker } = d;
   for (const w of journal.warnings) d.log.warn({ journal: journal.path }, w);
-  const state = JournalState.from(journal.replayed);
+  const state = journal.takeStateAtOpen();
   for (const f of state.fills.values()) tracker.replayFill(f);
   // Positions as the journal folded them, checkpoint included: the same figures replaying every fill gave before
   // compaction existed, and still right once the fills of finished orders are compacted away.
   tracker.restorePositions(state.positions());
   const result = await reconcileJournal({ gateway: d.gateway, state, log: d.log });
+  if (!journal.unchangedSinceOpen) {
+    // Reconciliation read a fold that changed under it: what it concluded may not hold.
+    throw new RexbotError('JOURNAL_CHANGED', `journal ${journal.path}: records were appended while reconciling; resume must run before anything writes to the journal`);
+  }
   const apply: (() => void)[] = [];
   for (const res of result.resolutions) {
     const r = res.request;

@@ -21,11 +21,16 @@
  * journal folds every record it writes into a {@link JournalState}, and compaction first flushes the group commit
  * and then rewrites and swaps the file in one synchronous step, so no append can be queued, written or fsynced
  * in between (JavaScript runs nothing else meanwhile); appends made after it go to the new file.
+ *
+ * Start folds the file once: the fold {@link Journal.open} builds is the one resuming reads
+ * ({@link Journal.takeStateAtOpen}), and the parsed records ({@link Journal.replayed}) are released once resuming
+ * has taken it — a long journal's records are a lot of memory to keep for a bot's whole life.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RexbotError } from '../core/errors.js';
 import { compactRecords } from './journal-compaction.js';
+import { appendHistory, syncDirectory, writeAll } from './journal-fs.js';
 import { decodeRecord, encodeRecord, type JournalRecord } from './journal-records.js';
 import { JournalState } from './journal-state.js';
 
@@ -93,7 +98,7 @@ export function compactionTempPath(path: string): string {
  *
  * @example
  * const journal = Journal.open('var/mm-1.journal');
- * for (const r of journal.replayed) rebuild(r);                  // what the last run wrote
+ * const state = journal.takeStateAtOpen();                        // what the last run wrote, folded
  * await journal.appendDurable({ t: 'order', at, clientOrderId, strategy, intentKey, role: 'order', order });
  * await gateway.placeOrder({ ...order, clientOrderId });          // only now may the request leave
  * journal.append({ t: 'ack', at, id: clientOrderId, orderId });
@@ -101,8 +106,6 @@ export function compactionTempPath(path: string): string {
 export class Journal {
   /** The file. */
   readonly path: string;
-  /** Records found when the file was opened, in file order. */
-  readonly replayed: readonly JournalRecord[];
   /** Problems tolerated while opening (a torn last line). */
   readonly warnings: readonly string[];
   #fd: number | undefined;
@@ -110,6 +113,9 @@ export class Journal {
   #waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   #scheduled = false;
   #written = 0;
+  #replayed: readonly JournalRecord[];
+  /** False once anything was appended or compacted: {@link Journal.state} is then no longer the file as opened. */
+  #atOpen = true;
   /** Every record in the file, folded: what a compaction writes back. */
   #state: JournalState;
   #size: JournalSize;
@@ -121,7 +127,7 @@ export class Journal {
   private constructor(path: string, fd: number, replayed: JournalRecord[], warnings: string[], bytes: number, historyPath: string | undefined) {
     this.path = path;
     this.#fd = fd;
-    this.replayed = replayed;
+    this.#replayed = replayed;
     this.warnings = warnings;
     this.#state = JournalState.from(replayed);
     this.#size = { records: replayed.length, bytes };
@@ -170,6 +176,33 @@ export class Journal {
     return new Journal(path, fd, records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath);
   }
 
+  /**
+   * Records found when the file was opened, in file order — empty once {@link Journal.takeStateAtOpen} handed the
+   * start's fold to resuming (nothing reads them after that).
+   */
+  get replayed(): readonly JournalRecord[] {
+    return this.#replayed;
+  }
+
+  /** Nothing was appended (or queued) and no compaction ran since open: {@link Journal.state} is the file as opened. */
+  get unchangedSinceOpen(): boolean {
+    return this.#atOpen;
+  }
+
+  /**
+   * The file as it was opened, folded — what resuming starts from (journal-resume.ts). It is {@link Journal.state},
+   * which open already folded, so start folds the journal once; and it releases {@link Journal.replayed}. Throws
+   * JOURNAL_CHANGED once anything was appended or compacted: the fold would no longer be the file at open (resume
+   * must run before the bot writes anything).
+   */
+  takeStateAtOpen(): JournalState {
+    if (!this.#atOpen) {
+      throw new RexbotError('JOURNAL_CHANGED', `journal ${this.path}: resuming needs the journal as it was opened, but records were appended or it was compacted since`);
+    }
+    this.#replayed = [];
+    return this.#state;
+  }
+
   /** Records written by this instance (not counting replayed ones). */
   get written(): number {
     return this.#written;
@@ -195,6 +228,7 @@ export class Journal {
   compact(at: number): CompactionResult {
     this.flush();
     if (this.#fd === undefined) throw new RexbotError('JOURNAL_CLOSED', `journal ${this.path} is closed`);
+    this.#atOpen = false;
     const before = this.size;
     const records = compactRecords(this.#state, at);
     const text = records.map((r) => `${encodeRecord(r)}\n`).join('');
@@ -306,6 +340,7 @@ export class Journal {
   }
 
   #enqueue(record: JournalRecord, durable: boolean): void {
+    this.#atOpen = false;
     this.#queue.push({ line: encodeRecord(record), durable, record });
     if (!this.#scheduled) {
       this.#scheduled = true;
@@ -354,40 +389,4 @@ export function parseJournal(
   // A complete last record without its newline is kept; `terminated` tells open() to add the newline.
   const terminated = offset === 0 || text[offset - 1] === '\n';
   return { records, goodBytes: Buffer.byteLength(text.slice(0, offset)), terminated, warnings };
-}
-
-function writeAll(fd: number, buf: Buffer): void {
-  let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-}
-
-/**
- * Append the file at `path` to the history file, durably (it is the only copy of what compaction drops). A copy
- * cut by a crash leaves a torn line, which is closed with a newline before the next copy: readers of the
- * history skip lines that do not parse, and may see a journal's records twice (the copy was repeated).
- */
-function appendHistory(historyPath: string, path: string): void {
-  const fd = openSync(historyPath, 'a+');
-  try {
-    const { size } = fstatSync(fd);
-    const last = Buffer.alloc(1);
-    if (size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) writeAll(fd, Buffer.from('\n'));
-    writeAll(fd, readFileSync(path));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function syncDirectory(path: string): void {
-  // A new file's directory entry must be durable too, or the whole journal can vanish with a power loss.
-  let dfd: number | undefined;
-  try {
-    dfd = openSync(dirname(path), 'r');
-    fsyncSync(dfd);
-  } catch {
-    // Some platforms cannot open or fsync a directory; the file's own fsyncs still hold.
-  } finally {
-    if (dfd !== undefined) closeSync(dfd);
-  }
 }

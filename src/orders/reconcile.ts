@@ -98,7 +98,7 @@ const SLACK_MS = 60_000;
  * Settle the journal against the exchange; throws {@link ReconcileError} when anything stays unaccounted for.
  *
  * @example
- * const { report } = await reconcileJournal({ gateway, state: JournalState.from(journal.replayed) });
+ * const { report } = await reconcileJournal({ gateway, state: journal.takeStateAtOpen() });
  * log.info(report, 'reconciled'); // only now may strategies start
  */
 export async function reconcileJournal(opts: ReconcileOptions): Promise<ReconcileResult> {

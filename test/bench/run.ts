@@ -28,7 +28,10 @@ async function main(): Promise<number> {
     const mod = (await import(pathToFileURL(join(here, f)).href)) as { benches?: Bench[] };
     benches.push(...(mod.benches ?? []));
   }
-  const selected = only ? benches.filter((b) => b.name === only || b.name.startsWith(`${only}`)) : benches;
+  // `--only x` runs the benches named x or x…, and a bench whose name x starts with (it may measure a figure named
+  // x…, e.g. `--only risk-evaluate-limit`), printing only that bench's figures that x names.
+  const byName = (b: Bench) => only === undefined || b.name.startsWith(only);
+  const selected = only ? benches.filter((b) => byName(b) || only.startsWith(b.name)) : benches;
   if (selected.length === 0) {
     process.stderr.write(`bench: nothing matches --only ${only}; known: ${benches.map((b) => b.name).join(', ')}\n`);
     return 2;
@@ -42,6 +45,7 @@ async function main(): Promise<number> {
       return 1;
     }
     for (const f of figures) {
+      if (!byName(b) && !f.bench.startsWith(only!)) continue;
       const line: Record<string, unknown> = { bench: f.bench, value: round(f.value), unit: f.unit };
       if (f.baseline !== undefined) {
         line.baseline = round(f.baseline);

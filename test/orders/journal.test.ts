@@ -159,4 +159,26 @@ describe('Journal', () => {
     j.close();
     await expect(j.appendDurable({ t: 'lost', at: 1, id: 'a' })).rejects.toThrow(/closed/);
   });
+
+  it('hands resume the fold open built (start folds once), releases the records, and refuses once anything was appended', async () => {
+    const j = Journal.open(path);
+    await j.appendDurable(order);
+    j.append({ t: 'ack', at: 2, id: 'c1', orderId: 'o1' });
+    j.close();
+    const again = Journal.open(path);
+    expect(again.unchangedSinceOpen).toBe(true);
+    const expected = JournalState.from(again.replayed);
+    const state = again.takeStateAtOpen();
+    expect(state).toBe(again.state);
+    expect(state.get('c1')).toEqual(expected.get('c1'));
+    expect(again.replayed).toHaveLength(0);
+    again.append({ t: 'closed', at: 3, id: 'c1' });
+    expect(again.unchangedSinceOpen).toBe(false);
+    expect(() => again.takeStateAtOpen()).toThrow(/resuming needs the journal as it was opened/);
+    again.close();
+    const compacted = Journal.open(path);
+    compacted.compact(4);
+    expect(() => compacted.takeStateAtOpen()).toThrow(expect.objectContaining({ code: 'JOURNAL_CHANGED' }));
+    compacted.close();
+  });
 });
