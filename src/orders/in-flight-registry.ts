@@ -30,6 +30,13 @@ export class InFlightRegistry {
   readonly #conditionalsById = new Map<string, InFlightConditional>();
   readonly #liveByKey = new Map<string, Set<InFlightOrder | InFlightConditional>>();
   readonly #live = new Set<InFlightOrder>();
+  /**
+   * The live orders the exchange has not acknowledged (PENDING_SUBMIT, SUBMITTED, AMBIGUOUS), kept by every state
+   * change of an added order, so risk's reservation walks these and not every live order. Those states come
+   * only before any other (an order never returns to them), so this holds them in the order they were added —
+   * the order of `#live` among them.
+   */
+  readonly #unacknowledged = new Set<InFlightOrder>();
   readonly #liveConditionals = new Set<InFlightConditional>();
   readonly #finished: (InFlightOrder | InFlightConditional)[] = [];
   readonly #maxFinished: number;
@@ -42,6 +49,8 @@ export class InFlightRegistry {
     this.#orders.set(o.clientOrderId, o);
     if (o.orderId !== undefined) this.#ordersById.set(o.orderId, o);
     this.#index(o);
+    o.onStateChange((e) => this.#noteState(e));
+    this.#noteState(o);
   }
 
   addConditional(c: InFlightConditional): void {
@@ -97,9 +106,14 @@ export class InFlightRegistry {
     return this.#live.size;
   }
 
-  /** Every live order, for reservation and counting. */
+  /** Every live order, for counting. */
   allLiveOrders(): ReadonlySet<InFlightOrder> {
     return this.#live;
+  }
+
+  /** Live orders the exchange has not acknowledged yet: what risk reserves funds for (see in-flight-reserve.ts). */
+  unacknowledgedOrders(): ReadonlySet<InFlightOrder> {
+    return this.#unacknowledged;
   }
 
   /** Conditional orders whose bracket entry is `clientOrderId`. */
@@ -124,6 +138,11 @@ export class InFlightRegistry {
   revive(e: InFlightOrder | InFlightConditional): void {
     if (e.isDone) return;
     this.#index(e);
+  }
+
+  #noteState(o: InFlightOrder): void {
+    if (o.isUnacknowledged) this.#unacknowledged.add(o);
+    else this.#unacknowledged.delete(o);
   }
 
   #index(e: InFlightOrder | InFlightConditional): void {

@@ -10,10 +10,11 @@ import type { InFlightOrder } from './in-flight.js';
 import type { MarketPrices } from './order-manager-deps.js';
 
 /**
- * Sum of `currency` held by the unacknowledged entries among `entries`.
+ * Sum of `currency` held by the unacknowledged entries among `entries` (the registry keeps them apart, so a
+ * risk check costs the placements in flight, not every resting order).
  *
  * @example
- * unacknowledgedReserve(registry.allLiveOrders(), 'USD', markets, marketStore) // 2900 for a 0.1 BTC bid at 29,000
+ * unacknowledgedReserve(registry.unacknowledgedOrders(), 'USD', markets, marketStore) // 2900 for a 0.1 BTC bid at 29,000
  */
 export function unacknowledgedReserve(
   entries: Iterable<InFlightOrder>,

@@ -85,7 +85,8 @@ export class InFlightOrder {
   readonly bracket: BracketLegs | undefined;
   /** When the intent was journaled (epoch ms): the earliest time the exchange can have seen it. */
   readonly createdAt: number;
-  state: InFlightState = 'PENDING_SUBMIT';
+  #state: InFlightState = 'PENDING_SUBMIT';
+  #onStateChange: ((entry: InFlightOrder) => void) | undefined;
   /** The exchange's id, once known. */
   orderId: string | undefined;
   /** The latest exchange view of the order. */
@@ -123,6 +124,19 @@ export class InFlightOrder {
     this.createdAt = init.createdAt;
   }
 
+  /** Where the order is in the machine; only {@link InFlightOrder.transition} (and applyOrder) move it. */
+  get state(): InFlightState {
+    return this.#state;
+  }
+
+  /**
+   * Be told after every state change (one listener: the registry that follows the entry keeps its index of
+   * unacknowledged orders with it). Undefined stops it.
+   */
+  onStateChange(listener: ((entry: InFlightOrder) => void) | undefined): void {
+    this.#onStateChange = listener;
+  }
+
   /** No further change will happen. */
   get isFinal(): boolean {
     return FINAL_STATES.has(this.state);
@@ -151,9 +165,10 @@ export class InFlightOrder {
 
   /** Move to `to`; throws {@link InFlightTransitionError} when the machine has no such edge. */
   transition(to: InFlightState): void {
-    if (this.state === to) return;
-    if (!canTransition(this.state, to)) throw new InFlightTransitionError(this.clientOrderId, this.state, to);
-    this.state = to;
+    if (this.#state === to) return;
+    if (!canTransition(this.#state, to)) throw new InFlightTransitionError(this.clientOrderId, this.#state, to);
+    this.#state = to;
+    this.#onStateChange?.(this);
   }
 
   /**

@@ -213,7 +213,7 @@ export class OrderManager {
 
   /** Funds reserved by placements sent but not yet acknowledged (what the exchange balance does not show yet). */
   inFlightReserved(currency: string): Decimal {
-    return unacknowledgedReserve(this.#registry.allLiveOrders(), currency, this.#d.markets, this.#d.marketStore);
+    return unacknowledgedReserve(this.#registry.unacknowledgedOrders(), currency, this.#d.markets, this.#d.marketStore);
   }
 
   /** Open orders of the account, counting placements in flight and orders not placed by this manager. */

@@ -6,7 +6,10 @@
  *   the journal group-commits each burst with one fsync, as it does for intents arriving in the same tick;
  * - `orders-throughput-serial`: one intent at a time (submit, wait for its close): bounded by one fsync each;
  * - `orders-throughput-quotes`: quote-ladder intents (10 levels alternating between two ladders, so every
- *   intent is 10 cancels + 10 placements in one POST /batch).
+ *   intent is 10 cancels + 10 placements in one POST /batch);
+ * - `orders-reserve-live`, `orders-risk-check-live`: with 2000 acknowledged orders resting, the in-flight
+ *   reservation risk asks the manager for on every check (`inFlightReserved`), and a whole risk check wired to
+ *   the manager as the kernel wires it (reservation and open-order count included).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +30,7 @@ import { defaultRiskConfig } from '../../src/risk/risk-config.js';
 import { RiskEngine } from '../../src/risk/risk-engine.js';
 import { AccountStore } from '../../src/store/account-store.js';
 import { MarketStore } from '../../src/store/market-store.js';
-import type { Bench } from './harness.js';
+import { type Bench, opsPerSecondSync } from './harness.js';
 
 const M = 'BTC-USD';
 const market: Market = { symbol: M, baseCurrencySymbol: 'BTC', quoteCurrencySymbol: 'USD', minTradeSize: dec('0.0001'), precision: 3, status: 'ONLINE', createdAt: new Date(0) };
@@ -114,6 +117,7 @@ function setup() {
   });
   return {
     orders,
+    risk,
     async close() {
       await orders.close();
       risk.close();
@@ -173,6 +177,27 @@ export const benches: Bench[] = [
         { bench: 'orders-throughput', value: burst, unit: 'intents/s', note: 'risk (all checks) + order manager + fsynced journal, bursts of 200, null gateway' },
         { bench: 'orders-throughput-serial', value: serial, unit: 'intents/s', note: 'one intent at a time: one fsync each' },
         { bench: 'orders-throughput-quotes', value: quotes, unit: 'ladders/s', note: '10-level ladder re-quoted: 10 cancels + 10 places per POST /batch' },
+      ];
+    },
+  },
+  {
+    name: 'orders-reserve',
+    async run() {
+      const a = setup();
+      const resting = 2000;
+      const gtc = (i: number): Intent => ({
+        kind: 'place',
+        key: `rest${i}`,
+        order: { marketSymbol: M, direction: i % 2 ? 'BUY' : 'SELL', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: dec('0.01'), limit: dec(i % 2 ? 29900 - (i % 500) : 30100 + (i % 500)) },
+      });
+      await run(a.orders, Array.from({ length: resting }, (_, i) => gtc(i)), (e) => e.type === 'accepted', resting);
+      const proposal = { strategy: 'bench', intentKey: 'probe', reducesPosition: false, marketSymbol: M, direction: 'BUY' as const, type: 'LIMIT' as const, timeInForce: 'GOOD_TIL_CANCELLED' as const, quantity: dec('0.01'), limit: dec('29995.5') };
+      const reserve = opsPerSecondSync(() => a.orders.inFlightReserved('USD'), { minMs: 700 });
+      const check = opsPerSecondSync(() => a.risk.evaluate(proposal), { minMs: 700 });
+      await a.close();
+      return [
+        { bench: 'orders-reserve-live', value: reserve, unit: 'calls/s', note: `inFlightReserved('USD') with ${resting} acknowledged orders resting` },
+        { bench: 'orders-risk-check-live', value: check, unit: 'orders/s', note: `risk evaluate() wired to the manager, ${resting} orders resting` },
       ];
     },
   },
