@@ -2,7 +2,7 @@
  * `npm run bench [-- --only <name>]`: runs every bench in test/bench/*.bench.ts, prints each figure for people and
  * one JSON line per figure: {"bench":"<name>","value":N,"unit":"...","baseline":N,"ratio":N}.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Bench, Figure } from './harness.js';
@@ -19,6 +19,13 @@ function parseOnly(argv: string[]): string | undefined {
 function round(n: number): number {
   return Math.abs(n) >= 100 ? Math.round(n) : Number(n.toPrecision(4));
 }
+
+/** The bench being run: a bench whose promise never settles lets Node exit (code 13) with nothing said. */
+let running: string | undefined;
+process.on('exit', () => {
+  // Synchronous: at exit, an asynchronous write to a pipe may never be flushed.
+  if (running !== undefined) writeSync(2, `bench ${running} never finished: nothing was left to run and its promise never settled\n`);
+});
 
 async function main(): Promise<number> {
   const only = parseOnly(process.argv.slice(2));
@@ -39,8 +46,11 @@ async function main(): Promise<number> {
   for (const b of selected) {
     let figures: Figure[];
     try {
+      running = b.name;
       figures = await b.run();
+      running = undefined;
     } catch (err) {
+      running = undefined;
       process.stderr.write(`bench ${b.name} failed: ${(err as Error).stack ?? String(err)}\n`);
       return 1;
     }
