@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { ConfigError } from '../../src/runtime/config/yaml-config.js';
 import { loadBotConfig } from '../../src/runtime/bot-config.js';
@@ -17,7 +17,7 @@ import type { RunningSimulator } from '../../src/runtime/simulator.js';
 import { PluginError } from '../../src/strategy/strategy-errors.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { repoPath } from '../helpers/shared.js';
-import { engineOpenOrders, startE2E, stopWithoutCancelling, type E2E } from './e2e-harness.js';
+import { engineOpenOrders, stopWithoutCancelling, useE2E, waitFor, type E2E } from './e2e-harness.js';
 
 // Every simulator runBot starts in this process, so a test can look at its engine after runBot gave up.
 const { started } = vi.hoisted(() => ({ started: [] as RunningSimulator[] }));
@@ -33,8 +33,6 @@ vi.mock('../../src/runtime/simulator.js', async (importOriginal) => {
   };
 });
 
-const WAIT = { timeout: 15_000, interval: 50 };
-const waitFor = (fn: () => void) => vi.waitFor(fn, WAIT);
 const fixture = (name: string) => repoPath('test', 'fixtures', 'configs', name);
 const tmp = mkdtempSync(join(tmpdir(), 'rexbot-bad-config-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -251,11 +249,7 @@ describe('through the real binary (node src/cli/bin.mjs, tsx loading the plugins
 });
 
 describe('strategies that break while the bot runs are isolated', () => {
-  let e2e: E2E | undefined;
-  afterEach(async () => {
-    await e2e?.close();
-    e2e = undefined;
-  });
+  const start = useE2E();
 
   const simYaml = `
 demo: { balances: { USD: "100000", BTC: "2" } }
@@ -271,8 +265,7 @@ driver:
   const eventsOf = (t: E2E, strategy: string, type: string, from = 0) => t.events.slice(from).filter((e) => e.strategy === strategy && e.type === type);
 
   it('a strategy that throws in setup: reported, no intent, and the market maker trades', async () => {
-    e2e = await startE2E({ simYaml, strategies: [{ name: 'broken', use: '../fixtures/strategies/throws-in-setup.ts', markets: ['BTC-USD'] }, mm] });
-    const t = e2e;
+    const t = await start({ simYaml, strategies: [{ name: 'broken', use: '../fixtures/strategies/throws-in-setup.ts', markets: ['BTC-USD'] }, mm] });
     const broken = t.kernel.strategies.find((s) => s.name === 'broken')!;
     expect(broken.status).toBe('failed');
     expect(broken.failure?.phase).toBe('setup');
@@ -291,12 +284,11 @@ driver:
     { policy: 'cancel' as const, left: 'cancelled' },
     { policy: 'keep' as const, left: 'left open' },
   ])('a strategy that errors later (onStrategyFailure: $policy): its intents stop, its order is $left, the market maker trades on', async ({ policy }) => {
-    e2e = await startE2E({
+    const t = await start({
       simYaml,
       onStrategyFailure: policy,
       strategies: [{ name: 'broken', use: '../fixtures/strategies/fails-after-accept.ts', markets: ['BTC-USD'], params: { quantity: '0.001', discount: '0.03' } }, mm],
     });
-    const t = e2e;
     const broken = t.kernel.strategies.find((s) => s.name === 'broken')!;
     // Its one order is accepted, and that is what breaks it.
     await waitFor(() => expect(broken.status).toBe('failed'));

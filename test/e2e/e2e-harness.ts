@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
 import { createBittrexGateway, type BittrexGateway } from '../../src/bittrex/gateway.js';
 import { createThrottler } from '../../src/bittrex/rest/throttler.js';
 import { systemClock } from '../../src/core/clock.js';
@@ -65,6 +65,31 @@ export interface Participant {
   readonly accountId: string;
   place(order: NewOrder): Order;
   cancelAll(marketSymbol?: string): void;
+}
+
+/** Retry `fn` until it stops throwing, for up to `timeoutMs` (15 s by default: a loaded 2-core CI box is slow). */
+export function waitFor(fn: () => void | Promise<void>, timeoutMs = 15_000): Promise<void> {
+  return vi.waitFor(fn, { timeout: timeoutMs, interval: 50 });
+}
+
+/**
+ * {@link startE2E} for the tests of one file, each world closed after its test (call at the file's top level or
+ * in a describe).
+ *
+ * @example
+ * const start = useE2E();
+ * it('trades', async () => { const t = await start({ simYaml, strategies }); ... });
+ */
+export function useE2E(): (opts: E2EOptions) => Promise<E2E> {
+  const running: E2E[] = [];
+  afterEach(async () => {
+    for (const e of running.splice(0)) await e.close();
+  });
+  return async (opts) => {
+    const e = await startE2E(opts);
+    running.push(e);
+    return e;
+  };
 }
 
 /**

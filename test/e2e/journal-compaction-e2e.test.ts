@@ -4,27 +4,22 @@
  * alone (what a restart reads) holds the positions the exchange's fills add up to.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { dec, ZERO } from '../../src/core/decimal.js';
 import { parseJournal } from '../../src/orders/journal.js';
 import { JournalState } from '../../src/orders/journal-state.js';
 import type { OrderEvent } from '../../src/orders/order-events.js';
-import { engineOpenOrders, netFilled, startE2E, stopWithoutCancelling, type E2E } from './e2e-harness.js';
+import { engineOpenOrders, netFilled, stopWithoutCancelling, useE2E, waitFor as waitForHarness } from './e2e-harness.js';
 
-const WAIT = { timeout: 20_000, interval: 50 };
-const waitFor = (fn: () => void) => vi.waitFor(fn, WAIT);
+const waitFor = (fn: () => void | Promise<void>) => waitForHarness(fn, 20_000);
 
-let e2e: E2E | undefined;
-afterEach(async () => {
-  await e2e?.close();
-  e2e = undefined;
-});
+const start = useE2E();
 
 const fills = (events: readonly OrderEvent[]) => events.filter((e) => e.type === 'fill');
 
 describe('journal compaction while a bot runs', () => {
   it('the market maker\'s journal compacts by size; the compacted journal restores the positions the exchange shows', async () => {
-    e2e = await startE2E({
+    const t = await start({
       simYaml: `
 demo: { balances: { USD: "100000", BTC: "2" } }
 driver:
@@ -38,7 +33,6 @@ driver:
       strategies: [{ name: 'mm', use: 'market-maker', markets: ['BTC-USD'], params: { spread: '0.0004', levels: 2, levelSpacing: '0.0005', size: '0.002', throttleMs: 100 } }],
       journalCompactBytes: 4096,
     });
-    const t = e2e;
     const journal = t.kernel.journal;
     const compact = vi.spyOn(journal, 'compact');
     const taker = t.participant();

@@ -4,18 +4,12 @@
  * serves) counts all of it: orders by outcome, fills, acknowledgement latency, positions and PnL, the reconnect and
  * the resyncs with their cause. Afterwards the bot's memory still agrees with the engine.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import { engineOpenOrders, startE2E, stopWithoutCancelling, type E2E } from './e2e-harness.js';
+import { engineOpenOrders, stopWithoutCancelling, useE2E, waitFor } from './e2e-harness.js';
 
-const WAIT = { timeout: 15_000, interval: 50 };
-const waitFor = (fn: () => void) => vi.waitFor(fn, WAIT);
 
-let e2e: E2E | undefined;
-afterEach(async () => {
-  await e2e?.close();
-  e2e = undefined;
-});
+const start = useE2E();
 
 /** The value of one sample line of the Prometheus text (`name{labels} value`), or undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -30,7 +24,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 describe('metrics', () => {
   it('count orders, fills, ack latency, positions, the reconnect and the resyncs it caused', async () => {
-    e2e = await startE2E({
+    const t = await start({
       simYaml: `
 demo: { balances: { USD: "100000", BTC: "2" } }
 driver:
@@ -43,7 +37,6 @@ driver:
 `,
       strategies: [{ name: 'mm', use: 'market-maker', markets: ['BTC-USD'], params: { spread: '0.0004', levels: 1, size: '0.002', throttleMs: 200 } }],
     });
-    const t = e2e;
     await waitFor(() => expect(engineOpenOrders(t)).toHaveLength(2));
 
     // A taker of the test's own hits the bot's bid once.

@@ -3,24 +3,18 @@
  * risk-increasing placement the strategy asks for from then on is denied with TRADING_HALTED, and no new order
  * reaches the exchange (cancels still do: pulling quotes only reduces risk). Resuming lets it quote again.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OrderEvent } from '../../src/orders/order-events.js';
-import { engineClosedOrders, engineOpenOrders, startE2E, stopWithoutCancelling, type E2E } from './e2e-harness.js';
+import { engineClosedOrders, engineOpenOrders, stopWithoutCancelling, useE2E, waitFor } from './e2e-harness.js';
 
-const WAIT = { timeout: 15_000, interval: 50 };
-const waitFor = (fn: () => void) => vi.waitFor(fn, WAIT);
 
-let e2e: E2E | undefined;
-afterEach(async () => {
-  await e2e?.close();
-  e2e = undefined;
-});
+const start = useE2E();
 
 type Denied = Extract<OrderEvent, { type: 'denied' }>;
 
 describe('risk HALTED', () => {
   it('denies the strategy\'s new risk-increasing orders with TRADING_HALTED, and none reaches the engine', async () => {
-    e2e = await startE2E({
+    const t = await start({
       // No noise takers: the bot stays flat, so every placement it wants would increase its risk.
       simYaml: `
 demo: { balances: { USD: "100000", BTC: "2" } }
@@ -36,7 +30,6 @@ driver:
 `,
       strategies: [{ name: 'mm', use: 'market-maker', markets: ['BTC-USD'], params: { spread: '0.0004', levels: 2, size: '0.002', throttleMs: 200 } }],
     });
-    const t = e2e;
     await waitFor(() => expect(engineOpenOrders(t)).toHaveLength(4));
     expect(t.kernel.portfolio.position('BTC-USD').isZero()).toBe(true);
 

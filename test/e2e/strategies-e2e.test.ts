@@ -3,27 +3,21 @@
  * orders are accepted and filled on the exchange, and after the kernel stops without cancelling, the journal, the
  * stores and the portfolio agree with the engine (open orders, balances, client ids, positions, ledger).
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import { dec } from '../../src/core/decimal.js';
 import type { OrderEvent } from '../../src/orders/order-events.js';
-import { engineExecutions, engineOpenOrders, startE2E, stopWithoutCancelling, type E2E } from './e2e-harness.js';
+import { engineExecutions, engineOpenOrders, stopWithoutCancelling, useE2E, waitFor } from './e2e-harness.js';
 
-const WAIT = { timeout: 15_000, interval: 50 };
-const waitFor = (fn: () => void) => vi.waitFor(fn, WAIT);
 
-let e2e: E2E | undefined;
-afterEach(async () => {
-  await e2e?.close();
-  e2e = undefined;
-});
+const start = useE2E();
 
 const ofType = <T extends OrderEvent['type']>(events: readonly OrderEvent[], type: T) =>
   events.filter((e): e is Extract<OrderEvent, { type: T }> => e.type === type);
 
 describe('market-maker', () => {
   it('quotes a ladder through POST /batch, gets filled by takers, and the journal and stores agree with the engine', async () => {
-    e2e = await startE2E({
+    const t = await start({
       simYaml: `
 demo: { balances: { USD: "100000", BTC: "2" } }
 driver:
@@ -36,7 +30,6 @@ driver:
 `,
       strategies: [{ name: 'mm', use: 'market-maker', markets: ['BTC-USD'], params: { spread: '0.0004', levels: 2, levelSpacing: '0.0005', size: '0.002', throttleMs: 300 } }],
     });
-    const t = e2e;
     // The ladder reaches the exchange: two bids and two asks of the demo account.
     await waitFor(() => {
       const open = engineOpenOrders(t);
@@ -74,7 +67,7 @@ driver:
 
 describe('grid', () => {
   it('lays a grid around the mid, re-places the opposite order one step up when a buy fills, and agrees with the engine', async () => {
-    e2e = await startE2E({
+    const t = await start({
       simYaml: `
 demo: { balances: { USD: "100000", BTC: "2" } }
 driver:
@@ -88,7 +81,6 @@ driver:
       // Lines 10 bps apart around the first mid: inside the synthetic makers' 40 bps, so the grid is the touch.
       strategies: [{ name: 'grid', use: 'grid', markets: ['BTC-USD'], params: { range: '0.002', levels: 4, quantity: '0.002' } }],
     });
-    const t = e2e;
     // Two buys below the mid and two sells above (the line at the mid stays empty unless the mid sits between lines).
     await waitFor(() => {
       const open = engineOpenOrders(t);
@@ -129,7 +121,7 @@ driver:
 
 describe('ma-crossover', () => {
   it('buys on a golden cross and sells what it holds on the death cross, from the trades the test makes', async () => {
-    e2e = await startE2E({
+    const t = await start({
       simYaml: `
 demo: { balances: { USD: "100000", BTC: "2" } }
 driver:
@@ -142,7 +134,6 @@ driver:
       // Only the test trades (no noise takers): the trade prices, hence the averages, are the test's to move.
       strategies: [{ name: 'ma', use: 'ma-crossover', markets: ['BTC-USD'], params: { source: 'trades', fast: 2, slow: 4, orderType: 'MARKET', quantity: '0.002' } }],
     });
-    const t = e2e;
     const trader = t.participant();
     const trade = (direction: 'BUY' | 'SELL') =>
       trader.place({ marketSymbol: 'BTC-USD', direction, type: 'MARKET', timeInForce: 'IMMEDIATE_OR_CANCEL', quantity: dec('0.0006') });
@@ -191,7 +182,7 @@ describe('breakout-bracket', () => {
   it('buys the breakout above the last candle high, then arms the take-profit and stop-loss as an OCO pair on the exchange', async () => {
     // The exchange runs on a virtual clock (the bot and the hub's heartbeats on the system clock): the test closes
     // a one-minute candle by moving exchange time, instead of waiting for a real minute to pass.
-    e2e = await startE2E({
+    const t = await start({
       simYaml: `
 clock: virtual
 demo: { balances: { USD: "100000", BTC: "2" } }
@@ -204,7 +195,6 @@ driver: { kind: none }
         params: { lookback: 1, interval: 'MINUTE_1', quantity: '0.002', takeProfit: '0.02', stopLoss: '0.01', entrySlippage: '0.001' },
       }],
     });
-    const t = e2e;
     const clock = t.sim.clock;
     if (!(clock instanceof VirtualClock)) throw new Error('expected the simulator on a virtual clock');
     // The test is the market: a maker with a bid and two asks, and a taker printing trades.
