@@ -188,7 +188,8 @@ export class Kernel {
       if (s.status.state === 'live') logger.debug({ stream: s.stream }, 'stream live');
       else logger.info({ stream: s.stream, status: s.status, cause: s.cause }, 'stream status');
     }));
-    this.#subs.push(this.risk.state$.subscribe((s) => logger.warn({ state: s.state, reason: s.reason }, 'trading state')));
+    // ACTIVE is the normal state (at start, or trading resumed): info. REDUCING and HALTED stop trading: warn.
+    this.#subs.push(this.risk.state$.subscribe((s) => logger[s.state === 'ACTIVE' ? 'info' : 'warn']({ state: s.state, reason: s.reason }, 'trading state')));
     await this.live.start();
     await this.#waitLive(this.opts.liveTimeoutMs ?? 30_000);
     this.#reconcile = await this.orders.reconcile();
