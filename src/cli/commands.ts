@@ -1,8 +1,7 @@
 /** The table of sub-commands. Each is loaded only when invoked. */
 import { registerCommand } from './main.js';
 
-registerCommand('version', async () => ({
-  summary: 'print the version',
+registerCommand('version', 'print the version', async () => ({
   async run() {
     const { readFile } = await import('node:fs/promises');
     const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -11,8 +10,8 @@ registerCommand('version', async () => ({
   },
 }));
 
-registerCommand('sim', async () => (await import('./sim-command.js')).simCommand);
-registerCommand('run', async () => (await import('./run-command.js')).runCommand);
-registerCommand('validate', async () => (await import('./validate-command.js')).validateCommand);
-registerCommand('schema', async () => (await import('./schema-command.js')).schemaCommand);
-registerCommand('record', async () => (await import('./record-command.js')).recordCommand);
+registerCommand('sim', 'run the exchange simulator (REST /v3, classic hub /signalr, core hub /hub, control /control)', async () => (await import('./sim-command.js')).simCommand);
+registerCommand('run', 'run a bot from its YAML config (paper trading against the embedded simulator by default)', async () => (await import('./run-command.js')).runCommand);
+registerCommand('validate', 'check a bot config and its strategy plugins without trading', async () => (await import('./validate-command.js')).validateCommand);
+registerCommand('schema', 'print the JSON Schema of bot config files', async () => (await import('./schema-command.js')).schemaCommand);
+registerCommand('record', 'record hub streams and their snapshots to a replayable .jsonl.gz file', async () => (await import('./record-command.js')).recordCommand);

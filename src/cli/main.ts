@@ -5,22 +5,31 @@
 
 /** One sub-command of the CLI. */
 export interface Command {
-  /** One-line description for `rexbot help`. */
-  summary: string;
   /** Runs the command; resolves with the exit code. */
   run(args: string[]): Promise<number>;
 }
 
-const commands: Record<string, () => Promise<Command>> = {};
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {};
 
-/** Register a sub-command (lazy, so `rexbot help` does not load the whole framework). */
-export function registerCommand(name: string, load: () => Promise<Command>): void {
-  commands[name] = load;
+/**
+ * Register a sub-command, loaded only when invoked so `rexbot help` does not load the whole framework; its one-line
+ * summary for `rexbot help` is given here for the same reason.
+ */
+export function registerCommand(name: string, summary: string, load: () => Promise<Command>): void {
+  commands[name] = { summary, load };
 }
 
 function usage(): string {
   const names = Object.keys(commands).sort();
-  return ['usage: rexbot <command> [options]', '', 'commands:', ...names.map((n) => `  ${n}`)].join('\n');
+  const width = Math.max(...names.map((n) => n.length));
+  return [
+    'usage: rexbot <command> [options]',
+    '',
+    'commands:',
+    ...names.map((n) => `  ${n.padEnd(width)}  ${commands[n]!.summary}`),
+    '',
+    'Start with `rexbot run config/paper.yaml` (what `npm start` runs): a paper bot against the embedded simulator.',
+  ].join('\n');
 }
 
 /** Run the CLI with `argv` (without node and script). Returns the exit code. */
@@ -31,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return name ? 0 : 2;
   }
-  const load = commands[name];
+  const load = commands[name]?.load;
   if (!load) {
     process.stderr.write(`rexbot: unknown command '${name}'\n${usage()}\n`);
     return 2;

@@ -94,7 +94,6 @@ export async function runRecording(a: RecordArgs, stop: Promise<unknown>, env: N
 
 /** The `record` sub-command. */
 export const recordCommand: Command = {
-  summary: 'record hub streams and their snapshots to a replayable .jsonl.gz file',
   async run(args) {
     if (args.includes('--help') || args.includes('-h')) {
       process.stdout.write(`${USAGE}\n`);

@@ -12,7 +12,6 @@ import type { Command } from './main.js';
 
 /** The `run` command. */
 export const runCommand: Command = {
-  summary: 'run a bot from its YAML config (paper trading against the embedded simulator by default)',
   async run(args) {
     const file = args.find((a) => !a.startsWith('-'));
     if (!file || args.includes('--help') || args.includes('-h')) {

@@ -4,7 +4,6 @@ import type { Command } from './main.js';
 
 /** The `schema` command. */
 export const schemaCommand: Command = {
-  summary: 'print the JSON Schema of bot config files',
   async run() {
     process.stdout.write(`${JSON.stringify(botConfigJsonSchema(), null, 2)}\n`);
     return 0;

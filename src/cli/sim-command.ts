@@ -15,7 +15,6 @@ const DEFAULT_CONFIG = 'config/sim.yaml';
 
 /** The `sim` command. */
 export const simCommand: Command = {
-  summary: 'run the exchange simulator (REST /v3, classic hub /signalr, core hub /hub, control /control)',
   async run(args) {
     let values: { config?: string | undefined; port?: string | undefined; help?: boolean | undefined };
     try {

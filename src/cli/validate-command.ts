@@ -10,7 +10,6 @@ import type { Command } from './main.js';
 
 /** The `validate` command. */
 export const validateCommand: Command = {
-  summary: 'check a bot config and its strategy plugins without trading',
   async run(args) {
     const file = args.find((a) => !a.startsWith('-'));
     if (!file) {
