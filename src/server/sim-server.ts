@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../core/clock.js';
 import type { SimEngine } from '../sim/engine.js';
+import { answerClientError } from './client-error.js';
 import { createControlHandler } from './control/control-api.js';
 import { bridgeEventsToHub } from './hub-bridge.js';
 import { attachHub } from './hub/attach-hub.js';
@@ -123,6 +124,8 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
   });
   // Keep-alive sockets must not hold close() hostage.
   server.keepAliveTimeout = 5_000;
+  // What the HTTP parser refuses (unknown method, oversize request line) gets a JSON refusal like any other.
+  server.on('clientError', answerClientError);
   const attached = attachHub(server, hub, { classicPath: '/signalr', corePath: '/hub' });
 
   await new Promise<void>((resolve, reject) => {
