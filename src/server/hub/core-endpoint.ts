@@ -5,8 +5,9 @@
  * 6 Ping, 7 Close.
  *
  * An invocation that cannot be served gets a Completion with `error` and the connection stays open. Text that is
- * not a JSON record at all breaks the protocol's framing, so (as ASP.NET Core does) the server answers with a
- * Close record carrying the reason and closes that one connection.
+ * not a JSON record at all, or a record without an integer `type` or with a non-string `invocationId`, breaks the
+ * protocol, so (as ASP.NET Core does) the server answers with a Close record carrying the reason and closes that
+ * one connection. Records of unknown integer types are ignored, as the protocol lets future types be.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -166,6 +167,15 @@ export class CoreHubEndpoint {
       return this.#closeWithError(s, `malformed record, not JSON: ${record.slice(0, 100)}`);
     }
     if (!isRecord(msg)) return this.#closeWithError(s, 'malformed record: expected a JSON object with a type');
+    // As ASP.NET Core's JSON protocol: a record whose type or invocationId has the wrong shape cannot be answered
+    // (ignoring it would leave the caller waiting for a Completion forever), so the connection closes saying why.
+    if (msg.type === undefined) return this.#closeWithError(s, "malformed record: missing required property 'type'");
+    if (typeof msg.type !== 'number' || !Number.isInteger(msg.type)) {
+      return this.#closeWithError(s, `malformed record: 'type' must be an integer, got ${JSON.stringify(msg.type)}`);
+    }
+    if (msg.invocationId !== undefined && msg.invocationId !== null && typeof msg.invocationId !== 'string') {
+      return this.#closeWithError(s, `malformed record: 'invocationId' must be a string, got ${JSON.stringify(msg.invocationId)}`);
+    }
     const id = typeof msg.invocationId === 'string' ? msg.invocationId : undefined;
     const complete = (body: { result?: unknown; error?: string }): void => {
       if (id !== undefined && s.ws.readyState === s.ws.OPEN) {
