@@ -7,50 +7,21 @@
  * REST fallbacks: an order that vanished from an open-orders snapshot is fetched by id; an order that closed with
  * fills the stream has not delivered gets them from GET /executions after a grace period.
  */
-import type { Logger } from 'pino';
-import type { Clock, TimerHandle } from '../core/clock.js';
+import type { TimerHandle } from '../core/clock.js';
 import { type Decimal, ZERO } from '../core/decimal.js';
-import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
 import type { ConditionalOrder } from '../model/conditional-order.js';
 import type { Execution, Order } from '../model/order.js';
 import type { AccountEvent } from '../store/account-store.js';
-import { FillPositions, fillEventOf, type FillTracker } from './fill-tracker.js';
+import { FillPositions, fillEventOf } from './fill-tracker.js';
 import { InFlightConditional } from './in-flight-conditional.js';
-import type { InFlightRegistry } from './in-flight-registry.js';
 import { InFlightOrder } from './in-flight.js';
 import type { FillRecord } from './journal-records.js';
-import type { Journal } from './journal.js';
 import type { PositionSnapshot } from '../portfolio/position.js';
 import type { OrderEvent } from './order-events.js';
-import type { PortfolioPort, ReadonlyAccountStore } from './order-manager-deps.js';
-import type { RetryPolicy } from './retry-policy.js';
+import type { OrderTrackerDeps } from './order-tracker-deps.js';
+import { ReplayedFills } from './replayed-fills.js';
 
-/** What the tracker tells the manager. */
-export interface TrackerHooks {
-  /** An order or conditional order got its exchange id while a cancel was waiting for it. */
-  cancelRequested(entry: InFlightOrder | InFlightConditional): void;
-  /** An order is done: closed with every fill reported (or failed / lost). */
-  finished(entry: InFlightOrder): void;
-  /** Something changed for (strategy, intentKey): deferred intents of the key may run now. */
-  keyChanged(strategy: string, intentKey: string): void;
-}
-
-/** Dependencies of {@link OrderTracker}. */
-export interface OrderTrackerDeps {
-  registry: InFlightRegistry;
-  fills: FillTracker;
-  journal: Journal;
-  clock: Clock;
-  gateway: ExchangeGateway;
-  account: ReadonlyAccountStore;
-  portfolio: PortfolioPort | undefined;
-  policy: RetryPolicy;
-  log: Logger;
-  emit: (event: OrderEvent) => void;
-  /** Keep a background promise for drain(). */
-  track: (p: Promise<unknown>) => void;
-  hooks: TrackerHooks;
-}
+export type { OrderTrackerDeps, TrackerHooks } from './order-tracker-deps.js';
 
 /** Applies exchange state to in-flight entries (see the module note). */
 export class OrderTracker {
@@ -59,8 +30,8 @@ export class OrderTracker {
   readonly #fillTimers = new Map<InFlightOrder, TimerHandle>();
   /** Positions from reported fills, per strategy and market (used when no portfolio is given). */
   readonly #positions = new FillPositions();
-  /** Journaled fills replayed at start, per client id: quantity and execution ids. */
-  readonly #replayed = new Map<string, { quantity: Decimal; executions: string[] }>();
+  /** Journaled fills replayed at start. */
+  readonly #replayed = new ReplayedFills();
 
   constructor(deps: OrderTrackerDeps) {
     this.#d = deps;
@@ -263,10 +234,7 @@ export class OrderTracker {
     const { fills } = this.#d;
     if (fills.seen(record.executionId)) return;
     fills.markSeen(record.executionId);
-    const r = this.#replayed.get(record.id) ?? { quantity: ZERO, executions: [] };
-    r.quantity = r.quantity.add(record.quantity);
-    r.executions.push(record.executionId);
-    this.#replayed.set(record.id, r);
+    this.#replayed.add(record);
   }
 
   /** Restore the positions the journal's fills (and compaction checkpoints) add up to, in the portfolio or our own. */
@@ -279,10 +247,7 @@ export class OrderTracker {
 
   /** Credit an entry re-created at start with the fills journaled for its client id. */
   restoreFills(entry: InFlightOrder): void {
-    const r = this.#replayed.get(entry.clientOrderId);
-    if (!r) return;
-    entry.filledByExecutions = r.quantity;
-    for (const id of r.executions) entry.executions.add(id);
+    this.#replayed.restore(entry);
   }
 
   #fillsComplete(entry: InFlightOrder): boolean {
