@@ -9,7 +9,7 @@
  * injected Clock.
  */
 import { BehaviorSubject, Subject, filter, type Observable } from 'rxjs';
-import { type Clock, type TimerHandle, systemClock } from '../../core/clock.js';
+import { type Clock, systemClock } from '../../core/clock.js';
 import { RexbotError } from '../../core/errors.js';
 import { HEARTBEAT_INTERVAL_MS, HeartbeatWatchdog } from './heartbeat-watchdog.js';
 import { authenticateHub, DEFAULT_AUTH_RENEW_AFTER_MS, AUTH_LIFETIME_MS, isHubAuthenticated } from './hub-auth.js';
@@ -17,13 +17,14 @@ import type {
   HubClient, HubClientOptions, HubClientStats, HubLifecycleEvent, HubLogger, HubMessage, HubStatus,
 } from './hub-client-types.js';
 import {
-  HubClientStoppedError, HubConnectionLostError, HubMessageDecodeError, HubSubscriptionError,
+  HubClientStoppedError, HubConnectionLostError, HubMessageDecodeError,
 } from './hub-errors.js';
 import {
-  channelOf, HEARTBEAT_CHANNEL, isPrivateChannel, normalizeChannels, readSubscriptionReply, type SubscriptionResult,
+  channelOf, HEARTBEAT_CHANNEL, isPrivateChannel, normalizeChannels, readSubscriptionReply, SubscribeWaiters, type SubscriptionResult,
 } from './hub-subscriptions.js';
 import { decodeStreamMessage, streamMessageName, type StreamMessage, type StreamMessageName } from './messages.js';
 import { HubConnection } from './hub-connection.js';
+import { BackoffSleep, reconnectLoop } from './reconnect-loop.js';
 import { ReconnectPolicy } from './reconnect-policy.js';
 import { decodeStreamPayload } from './stream-payload.js';
 import type { TransportEvent } from './transport.js';
@@ -34,13 +35,6 @@ export type { SubscriptionResult } from './hub-subscriptions.js';
 const DEFAULT_INVOKE_TIMEOUT_MS = 15_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 20_000;
 const SILENT: HubLogger = { debug() {}, info() {}, warn() {} };
-
-/** A subscribe() call waiting for a connection to be up. */
-interface Waiter {
-  channels: string[];
-  resolve: (r: SubscriptionResult[]) => void;
-  reject: (e: Error) => void;
-}
 
 /**
  * Create a hub client. Nothing happens on the wire until {@link HubClient.start}.
@@ -72,14 +66,14 @@ class HubClientImpl implements HubClient {
   readonly #lifecycle = new Subject<HubLifecycleEvent>();
   /** Channels to (re)subscribe on every connection, in the order first asked for. */
   readonly #wanted = new Set<string>();
-  #waiters: Waiter[] = [];
+  readonly #waiters = new SubscribeWaiters();
   #conn: HubConnection | undefined;
   #running = false;
   /** Bumped by start() and stop() so async work of an earlier run recognises it is obsolete. */
   #run = 0;
   #startPromise: Promise<void> | undefined;
   #reconnecting = false;
-  #backoff: { timer: TimerHandle; wake: (go: boolean) => void } | undefined;
+  readonly #backoff: BackoffSleep;
   readonly #stats: HubClientStats = {
     connectionEpoch: 0, reconnects: 0, authentications: 0, messages: 0, decodeErrors: 0,
   };
@@ -97,6 +91,7 @@ class HubClientImpl implements HubClient {
     this.#clock = opts.clock ?? systemClock;
     this.#log = opts.logger ?? SILENT;
     this.#policy = new ReconnectPolicy(opts.reconnect, opts.random);
+    this.#backoff = new BackoffSleep(this.#clock);
     const multiple = opts.watchdogMultiple ?? 3;
     if (!(multiple > 0)) throw new RangeError('watchdogMultiple must be > 0');
     this.#watchdogMs = multiple * HEARTBEAT_INTERVAL_MS;
@@ -144,12 +139,8 @@ class HubClientImpl implements HubClient {
     this.#running = false;
     this.#startPromise = undefined;
     this.#reconnecting = false;
-    this.#backoff?.timer.cancel();
-    this.#backoff?.wake(false);
-    this.#backoff = undefined;
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const w of waiters) w.reject(new HubClientStoppedError('subscribe'));
+    this.#backoff.interrupt();
+    this.#waiters.rejectAll(new HubClientStoppedError('subscribe'));
     const conn = this.#conn;
     if (conn) await this.#drop(conn, 'stopped');
     if (this.#status.value.state !== 'stopped') this.#setStatus({ state: 'stopped' });
@@ -169,7 +160,7 @@ class HubClientImpl implements HubClient {
       }
     }
     if (list.length === 0) return [];
-    return new Promise((resolve, reject) => this.#waiters.push({ channels: list, resolve, reject }));
+    return this.#waiters.wait(list);
   }
 
   async unsubscribe(channels: readonly string[]): Promise<SubscriptionResult[]> {
@@ -260,39 +251,23 @@ class HubClientImpl implements HubClient {
     await conn.close();
   }
 
-  /** Reconnect loop: back off, try a fresh transport, repeat until one is ready or the client stops. */
+  /** Reconnect in the background (see reconnect-loop.ts) until a connection is ready or the client stops. */
   #reconnect(reason: string): void {
     if (this.#reconnecting || !this.#running) return;
     this.#reconnecting = true;
     const run = this.#run;
-    void (async () => {
-      let why = reason;
-      for (let attempts = 1; run === this.#run; attempts++) {
-        this.#setStatus({ state: 'reconnecting', attempt: attempts, reason: why });
-        const delay = this.#policy.nextDelayMs();
-        if (!(await this.#sleep(delay)) || run !== this.#run) return;
-        try {
-          await this.#establish(run, { type: 'reconnected', attempts, reason });
-          return;
-        } catch (e) {
-          if (run !== this.#run) return;
-          const err = e instanceof Error ? e : new Error(String(e));
-          this.#errors.next(err);
-          why = err instanceof RexbotError ? err.code : 'connect-failed';
-          this.#log.warn({ attempt: attempts, delay, reason: why, error: err.message }, 'hub reconnect attempt failed');
-        }
-      }
-    })();
-  }
-
-  /** Wait on the clock; resolves false when stop() cut the wait short. */
-  #sleep(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = this.#clock.setTimeout(() => {
-        this.#backoff = undefined;
-        resolve(true);
-      }, ms);
-      this.#backoff = { timer, wake: resolve };
+    void reconnectLoop(reason, {
+      current: () => run === this.#run,
+      delayMs: () => this.#policy.nextDelayMs(),
+      sleep: (ms) => this.#backoff.sleep(ms),
+      status: (attempt, why) => this.#setStatus({ state: 'reconnecting', attempt, reason: why }),
+      connect: (attempts) => this.#establish(run, { type: 'reconnected', attempts, reason }),
+      failed: (err, attempt, delay) => {
+        this.#errors.next(err);
+        const why = err instanceof RexbotError ? err.code : 'connect-failed';
+        this.#log.warn({ attempt, delay, reason: why, error: err.message }, 'hub reconnect attempt failed');
+        return why;
+      },
     });
   }
 
@@ -355,20 +330,11 @@ class HubClientImpl implements HubClient {
   async #serveWaiters(conn: HubConnection, results: SubscriptionResult[]): Promise<void> {
     const byChannel = new Map(results.map((r) => [r.channel, r]));
     // Loop because more subscribe() calls may queue while the follow-up Subscribe is in flight.
-    for (;;) {
-      const late = [...new Set(this.#waiters.flatMap((w) => w.channels))].filter(
-        (c) => !byChannel.has(c) && this.#wanted.has(c),
-      );
-      if (late.length === 0) break;
+    let late: string[];
+    while ((late = this.#waiters.unanswered(byChannel, this.#wanted)).length > 0) {
       for (const r of this.#settle(await this.#subscribeOn(conn, late))) byChannel.set(r.channel, r);
     }
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const w of waiters) {
-      w.resolve(w.channels.map((channel) => byChannel.get(channel) ?? {
-        channel, success: false, error: new HubSubscriptionError(channel, 'UNSUBSCRIBED', 'Subscribe'),
-      }));
-    }
+    this.#waiters.resolveAll(byChannel);
   }
 
   // ---- authentication ------------------------------------------------------------------------------------

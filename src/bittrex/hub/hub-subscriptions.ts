@@ -96,3 +96,41 @@ export function channelOf(message: StreamMessage, subscribed: ReadonlySet<string
   if (hasPlain === subscribed.has(sub)) return undefined;
   return hasPlain ? plain : sub;
 }
+
+/**
+ * subscribe() calls waiting for a connection to be up: answered from that connection's Subscribe results (and
+ * whatever they asked for after it began), or refused all at once when the client stops.
+ */
+export class SubscribeWaiters {
+  #waiting: { channels: string[]; resolve: (r: SubscriptionResult[]) => void; reject: (e: Error) => void }[] = [];
+
+  /** Wait for the next connection's answer about `channels`. */
+  wait(channels: string[]): Promise<SubscriptionResult[]> {
+    return new Promise((resolve, reject) => this.#waiting.push({ channels, resolve, reject }));
+  }
+
+  /** Channels the waiters asked for that `answered` lacks and `wanted` still holds (distinct, in order). */
+  unanswered(answered: ReadonlyMap<string, SubscriptionResult>, wanted: ReadonlySet<string>): string[] {
+    return [...new Set(this.#waiting.flatMap((w) => w.channels))].filter((c) => !answered.has(c) && wanted.has(c));
+  }
+
+  /** Answer every waiter from `answered`; a channel without an answer was unsubscribed meanwhile. */
+  resolveAll(answered: ReadonlyMap<string, SubscriptionResult>): void {
+    for (const w of this.#take()) {
+      w.resolve(w.channels.map((channel) => answered.get(channel) ?? {
+        channel, success: false, error: new HubSubscriptionError(channel, 'UNSUBSCRIBED', 'Subscribe'),
+      }));
+    }
+  }
+
+  /** Refuse every waiter with `error`. */
+  rejectAll(error: Error): void {
+    for (const w of this.#take()) w.reject(error);
+  }
+
+  #take() {
+    const all = this.#waiting;
+    this.#waiting = [];
+    return all;
+  }
+}
