@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
-import { Observable } from 'rxjs';
+import { quietGateway } from './quiet-gateway.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { dec, ZERO } from '../../src/core/decimal.js';
 import type { ExchangeGateway } from '../../src/gateway/exchange-gateway.js';
@@ -91,32 +91,12 @@ function generate(path: string): Order[] {
 /** An exchange whose only state is the resting orders. */
 function gatewayWith(resting: Order[]): ExchangeGateway {
   const byId = new Map(resting.map((o) => [o.id, o]));
-  const none = () => Promise.reject(new Error('not used by this bench'));
-  return {
-    venue: 'bench',
-    streams: { messages$: new Observable(), connectionEpoch$: new Observable(), subscribe: async () => {}, unsubscribe: async () => {} },
-    markets: async () => [market],
-    currencies: none,
-    orderBook: none,
-    tickers: none,
-    trades: none,
-    balances: none,
+  return quietGateway(market, {
     openOrders: async () => ({ data: resting, sequence: 1 }),
-    closedOrders: async () => [],
     order: async (id) => byId.get(id) ?? Promise.reject(new Error(`no order ${id}`)),
     openConditionalOrders: async () => ({ data: [], sequence: 1 }),
-    closedConditionalOrders: async () => [],
-    conditionalOrder: none,
     lastExecution: async () => ({ data: {}, sequence: 1 }),
-    executions: async () => [],
-    placeOrder: none,
-    cancelOrder: none,
-    cancelAllOrders: async () => [],
-    batch: none,
-    placeConditionalOrder: none,
-    cancelConditionalOrder: none,
-    close: async () => {},
-  };
+  });
 }
 
 /** A full GC (V8's gc(), exposed for this process on first use). */

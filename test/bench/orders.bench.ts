@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom, filter, take, toArray } from 'rxjs';
-import { Observable } from 'rxjs';
+import { quietGateway } from './quiet-gateway.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { dec, ZERO } from '../../src/core/decimal.js';
 import type { ExchangeGateway } from '../../src/gateway/exchange-gateway.js';
@@ -48,35 +48,14 @@ function nullGateway(): ExchangeGateway {
     createdAt: new Date(0),
   });
   const closed = (id: string): Order => ({ ...order({ marketSymbol: M, direction: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED' }), id, status: 'CLOSED' });
-  const none = () => Promise.reject(new Error('not used by this bench'));
-  return {
-    venue: 'null',
-    streams: { messages$: new Observable(), connectionEpoch$: new Observable(), subscribe: async () => {}, unsubscribe: async () => {} },
-    markets: async () => [market],
-    currencies: none,
-    orderBook: none,
-    tickers: none,
-    trades: none,
-    balances: none,
-    openOrders: async () => ({ data: [], sequence: 0 }),
-    closedOrders: async () => [],
-    order: none,
-    openConditionalOrders: async () => ({ data: [], sequence: 0 }),
-    closedConditionalOrders: async () => [],
-    conditionalOrder: none,
-    lastExecution: async () => ({ data: {}, sequence: 0 }),
-    executions: async () => [],
+  return quietGateway(market, {
     placeOrder: async (o) => order(o),
     cancelOrder: async (id) => closed(id),
-    cancelAllOrders: async () => [],
     batch: async (ops) =>
       ops.map((op): BatchResponse =>
         op.operation === 'POST' ? { status: 201, ok: true, payload: order(op.payload) } : { status: 200, ok: true, payload: closed(op.payload.id) },
       ),
-    placeConditionalOrder: none,
-    cancelConditionalOrder: none,
-    close: async () => {},
-  };
+  });
 }
 
 function setup() {
