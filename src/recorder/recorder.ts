@@ -51,6 +51,8 @@ export interface RecorderOptions {
 export interface RecorderStats {
   file: string;
   messages: number;
+  /** Heartbeats among `messages`: a recording with none never saw the hub's liveness signal. */
+  heartbeats: number;
   snapshots: number;
   events: number;
   decodeErrors: number;
@@ -105,7 +107,7 @@ class RecorderImpl implements Recorder {
   constructor(opts: RecorderOptions) {
     this.#opts = opts;
     this.#clock = opts.clock ?? systemClock;
-    this.stats = { file: opts.out, messages: 0, snapshots: 0, events: 0, decodeErrors: 0 };
+    this.stats = { file: opts.out, messages: 0, heartbeats: 0, snapshots: 0, events: 0, decodeErrors: 0 };
     if (opts.channels.length === 0) throw new RangeError('createRecorder: no channels to record');
     for (const channel of opts.channels) {
       const endpoint = snapshotEndpoint(channel);
@@ -205,6 +207,7 @@ class RecorderImpl implements Recorder {
     if (args.length === 0) {
       this.#write(`{"t":${t},"name":${JSON.stringify(name)}}`);
       this.stats.messages++;
+      if (name.toLowerCase() === 'heartbeat') this.stats.heartbeats++;
       return;
     }
     let text: string;
