@@ -1,0 +1,99 @@
+/**
+ * What a report is made from: plain data that a backtest run produces and that a paper or live run's journal
+ * can be turned into (`rexbot report <journal>`), so both render the same `report.json` and `report.html`.
+ * Money and quantities are exact decimal strings as the wire writes them (`"0.00010000"`), times are epoch ms;
+ * nothing here depends on the run's wall clock, so the same run gives the same bytes.
+ */
+
+/** One of our orders as it ended (or stood at the end of the run). */
+export interface ReportOrder {
+  clientOrderId: string;
+  /** Exchange id; absent when the order never reached the venue. */
+  id?: string | undefined;
+  strategy?: string | undefined;
+  marketSymbol: string;
+  direction: 'BUY' | 'SELL';
+  type: string;
+  quantity?: string | undefined;
+  limit?: string | undefined;
+  ceiling?: string | undefined;
+  timeInForce?: string | undefined;
+  createdAt: number;
+  closedAt?: number | undefined;
+  /** `OPEN` at the end of the run, `CLOSED` with fills, `CANCELLED` (closed with nothing or part filled and then cancelled), `REJECTED` by the venue. */
+  outcome: 'OPEN' | 'CLOSED' | 'CANCELLED' | 'REJECTED';
+  /** The venue's error code for a rejection. */
+  rejectCode?: string | undefined;
+  fillQuantity: string;
+  proceeds: string;
+  commission: string;
+}
+
+/** One execution of ours. */
+export interface ReportFill {
+  at: number;
+  marketSymbol: string;
+  orderId: string;
+  clientOrderId?: string | undefined;
+  strategy?: string | undefined;
+  direction: 'BUY' | 'SELL';
+  quantity: string;
+  rate: string;
+  commission: string;
+  isTaker: boolean;
+}
+
+/** The account's value at one moment, in the valuation currency, and the position per market. */
+export interface ReportEquityPoint {
+  at: number;
+  equity: string;
+  /** Base-currency position per market symbol (net of the starting balance). */
+  positions: Record<string, string>;
+  /** True when some holding was valued with a stale last-known rate. */
+  stale?: boolean | undefined;
+}
+
+/** A market's price over the run (a sample of mids or trade prices) for drawing fills over price. */
+export interface ReportPricePoint {
+  at: number;
+  price: string;
+}
+
+/** Fill rate and PnL of the same run under another queue model (`--band`). */
+export interface ReportBandRun {
+  queueModel: string;
+  netPnl: string;
+  fillRate: number;
+  fills: number;
+}
+
+/** Everything a report is rendered from. */
+export interface ReportInput {
+  /** `backtest`, `paper` or `live`. */
+  kind: 'backtest' | 'paper' | 'live';
+  /** Bot name from the config. */
+  name: string;
+  strategies: string[];
+  markets: string[];
+  /** Run window, epoch ms (virtual time for a backtest). */
+  from: number;
+  to: number;
+  /** Valuation currency of the equity curve (e.g. `USD`). */
+  valuationCurrency: string;
+  initialBalances: Record<string, string>;
+  finalBalances: Record<string, string>;
+  orders: ReportOrder[];
+  fills: ReportFill[];
+  equity: ReportEquityPoint[];
+  prices: Record<string, ReportPricePoint[]>;
+  /** Risk denials counted by reason code. */
+  denials: Record<string, number>;
+  /** Every modelling assumption in force, one sentence each (fill model, queue model, latency, fees, data gaps). */
+  assumptions: string[];
+  /** Other queue models' outcomes for the same run, when `--band` was asked for. */
+  band?: ReportBandRun[] | undefined;
+  /** Market events processed (backtest), for the report's footer. */
+  events?: number | undefined;
+  /** Sweep parameters of this run, when it is one run of a sweep. */
+  params?: Record<string, unknown> | undefined;
+}
