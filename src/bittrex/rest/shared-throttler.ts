@@ -316,12 +316,18 @@ export function createSharedThrottler(opts: SharedThrottlerOptions): SharedThrot
           (answer) => {
             acquiring = false;
             if (closed) return item.reject(new Error('throttler closed'));
-            if (answer.kind === 'granted') {
+            const late = clock.now() >= (minute + 1) * MINUTE_MS - guardMs;
+            if (answer.kind === 'granted' && !late) {
               if (mode === 'fallback') {
                 mode = 'shared';
                 logger?.info({ fallbacks }, 'back on the shared rate budget (Redis)');
               }
               start(item, clock.now());
+            } else if (answer.kind === 'granted') {
+              // The slot came back too close to (or past) the minute's end: the server might count the call in
+              // the next minute, where Redis did not. Leave the slot unused and ask again in the next minute.
+              queues[item.priority].unshift(item);
+              item.delayed = true;
             } else {
               queues[item.priority].unshift(item);
               item.delayed = true;

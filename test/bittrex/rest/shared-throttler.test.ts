@@ -166,6 +166,20 @@ describe.skipIf(!haveRedis)(haveRedis ? 'shared throttler on Redis' : `shared th
     expect(p.started[0]!.at).toBe(NEXT + 250);
   });
 
+  it('leaves a slot unused when Redis grants it too late for the minute it was counted in', async () => {
+    const clock = new VirtualClock(NEXT - 300);
+    const { ps, keyPrefix } = await processes(1, { maxProcesses: 1, callsPerMinute: 60, boundaryGuardMs: 250 }, clock);
+    const p = ps[0]!;
+    const done = p.call('read');
+    // The answer for the old minute is still on its way (I/O cannot run inside advanceTo) when the minute ends.
+    await clock.advanceTo(NEXT + 250);
+    await done;
+    expect(p.started).toEqual([{ priority: 'read', at: NEXT + 250 }]);
+    const keys = await dumpKeys(keyPrefix);
+    const used = (t: number) => keys[`${keyPrefix}${budgetKeyId(API_KEY)}:used:${minuteOf(t)}`];
+    expect([used(NEXT - 300), used(NEXT)]).toEqual(['1', '1']);
+  });
+
   it('a declared process that has not joined the minute holds back its fallback share until it does', async () => {
     const { clock, ps } = await processes(2, { maxProcesses: 2, callsPerMinute: 20, cancelReserve: 0, partialPollMs: 1000 });
     const [a, b] = ps as [ReturnType<typeof proc>, ReturnType<typeof proc>];
@@ -253,6 +267,7 @@ describe.skipIf(!haveRedis || !haveRedisServer)('shared throttler when Redis goe
       void b.call('place');
     }
     await vi.waitFor(() => expect(a.throttler.stats().shared.mode).toBe('fallback'), WAIT);
+    await settle([a, b]);
     await clock.advanceTo(NEXT + 250);
     // Next minute: a spends its share of 10 alone; b, alone in Redis, gets 20 - 10 = 10.
     await vi.waitFor(() => expect(a.count(undefined, minuteOf(NEXT))).toBe(10), WAIT);
