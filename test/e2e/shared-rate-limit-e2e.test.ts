@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type BotProcess, killAllChildren, type SimProcess, startBotProcess, startSimProcess } from '../crash/crash-processes.js';
-import { redisReachable, redisServerInstalled, skipReason, startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis.js';
+import { redisServerInstalled, startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis.js';
 import { repoPath } from '../helpers/shared.js';
 
 const CREDENTIALS = { apiKey: '5eed5eed5eed5eed5eed5eed5eed5eed', apiSecret: 'b0a710adb0a710adb0a710adb0a710ad' };
@@ -30,8 +30,9 @@ const MINUTE = 60_000;
 /** A phase may have to wait for the next minute boundary and then for the traffic after it. */
 const PHASE = { timeout: 150_000, interval: 250 };
 
-const haveRedis = (await redisReachable()) && redisServerInstalled();
-const why = haveRedis ? '' : ` — ${skipReason()} and redis-server on the PATH`;
+// The whole run uses a redis-server of its own (it is killed mid-run), so it needs the binary, not REDIS_URL.
+const haveRedis = redisServerInstalled();
+const why = haveRedis ? '' : ' — SKIPPED: no redis-server on the PATH (apt-get install redis-server)';
 if (!haveRedis) console.warn(`shared-rate-limit e2e${why}`);
 
 const tmp = mkdtempSync(join(tmpdir(), 'rexbot-shared-rl-'));

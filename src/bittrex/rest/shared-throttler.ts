@@ -39,7 +39,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { systemClock } from '../../core/clock.js';
 import { ValidationError } from '../../core/errors.js';
-import { type BudgetClass, type BudgetRule, SharedBudgetStore } from './shared-budget.js';
+import { type BudgetClass, type BudgetRule, budgetRule, SharedBudgetStore } from './shared-budget.js';
 import {
   DEFAULT_RATE_LIMITS,
   nextMinuteBoundary,
@@ -116,24 +116,6 @@ interface Waiting {
   reject: (reason: unknown) => void;
   enqueuedAt: number;
   delayed: boolean;
-}
-
-function checkInt(field: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw new ValidationError(field, `must be a whole number >= ${min}, got ${String(value)}`);
-  return value;
-}
-
-/** Validate and complete the sharing numbers; throws a ValidationError naming the field. */
-export function budgetRule(o: { callsPerMinute: number; maxProcesses: number; fallbackShare?: number | undefined; cancelReserve?: number | undefined }): BudgetRule {
-  const callsPerMinute = checkInt('callsPerMinute', o.callsPerMinute, 1);
-  const maxProcesses = checkInt('maxProcesses', o.maxProcesses, 1);
-  const fallbackShare = checkInt('fallbackShare', o.fallbackShare ?? Math.floor(callsPerMinute / maxProcesses), 1);
-  if (fallbackShare * maxProcesses > callsPerMinute) {
-    throw new ValidationError('fallbackShare', `${fallbackShare} calls x ${maxProcesses} processes exceeds the key's ${callsPerMinute} calls a minute`);
-  }
-  const cancelReserve = checkInt('cancelReserve', o.cancelReserve ?? Math.ceil(callsPerMinute / 10), 0);
-  if (cancelReserve >= callsPerMinute) throw new ValidationError('cancelReserve', `must be below callsPerMinute (${callsPerMinute}), got ${cancelReserve}`);
-  return { callsPerMinute, maxProcesses, fallbackShare, cancelReserve };
 }
 
 /**

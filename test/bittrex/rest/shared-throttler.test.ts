@@ -6,8 +6,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushMicrotasks, VirtualClock } from '../../../src/core/clock.js';
-import { budgetKeyId } from '../../../src/bittrex/rest/shared-budget.js';
-import { budgetRule, createSharedThrottler, type SharedThrottler, type SharedThrottlerOptions } from '../../../src/bittrex/rest/shared-throttler.js';
+import { budgetKeyId, budgetRule } from '../../../src/bittrex/rest/shared-budget.js';
+import { createSharedThrottler, type SharedThrottler, type SharedThrottlerOptions } from '../../../src/bittrex/rest/shared-throttler.js';
 import type { RequestPriority } from '../../../src/bittrex/rest/throttler.js';
 import { createMetrics, throttlerMetrics } from '../../../src/telemetry/metrics.js';
 import {
