@@ -67,6 +67,8 @@ export interface SharedThrottlerStats {
   redisErrors: number;
   /** True while a request to Redis for a slot is outstanding. */
   asking: boolean;
+  /** True while the connection to Redis is up. */
+  connected: boolean;
   /** Calls started, per priority (so a dashboard can see cancels going through). */
   startedByPriority: Record<RequestPriority, number>;
 }
@@ -232,12 +234,14 @@ export function createSharedThrottler(opts: SharedThrottlerOptions): SharedThrot
     );
   }
 
-  function markUnhealthy(err: unknown): void {
-    redisErrors++;
+  /** Redis failed a command (`err`) or is not connected: fall back, and watch for it to answer again. */
+  function lostRedis(why: string, err?: unknown): void {
+    if (err !== undefined) redisErrors++;
     healthy = false;
-    enterFallback('redis error', err);
+    enterFallback(why, err);
     probe ??= clock.setInterval(() => void probeOnce(), probeMs);
   }
+  const markUnhealthy = (err: unknown) => lostRedis('redis error', err);
 
   async function probeOnce(): Promise<void> {
     if (healthy || closed || !store.ready) return;
@@ -273,7 +277,7 @@ export function createSharedThrottler(opts: SharedThrottlerOptions): SharedThrot
         const cls = classOf(item.priority);
         if (minute !== fallbackMinute && minute !== joinedMinute && !(healthy && store.ready)) {
           // Not joined this minute and Redis is down: this minute is spent from the fallback share.
-          enterFallback(healthy ? 'redis not connected' : 'redis error');
+          if (healthy) lostRedis('redis not connected');
           fallbackMinute = minute;
         }
         if (minute === fallbackMinute) {
@@ -389,7 +393,7 @@ export function createSharedThrottler(opts: SharedThrottlerOptions): SharedThrot
         pausedUntil: pausedUntil !== undefined && now < pausedUntil ? pausedUntil : undefined,
         consecutiveThrottles: streak,
         totals: { ...totals },
-        shared: { mode, rule, fallbacks, redisErrors, asking: acquiring, startedByPriority: { ...startedByPriority } },
+        shared: { mode, rule, fallbacks, redisErrors, asking: acquiring, connected: store.ready, startedByPriority: { ...startedByPriority } },
       };
     },
 

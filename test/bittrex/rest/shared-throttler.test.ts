@@ -249,6 +249,24 @@ describe.skipIf(!haveRedis || !haveRedisServer)('shared throttler when Redis goe
     expect(await metrics.text()).toContain('rexbot_throttler_shared_fallback{throttler="k"} 0');
   });
 
+  it('a process that lost Redis while idle falls back at its next call in a new minute, and returns', async () => {
+    const redis = await throwaway();
+    const { clock, ps } = await processes(1, { url: redis.url, maxProcesses: 1, callsPerMinute: 10, cancelReserve: 0 });
+    const a = ps[0]!;
+    await a.call('read');
+    await redis.kill();
+    await vi.waitFor(() => expect(a.throttler.stats().shared.connected).toBe(false), WAIT);
+    await clock.advanceTo(NEXT + 250);
+    await a.call('read'); // from the fallback share: no Redis request was sent in this minute
+    expect(a.throttler.stats().shared).toMatchObject({ mode: 'fallback', fallbacks: 1, redisErrors: 0 });
+    expect(a.log.lines.find((l) => l.level === 'warn')?.obj).toMatchObject({ reason: 'redis not connected' });
+    await redis.start();
+    await vi.waitFor(() => expect(a.log.lines.some((l) => /reachable again/.test(l.msg))).toBe(true), WAIT);
+    await clock.advanceTo(NEXT + MINUTE + 250);
+    await a.call('read');
+    expect(a.throttler.stats().shared.mode).toBe('shared');
+  });
+
   it('one process cut off from Redis while another still reaches it: together they stay within the budget', async () => {
     const redis = await throwaway();
     const proxy = await tcpProxy(redis.port);
