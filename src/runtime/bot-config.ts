@@ -9,6 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { budgetRule } from '../bittrex/rest/shared-budget.js';
+import { ValidationError } from '../core/errors.js';
 import { riskConfigSchema } from '../risk/risk-config.js';
 import { ConfigError, loadYamlConfig } from './config/yaml-config.js';
 import { marketSymbolSchema, portSchema } from './config/schema-helpers.js';
@@ -38,6 +40,22 @@ const venueSchema = z.discriminatedUnion('kind', [
     hubUrl: z.url(),
   }),
 ]);
+
+const rateLimitSchema = z.strictObject({
+  /**
+   * Share the API key's call budget with every other bot process using the key, through this Redis
+   * (`redis://host:port`; put a password in the environment: `${REDIS_URL}`). Unset: this process alone.
+   */
+  shared: z.string().regex(/^rediss?:\/\/[^\s]+$/, 'a redis:// or rediss:// URL').optional(),
+  /** How many bot processes may use the key at once; each declared one that is not running holds back its fallback share. */
+  maxProcesses: z.number().int().positive().default(2),
+  /** Calls a minute this process may make alone while Redis is unreachable; default callsPerMinute / maxProcesses (rounded down). */
+  fallbackShare: z.number().int().positive().optional(),
+  /** Calls a minute only cancels may use (of the shared budget); default a tenth of callsPerMinute (rounded up). */
+  cancelReserve: z.number().int().min(0).optional(),
+  /** No call starts within this many ms either side of a minute boundary (latency and clock skew to the server). */
+  boundaryGuardMs: z.number().int().min(0).max(14_999).default(250),
+});
 
 /** Schema of a bot config file. */
 export const botConfigSchema = z.strictObject({
@@ -76,6 +94,17 @@ export const botConfigSchema = z.strictObject({
   log: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info') }).prefault({}),
   /** Rate limit of the venue per API key (the service allowed about 60 calls a minute). */
   callsPerMinute: z.number().int().positive().default(60),
+  /** Sharing that budget between processes (see README "Several bot processes on one API key"). */
+  rateLimit: rateLimitSchema.prefault({}),
+}).superRefine((cfg, ctx) => {
+  if (cfg.rateLimit.shared === undefined) return;
+  try {
+    budgetRule({ callsPerMinute: cfg.callsPerMinute, ...cfg.rateLimit });
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    const field = err.field === 'callsPerMinute' ? ['callsPerMinute'] : ['rateLimit', err.field];
+    ctx.addIssue({ code: 'custom', path: field, message: err.message.slice(err.field.length + 2) });
+  }
 });
 
 /** A parsed bot config. */

@@ -6,7 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { createBittrexGateway, type BittrexGateway } from '../bittrex/gateway.js';
-import { createThrottler } from '../bittrex/rest/throttler.js';
+import { createSharedThrottler, type SharedThrottler } from '../bittrex/rest/shared-throttler.js';
+import { createThrottler, type Throttler } from '../bittrex/rest/throttler.js';
 import { systemClock, type TimerHandle } from '../core/clock.js';
 import { createLogger, registerSecret } from '../telemetry/logger.js';
 import { createMetrics, throttlerMetrics } from '../telemetry/metrics.js';
@@ -60,7 +61,7 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   if (credentials) registerSecret(credentials.apiSecret);
 
   const metrics = createMetrics({ defaultMetrics: true, labels: { bot: cfg.bot.name } });
-  const throttler = createThrottler({ clock, callsPerMinute: cfg.callsPerMinute });
+  const { throttler, shared } = await createKeyThrottler(cfg, credentials, logger);
   throttlerMetrics(throttler, metrics.registry);
   const gateway = createBittrexGateway({ restUrl, hubUrl, transport: cfg.transport, credentials, clock, throttler, logger: logger.child({ component: 'gateway' }) });
 
@@ -90,6 +91,7 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
     await kernel.start();
   } catch (err) {
     await gateway.close().catch(() => undefined);
+    await shared?.close();
     await simulator?.stop();
     throw err;
   }
@@ -113,12 +115,53 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
         logSummary(logger, kernel);
         await ops?.close();
         await gateway.close();
+        await shared?.close();
         await simulator?.stop();
         logger.info('stopped');
       })();
       return stopping;
     },
   };
+}
+
+/**
+ * The throttler of the bot's API key: shared through Redis with every other process of the key when
+ * `rateLimit.shared` is set (and there is a key), else this process's own.
+ */
+async function createKeyThrottler(
+  cfg: BotConfig,
+  credentials: { apiKey: string } | undefined,
+  logger: Logger,
+): Promise<{ throttler: Throttler; shared: SharedThrottler | undefined }> {
+  const url = cfg.rateLimit.shared;
+  if (url === undefined || !credentials) return { throttler: createThrottler({ clock: systemClock, callsPerMinute: cfg.callsPerMinute }), shared: undefined };
+  const password = safeUrl(url)?.password;
+  if (password) registerSecret(decodeURIComponent(password));
+  const log = logger.child({ component: 'rate-limit' });
+  const { maxProcesses, fallbackShare, cancelReserve, boundaryGuardMs } = cfg.rateLimit;
+  const shared = createSharedThrottler({
+    clock: systemClock,
+    url,
+    apiKey: credentials.apiKey,
+    callsPerMinute: cfg.callsPerMinute,
+    maxProcesses,
+    fallbackShare,
+    cancelReserve,
+    boundaryGuardMs,
+    logger: log,
+  });
+  const where = safeUrl(url)?.host ?? '?';
+  if (await shared.connected()) log.info({ redis: where, ...shared.stats().shared.rule }, 'sharing the API key call budget through Redis');
+  else log.warn({ redis: where, ...shared.stats().shared.rule }, 'Redis not reachable at start: spending the fallback share until it is');
+  return { throttler: shared, shared };
+}
+
+function safeUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
 }
 
 /** One line a person can read: each market's mid and spread, open orders, and each strategy's position and PnL. */
