@@ -2,6 +2,7 @@
 import { registerCommand } from './main.js';
 
 registerCommand('version', 'print the version', async () => ({
+  usage: 'usage: rexbot version',
   async run() {
     const { readFile } = await import('node:fs/promises');
     const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -89,9 +89,20 @@ export const botConfigSchema = z.strictObject({
     .prefault({}),
   /** What happens to a failed strategy's open orders. */
   onStrategyFailure: z.enum(['cancel', 'keep']).default('cancel'),
+  /**
+   * When no strategy is running any more because they failed: `stop` (default) cancels the open orders and ends the
+   * process with a non-zero exit code and the reason; `keep` keeps the bot running (streams, ops endpoint).
+   */
+  onAllStrategiesFailed: z.enum(['stop', 'keep']).default('stop'),
   shutdown: z.strictObject({ cancelOpenOrders: z.boolean().default(true), timeoutMs: z.number().int().positive().default(10_000) }).prefault({}),
   ops: z.strictObject({ host: z.string().default('127.0.0.1'), port: portSchema.default(0), enabled: z.boolean().default(true) }).prefault({}),
-  log: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info') }).prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
+      /** `auto` (default): readable coloured lines on a terminal, JSON lines otherwise; or always `json` / `pretty`. */
+      format: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    })
+    .prefault({}),
   /** Rate limit of the venue per API key (the service allowed about 60 calls a minute). */
   callsPerMinute: z.number().int().positive().default(60),
   /** Sharing that budget between processes (see README "Several bot processes on one API key"). */

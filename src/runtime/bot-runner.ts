@@ -13,9 +13,11 @@ import { createLogger, registerSecret } from '../telemetry/logger.js';
 import { createMetrics, throttlerMetrics } from '../telemetry/metrics.js';
 import { startOpsServer, type OpsServer } from '../telemetry/ops-server.js';
 import { resolveCredentials, type BotConfig } from './bot-config.js';
+import { loadBotPlugins } from './bot-plugins.js';
 import { Kernel } from './kernel.js';
 import { loadSimConfig, parseSimConfig } from './sim-config.js';
 import { startSimulator, type RunningSimulator } from './simulator.js';
+import type { StrategyFailure } from '../strategy/strategy-errors.js';
 
 /** A running bot. */
 export interface RunningBot {
@@ -24,6 +26,11 @@ export interface RunningBot {
   readonly simulator: RunningSimulator | undefined;
   readonly ops: OpsServer | undefined;
   readonly journalPath: string;
+  /**
+   * Resolves with the reason when the bot stopped by itself because no strategy was left running
+   * (`onAllStrategiesFailed: stop`); the open orders were cancelled and the bot is stopped by then. Never rejects.
+   */
+  readonly failed: Promise<string>;
   /** Graceful stop: strategies, in-flight requests, (optionally) open orders, journal, connections. */
   stop(): Promise<void>;
 }
@@ -41,6 +48,9 @@ export const SUMMARY_INTERVAL_MS = 5_000;
 export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<RunningBot> {
   const logger = opts.logger ?? createLogger({ name: cfg.bot.name, level: cfg.log.level });
   const baseDir = dirname(resolve(cfg.file));
+  // Every plugin loads and its params check out before anything starts: a typo in a param is reported with its
+  // line in the YAML, not after the embedded simulator has started and the streams have synchronized.
+  await loadBotPlugins(cfg);
   const clock = systemClock;
   let simulator: RunningSimulator | undefined;
   let restUrl: string;
@@ -73,6 +83,19 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
     : join(resolve(baseDir, cfg.journal.dir), `${cfg.bot.name}.jsonl`);
 
   let kernel: Kernel;
+  let reportFailure: (reason: string) => void = () => undefined;
+  const failed = new Promise<string>((resolve) => (reportFailure = resolve));
+  let stopBot: (how?: { cancelOpenOrders?: boolean }) => Promise<void> = async () => undefined;
+  const onAllStrategiesFailed = (failures: readonly StrategyFailure[]) => {
+    const reason = `no strategy is running: ${failures.map((f) => f.message).join('; ')}`;
+    if (cfg.onAllStrategiesFailed === 'keep') {
+      logger.error({ strategies: failures.map((f) => f.strategy) }, `${reason} (onAllStrategiesFailed: keep, so the bot stays up)`);
+      return;
+    }
+    logger.error({ strategies: failures.map((f) => f.strategy) }, `${reason}; cancelling open orders and stopping`);
+    // Out of the failing strategy's call stack: stopping waits for in-flight requests.
+    queueMicrotask(() => void stopBot({ cancelOpenOrders: true }).then(() => reportFailure(reason)));
+  };
   try {
     kernel = await Kernel.create({
       gateway,
@@ -87,6 +110,7 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
       depth: cfg.depth,
       baseDir,
       onStrategyFailure: cfg.onStrategyFailure,
+      onAllStrategiesFailed,
     });
     await kernel.start();
   } catch (err) {
@@ -101,26 +125,29 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   const summary: TimerHandle = clock.setInterval(() => logSummary(logger, kernel), SUMMARY_INTERVAL_MS);
 
   let stopping: Promise<void> | undefined;
+  stopBot = (how: { cancelOpenOrders?: boolean } = {}) => {
+    stopping ??= (async () => {
+      const cancelOpenOrders = how.cancelOpenOrders ?? cfg.shutdown.cancelOpenOrders;
+      summary.cancel();
+      logger.info({ cancelOpenOrders }, 'stopping');
+      await kernel.stop({ cancelOpenOrders });
+      logSummary(logger, kernel);
+      await ops?.close();
+      await gateway.close();
+      await shared?.close();
+      await simulator?.stop();
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
   return {
     kernel,
     gateway,
     simulator,
     ops,
     journalPath,
-    stop() {
-      stopping ??= (async () => {
-        summary.cancel();
-        logger.info({ cancelOpenOrders: cfg.shutdown.cancelOpenOrders }, 'stopping');
-        await kernel.stop({ cancelOpenOrders: cfg.shutdown.cancelOpenOrders });
-        logSummary(logger, kernel);
-        await ops?.close();
-        await gateway.close();
-        await shared?.close();
-        await simulator?.stop();
-        logger.info('stopped');
-      })();
-      return stopping;
-    },
+    failed,
+    stop: () => stopBot(),
   };
 }
 
@@ -164,7 +191,10 @@ function safeUrl(url: string): URL | undefined {
   }
 }
 
-/** One line a person can read: each market's mid and spread, open orders, and each strategy's position and PnL. */
+ * One line a person can read: each market's bid / ask, open orders, each strategy's position and PnL, what
+ * happened since the last summary (orders placed, cancelled, filled, denied) and the trading state. The same
+ * values are fields of the line for machines.
+ */
 export function logSummary(logger: Logger, kernel: Kernel): void {
   const markets: Record<string, string> = {};
   for (const m of kernel.marketSymbols) {
@@ -172,7 +202,7 @@ export function logSummary(logger: Logger, kernel: Kernel): void {
     const ask = kernel.live.market.bestAsk(m);
     if (bid && ask) markets[m] = `${bid.rate.toFixed()} / ${ask.rate.toFixed()}`;
   }
-  const strategies: Record<string, unknown> = {};
+  const strategies: Record<string, { status: string; positions: Record<string, string>; realizedPnl: string; unrealizedPnl: string }> = {};
   for (const s of kernel.strategies) {
     strategies[s.name] = {
       status: s.status,
@@ -181,5 +211,20 @@ export function logSummary(logger: Logger, kernel: Kernel): void {
       unrealizedPnl: kernel.portfolio.unrealizedPnl(kernel.mark, s.name).toFixed(8),
     };
   }
-  logger.info({ markets, openOrders: kernel.live.account?.openOrders().length ?? 0, trading: kernel.risk.state, strategies }, 'summary');
+  const openOrders = kernel.live.account?.openOrders().length ?? 0;
+  const activity = kernel.activity.takeCounts();
+  const text = [
+    ...Object.entries(markets).map(([m, q]) => `${m} ${q}`),
+    `${openOrders} open`,
+    ...Object.entries(strategies).map(([name, s]) =>
+      `${name}${s.status === 'running' ? '' : ` (${s.status})`} ${Object.entries(s.positions).map(([m, q]) => `${m} ${q}`).join(' ') || 'flat'} pnl ${trimZeros(s.realizedPnl)}/${trimZeros(s.unrealizedPnl)}`),
+    `placed ${activity.placed} cancelled ${activity.cancelled} fills ${activity.fills}${activity.denied > 0 ? ` denied ${activity.denied}` : ''}${activity.rejected > 0 ? ` rejected ${activity.rejected}` : ''}`,
+    kernel.risk.state,
+  ].join(' | ');
+  logger.info({ markets, openOrders, trading: kernel.risk.state, strategies, activity }, `summary: ${text}`);
+}
+
+/** `-0.12000000` → `-0.12`, `3.00000000` → `3`: exact digits, shorter to read. */
+function trimZeros(fixed: string): string {
+  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
 }
