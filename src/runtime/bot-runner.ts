@@ -191,6 +191,7 @@ function safeUrl(url: string): URL | undefined {
   }
 }
 
+/**
  * One line a person can read: each market's bid / ask, open orders, each strategy's position and PnL, what
  * happened since the last summary (orders placed, cancelled, filled, denied) and the trading state. The same
  * values are fields of the line for machines.
