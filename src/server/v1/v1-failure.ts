@@ -34,8 +34,25 @@ const V3_TO_V1: Readonly<Record<string, V1MessageCode>> = {
   WHITELIST_VIOLATION_WITHDRAWAL_ADDRESS: 'WHITELIST_VIOLATION_WITHDRAWAL_ADDRESS',
 };
 
+/** A v3 BAD_REQUEST names the parameter; v1.1 named the problem after its own parameter. */
+const PARAMETER_TO_V1: Readonly<Record<string, V1MessageCode>> = {
+  quantity: 'QUANTITY_INVALID',
+  limit: 'RATE_INVALID',
+  cryptoAddress: 'INVALID_ADDRESS',
+  cryptoAddressTag: 'INVALID_ADDRESS',
+  // A fiat withdrawal needs a bank method v1.1 cannot name.
+  fundsTransferMethodId: 'INVALID_CURRENCY',
+  currencySymbol: 'INVALID_CURRENCY',
+  marketSymbol: 'INVALID_MARKET',
+};
+
 /** The v1.1 message for an engine refusal. */
 export function v1CodeOf(err: SimError): string {
+  if (err.code === 'BAD_REQUEST') {
+    const params = err.data?.invalidRequestParameters;
+    const first = Array.isArray(params) && typeof params[0] === 'string' ? params[0] : undefined;
+    if (first !== undefined && PARAMETER_TO_V1[first]) return PARAMETER_TO_V1[first];
+  }
   return V3_TO_V1[err.code] ?? err.code;
 }
 

@@ -45,8 +45,8 @@ export function optionalCurrencyParam(q: URLSearchParams): string | undefined {
   return param(q, 'currency') === undefined ? undefined : currencyParam(q);
 }
 
-/** Plain positive decimal, at most 20 integer and 18 fraction digits (wider than any .NET decimal amount). */
-const AMOUNT_RE = /^\d{1,20}(\.\d{1,18})?$/;
+/** Plain positive decimal: at most 20 integer digits and the 8 decimals every v1.1 amount had. */
+const AMOUNT_RE = /^\d{1,20}(\.\d{1,8})?$/;
 
 /** A required positive amount (`quantity`, `rate`): `<NAME>_NOT_PROVIDED` / `<NAME>_INVALID`. */
 export function amountParam(q: URLSearchParams, name: 'quantity' | 'rate'): Decimal {
