@@ -100,7 +100,9 @@ function single<T>(item: Decoder<T>): Decoder<T> {
 function orderBookOf(type: V1BookType): Decoder<V1OrderBook> {
   const side = v1array(decodeV1OrderBookEntry);
   return (v, path, where) => {
-    const bareSide = Array.isArray(v) && (v.length === 0 || !('buy' in (v[0] as object) || 'sell' in (v[0] as object)));
+    const first: unknown = Array.isArray(v) ? v[0] : undefined;
+    const isBook = typeof first === 'object' && first !== null && ('buy' in first || 'sell' in first);
+    const bareSide = Array.isArray(v) && !isBook;
     if (bareSide && type !== 'both') {
       const levels = side(v, path, where);
       return type === 'buy' ? { buy: levels, sell: [] } : { buy: [], sell: levels };
