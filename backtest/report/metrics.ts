@@ -16,7 +16,9 @@
  * - **Orders**: placed = all orders we sent; filled = orders with any fill; cancelled, rejected and open by
  *   outcome; fill rate = filled / (placed − rejected).
  * Totals of fees, turnover and trade statistics add up markets quoted in the valuation currency only (money in
- * different currencies does not add); the others are listed in `excludedFromTotals`.
+ * different currencies does not add); the others are listed in `excludedFromTotals`. For such a market the
+ * ratios against equity (return, CAGR, Sharpe, Sortino, Calmar, turnover ratio, drawdown fraction) are `null`:
+ * its PnL is in another currency than the equity, and the report does not invent an exchange rate.
  */
 import { Decimal, ZERO } from '../../src/core/decimal.js';
 import type { ReportInput, ReportOrder } from './report-input.js';
@@ -62,7 +64,7 @@ export interface CurveStats {
   sharpe: number | null;
   sortino: number | null;
   calmar: number | null;
-  maxDrawdown: { fraction: number; amount: string; peakAt: number | null; troughAt: number | null; recoveredAt: number | null };
+  maxDrawdown: { fraction: number | null; amount: string; peakAt: number | null; troughAt: number | null; recoveredAt: number | null };
 }
 
 /** One market's metrics. */
@@ -166,6 +168,33 @@ export function curveStats(curve: readonly CurvePoint[], from: number, to: numbe
 }
 
 /**
+ * Curve statistics of a market quoted in another currency than the equity: its PnL curve (starting at zero)
+ * gives the drawdown amount and window; every ratio against equity is `null`.
+ */
+function foreignCurveStats(pnl: readonly CurvePoint[]): CurveStats {
+  let peak: CurvePoint | undefined;
+  let worst = { amount: ZERO, peak: ZERO, peakAt: null as number | null, troughAt: null as number | null, recoveredAt: null as number | null };
+  for (const p of pnl) {
+    if (worst.troughAt !== null && worst.recoveredAt === null && p.at > worst.troughAt && p.value.gte(worst.peak)) worst.recoveredAt = p.at;
+    if (!peak || p.value.gt(peak.value)) {
+      peak = p;
+      continue;
+    }
+    const fall = peak.value.minus(p.value);
+    if (fall.gt(worst.amount)) worst = { amount: fall, peak: peak.value, peakAt: peak.at, troughAt: p.at, recoveredAt: null };
+  }
+  return {
+    netPnl: money(pnl[pnl.length - 1]?.value ?? ZERO),
+    return: null,
+    cagr: null,
+    sharpe: null,
+    sortino: null,
+    calmar: null,
+    maxDrawdown: { fraction: null, amount: money(worst.amount), peakAt: worst.peakAt, troughAt: worst.troughAt, recoveredAt: worst.recoveredAt },
+  };
+}
+
+/**
  * Compute every metric of `input`.
  *
  * @example
@@ -203,17 +232,18 @@ export function computeMetrics(input: ReportInput): ReportMetrics {
     const mFees = sum(fills.map((f) => new Decimal(f.commission)));
     const mTurnover = sum(fills.map((f) => new Decimal(f.quantity).times(f.rate)));
     const spans = exposureIntervals(ledger, from, to);
-    const stats = curveStats(pnlCurve, from, to);
+    const sameCurrency = quoteOf(symbol) === input.valuationCurrency;
+    const stats = sameCurrency ? curveStats(pnlCurve, from, to) : foreignCurveStats(marketPnlCurve(ledger, prices, times));
     markets[symbol] = {
       quoteCurrency: quoteOf(symbol),
       ...stats,
       netPnl: money(net),
-      return: initial.gt(0) ? finite(net.div(initial).toNumber()) : null,
+      return: sameCurrency && initial.gt(0) ? finite(net.div(initial).toNumber()) : null,
       realisedPnl: money(realised),
       unrealisedPnl: money(net.minus(realised)),
       fees: money(mFees),
       turnover: money(mTurnover),
-      turnoverRatio: initial.gt(0) ? finite(mTurnover.div(initial).toNumber()) : null,
+      turnoverRatio: sameCurrency && initial.gt(0) ? finite(mTurnover.div(initial).toNumber()) : null,
       exposure: span > 0 ? unionLength(spans) / span : 0,
       fills: fills.length,
       finalPosition: position.toString(),

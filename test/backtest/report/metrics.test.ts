@@ -119,6 +119,9 @@ describe('metrics of the worked example', () => {
     expect(eth.netPnl).toBe('-0.00006000');
     expect(eth.unrealisedPnl).toBe('-0.00006000');
     expect(eth.trades).toBe(0);
+    // no exchange rate is invented: ratios against the USD equity are left out
+    expect([eth.return, eth.sharpe, eth.cagr, eth.turnoverRatio, eth.maxDrawdown.fraction]).toEqual([null, null, null, null, null]);
+    expect(eth.maxDrawdown.amount).toBe('0.00006000');
     expect(eth.profitFactor).toBeNull();
   });
 
