@@ -6,6 +6,7 @@
 import { openBittrexV3Capture } from './bittrex-v3-ws.js';
 import type { MarketDataReader, ReaderFactory, ReaderOpenOptions } from './reader.js';
 import { openRexbotRecording } from './rexbot.js';
+import { openTardisCsv } from './tardis.js';
 
 export type * from './reader.js';
 
@@ -13,6 +14,7 @@ export type * from './reader.js';
 export const readerFactories: Readonly<Record<string, ReaderFactory>> = {
   rexbot: openRexbotRecording,
   'bittrex-v3-ws': openBittrexV3Capture,
+  tardis: openTardisCsv,
 };
 
 /** The known format names, sorted (for error messages and `--help`). */
