@@ -18,7 +18,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../src/core/decimal.js';
 import { openReader } from '../../readers/index.js';
 import type { MarketEvent } from '../../readers/reader.js';
 
