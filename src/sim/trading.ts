@@ -55,7 +55,7 @@ export interface TradingDeps extends EngineDeps {
 
 /** Options of {@link Trading.placeOrder} that no request can set. */
 export interface PlaceOptions {
-  /** The order re-enacts recorded liquidity in a backtest: size rules and the open-order cap are skipped. */
+  /** The order re-enacts recorded liquidity in a backtest: size rules, rate precision and the open-order cap are skipped. */
   recordedLiquidity?: boolean;
 }
 
@@ -134,11 +134,12 @@ export class Trading implements OrderPort {
    * POST /orders: place an order (201 semantics); throws a SimError and changes nothing when refused.
    * `opts.recordedLiquidity` is for backtests only (never reachable over the wire): the order stands for liquidity
    * a recording shows the real venue held, which that venue had already accepted, so the size rules
-   * (minTradeSize, dust value) and the open-order cap are not applied to it again. Every other rule is.
+   * (minTradeSize, dust value), the rate precision and the open-order cap are not applied to it again. Every
+   * other rule is.
    */
   placeOrder(accountId: string, n: NewOrder, opts: PlaceOptions = {}): Order {
     const { catalog, config, idempotency, ledger } = this.#d;
-    const v = this.#validate(accountId, n);
+    const v = this.#validate(accountId, n, opts.recordedLiquidity === true);
     const m = v.market;
     if (!opts.recordedLiquidity) this.#size.check(v);
     if (!opts.recordedLiquidity && this.#orders.openCount(accountId) >= config.maxOpenOrders) {
@@ -263,8 +264,8 @@ export class Trading implements OrderPort {
   }
 
   /** Static validation, clientOrderId, permissions, market status and awards, in the order the service checked. */
-  #validate(accountId: string, n: NewOrder): ValidOrder {
-    const v = validateNewOrder(n, this.#d.catalog);
+  #validate(accountId: string, n: NewOrder, recordedLiquidity = false): ValidOrder {
+    const v = validateNewOrder(n, this.#d.catalog, recordedLiquidity ? { ratePrecision: false } : {});
     const m = v.market;
     if (v.clientOrderId !== undefined) {
       const existing = this.#d.idempotency.find(accountId, clientKey(v.clientOrderId));
