@@ -32,6 +32,12 @@ import { backtestAssumptions } from './assumptions.js';
 import { mergeByTime } from './merge-events.js';
 import { ReportBuilder } from './report-builder.js';
 
+/**
+ * The default (silent) logger, made once at load: pino reads the wall clock when a logger is created, and a run
+ * must not (the real-time guard test watches it).
+ */
+const SILENT = createLogger({ level: 'silent' });
+
 /** A bot config whose venue is a backtest. */
 export type BacktestBotConfig = BotConfig & { venue: BacktestVenueConfig };
 
@@ -106,7 +112,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   };
   const gateway = createBacktestGateway(venue, latency);
   const dir = mkdtempSync(join(tmpdir(), 'rexbot-backtest-'));
-  const logger = opts.logger ?? createLogger({ level: 'silent' });
+  const logger = opts.logger ?? SILENT;
   const valuation = markets[0]!.slice(markets[0]!.indexOf('-') + 1);
   const report = new ReportBuilder(venue, valuation, balances);
   let kernel: Kernel | undefined;
