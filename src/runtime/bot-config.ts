@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { riskConfigSchema } from '../risk/risk-config.js';
 import { ConfigError, loadYamlConfig } from './config/yaml-config.js';
+import { backtestVenueSchema } from './config/backtest-venue.js';
 import { marketSymbolSchema, portSchema } from './config/schema-helpers.js';
 
 const strategySchema = z.strictObject({
@@ -37,6 +38,7 @@ const venueSchema = z.discriminatedUnion('kind', [
     restUrl: z.url(),
     hubUrl: z.url(),
   }),
+  backtestVenueSchema,
 ]);
 
 /** Schema of a bot config file. */
