@@ -2,7 +2,8 @@
  * The report's metrics, per market and in total, from a {@link ReportInput}. Money is exact (decimal.js) and
  * written with 8 decimals; ratios are numbers (`null` where undefined). Definitions:
  *
- * - **Net PnL**: total = last equity − first equity (valuation currency); per market = cash flow of its fills
+ * - **Net PnL**: total = last equity − first equity (valuation currency; equity points marked `stale`, which
+ *   valued some holding without a current rate, are left out when any point is not); per market = cash flow of its fills
  *   (commissions included) + final position × last price, in the market's quote currency. **Realised** is the
  *   sum of round trips (FIFO, see round-trips.ts); **unrealised** is net − realised.
  * - **Return**: net PnL / first equity (per market: its contribution to the account's return).
@@ -25,6 +26,7 @@ import type { ReportInput, ReportOrder } from './report-input.js';
 import { exposureIntervals, lastPrice, marketLedger, marketPnlCurve, unionLength } from './market-curve.js';
 import { cagr, calmar, finite, intervalReturns, maxDrawdown, returnsInterval, sharpe, sortino, type CurvePoint } from './ratios.js';
 import { roundTrips, sum, type RoundTrip } from './round-trips.js';
+import { valuedEquity } from './series.js';
 
 /** Money as the report writes it: 8 decimals, banker's rounding. */
 export function money(d: Decimal): string {
@@ -205,10 +207,11 @@ function foreignCurveStats(pnl: readonly CurvePoint[]): CurveStats {
 export function computeMetrics(input: ReportInput): ReportMetrics {
   const { from, to } = input;
   const span = Math.max(0, to - from);
-  const equity: CurvePoint[] = input.equity.map((p) => ({ at: p.at, value: new Decimal(p.equity) }));
+  const points = valuedEquity(input);
+  const equity: CurvePoint[] = points.map((p) => ({ at: p.at, value: new Decimal(p.equity) }));
   const initial = equity[0]?.value ?? ZERO;
   const final = equity[equity.length - 1]?.value ?? ZERO;
-  const times = [...new Set([from, ...input.equity.map((p) => p.at), ...input.fills.map((f) => f.at), to])].sort((a, b) => a - b);
+  const times = [...new Set([from, ...points.map((p) => p.at), ...input.fills.map((f) => f.at), to])].sort((a, b) => a - b);
   const trades = roundTrips(input.fills);
   const symbols = [...new Set([...input.markets, ...input.fills.map((f) => f.marketSymbol), ...input.orders.map((o) => o.marketSymbol)])].sort();
 

@@ -4,8 +4,8 @@
  * Conventions (printed in the report's notes too):
  * - A year is 365 days: crypto venues trade every day, so there is no 252-trading-day year.
  * - Returns for Sharpe and Sortino are simple returns of the equity curve resampled at a fixed interval: the
- *   largest of 1 day, 1 hour, 5 minutes and 1 minute that gives at least 30 intervals in the run (1 minute
- *   when none does). The equity at the end of an interval is the last point at or before it (a step curve).
+ *   largest of 1 day, 1 hour, 5 minutes, 1 minute, 10 seconds and 1 second that gives at least 30 intervals in
+ *   the run (1 second when none does). The equity at the end of an interval is the last point at or before it (a step curve).
  *   They are annualised by √(intervals per year), with a risk-free rate of zero.
  * - Sharpe = mean / sample standard deviation (n − 1); Sortino = mean / downside deviation, where the
  *   downside deviation is √(Σ min(r, 0)² / n). Either is `null` with fewer than two returns or no spread.
@@ -24,6 +24,8 @@ const INTERVALS: ReadonlyArray<{ ms: number; name: string }> = [
   { ms: 3_600_000, name: '1h' },
   { ms: 300_000, name: '5m' },
   { ms: 60_000, name: '1m' },
+  { ms: 10_000, name: '10s' },
+  { ms: 1_000, name: '1s' },
 ];
 
 /** A point of a curve in exact money. */

@@ -5,7 +5,7 @@
  * order. Peaks and troughs, and so the drawdowns the eye looks for, survive; the thinning is deterministic.
  */
 import { Decimal } from '../../src/core/decimal.js';
-import type { ReportInput } from './report-input.js';
+import type { ReportEquityPoint, ReportInput } from './report-input.js';
 
 /** `[epoch ms, value]` pairs; values are decimal strings for money and positions, numbers for drawdown. */
 export type Series<V> = Array<[number, V]>;
@@ -52,12 +52,23 @@ export function thin<V>(points: Series<V>, max: number, value: (v: V) => number)
   return out;
 }
 
+/**
+ * The equity points that value every holding: points marked `stale` (some holding had no current rate, e.g.
+ * before the first book of its market arrived) are left out of the curve and its metrics, so a holding first
+ * valued at nothing does not read as profit. When every point is stale, all are kept.
+ */
+export function valuedEquity(input: ReportInput): ReportEquityPoint[] {
+  const valued = input.equity.filter((p) => !p.stale);
+  return valued.length > 0 ? valued : input.equity;
+}
+
 /** Build the drawable series of `input`, each thinned to about {@link MAX_POINTS}. */
 export function reportSeries(input: ReportInput, max = MAX_POINTS): ReportSeries {
-  const equity: Series<string> = input.equity.map((p) => [p.at, p.equity]);
+  const points = valuedEquity(input);
+  const equity: Series<string> = points.map((p) => [p.at, p.equity]);
   const drawdown: Series<number> = [];
   let peak: Decimal | undefined;
-  for (const p of input.equity) {
+  for (const p of points) {
     const v = new Decimal(p.equity);
     if (!peak || v.gt(peak)) peak = v;
     drawdown.push([p.at, peak.gt(0) ? peak.minus(v).div(peak).toNumber() : 0]);
@@ -65,7 +76,7 @@ export function reportSeries(input: ReportInput, max = MAX_POINTS): ReportSeries
   const positions: Record<string, Series<string>> = {};
   for (const symbol of [...input.markets].sort()) {
     const s: Series<string> = [];
-    for (const p of input.equity) s.push([p.at, p.positions[symbol] ?? '0']);
+    for (const p of points) s.push([p.at, p.positions[symbol] ?? '0']);
     positions[symbol] = thin(s, max, Number);
   }
   const prices: Record<string, Series<string>> = {};

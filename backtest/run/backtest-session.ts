@@ -182,6 +182,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       to: Number.isFinite(to) ? to : lastAt,
       assumptions: backtestAssumptions({ venue: v, queue: qm, latency, markets, engine, queueStats: q, unknownMarketEvents: venue.stats.unknownMarket }),
       events: count,
+      queueModel: opts.queueModel ?? v.fillModel.queue,
       ...(opts.params && Object.keys(opts.params).length > 0 ? { params: opts.params } : {}),
     }),
   };

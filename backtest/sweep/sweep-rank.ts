@@ -78,15 +78,16 @@ export function paramKeys(results: readonly SweepResult[]): string[] {
   return keys;
 }
 
-/** The ranked table as text. */
+/** The ranked table as text: the rank metric, then net PnL, Sharpe, max drawdown and trades (each once). */
 export function sweepTable(ranked: readonly SweepResult[], metric: string, opts: { color?: boolean } = {}): string {
   const keys = paramKeys(ranked);
   const style = opts.color ? {} : { head: [], border: [] };
-  const t = new Table({ head: ['#', ...keys, metric, 'net PnL', 'Sharpe', 'max DD', 'trades', 'report or error'], style });
+  const extra = ['netPnl', 'sharpe', 'maxDrawdown', 'trades'].filter((m) => m !== metric);
+  const t = new Table({ head: ['#', ...keys, metric, ...extra, 'report or error'], style });
   ranked.forEach((r, i) => {
     const params = keys.map((k) => (k in r.params ? JSON.stringify(r.params[k]) : ''));
-    if (r.ok) t.push([String(i + 1), ...params, metricText(r, metric), r.metrics.netPnl, ratio(r.metrics.sharpe), pct(r.metrics.maxDrawdown.fraction), String(r.metrics.trades), r.html]);
-    else t.push([String(i + 1), ...params, '–', '–', '–', '–', '–', `FAILED: ${r.error}`]);
+    if (r.ok) t.push([String(i + 1), ...params, metricText(r, metric), ...extra.map((m) => metricText(r, m)), r.html]);
+    else t.push([String(i + 1), ...params, '–', ...extra.map(() => '–'), `FAILED: ${r.error}`]);
   });
   return t.toString();
 }

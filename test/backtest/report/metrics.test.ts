@@ -134,3 +134,15 @@ describe('metrics of the worked example', () => {
     expect(computeMetrics(input).markets['BTC-USD']!.realisedPnl).toBe(new Decimal('0.01').toFixed(8));
   });
 });
+
+describe('stale equity points', () => {
+  it('are left out of the curve: a holding first valued at nothing is not profit', () => {
+    const input = workedExample();
+    input.equity = [{ at: T0, equity: '10', positions: {}, stale: true }, ...input.equity.slice(1)];
+    const m = computeMetrics(input).total;
+    expect(m.initialEquity).toBe('1000.00000000');
+    expect(m.netPnl).toBe('4.43000000');
+    input.equity = input.equity.map((p) => ({ ...p, stale: true }));
+    expect(computeMetrics(input).total.initialEquity).toBe('10.00000000');
+  });
+});

@@ -19,7 +19,9 @@ describe('ratios', () => {
     expect(returnsInterval(60 * DAY).name).toBe('1d');
     expect(returnsInterval(10 * DAY).name).toBe('1h');
     expect(returnsInterval(3 * 3_600_000).name).toBe('5m');
-    expect(returnsInterval(60_000).name).toBe('1m');
+    expect(returnsInterval(90_000).name).toBe('1s');
+    expect(returnsInterval(600_000).name).toBe('10s');
+    expect(returnsInterval(10).name).toBe('1s');
   });
 
   it('interval returns of a step curve', () => {
