@@ -21,7 +21,7 @@ export interface AssumptionInputs {
 /** The assumptions in force, in a stable order. */
 export function backtestAssumptions(a: AssumptionInputs): string[] {
   const out: string[] = [
-    'The recorded order book is the market: our orders never change it, and the book the strategy sees is the recorded one, without our own orders in it.',
+    'The recorded order book is the market: our orders never change it. The book the strategy sees is the recorded one with our own resting orders added at their prices, as a venue shows them; the recorded trades are the trade stream (our fills are not added to it).',
     'Liquidity our marketable orders took stays taken: a recorded level offers its recorded quantity less what we consumed there, the consumed part shrinking with the level and vanishing with it.',
     'A marketable order walks the recorded book as it stands when the order reaches the venue, under the simulator engine\'s rules for fees, price precision, minimum trade size, dust value and self-trade.',
     'A resting order joins the queue behind the recorded quantity at its price when it reaches the venue; our orders at one price share one queue, first come first served.',

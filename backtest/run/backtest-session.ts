@@ -150,7 +150,14 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     const every = opts.progressEvery ?? 10_000;
     const end = Number.isFinite(to) ? to : undefined;
     while (event && event.at <= to) {
-      await clock.advanceTo(event.at);
+      // Timers due by then fire first, in order. Otherwise only the reactions to the previous event must settle
+      // (one microtask flush; advanceTo would flush twice).
+      const due = clock.nextTimerAt();
+      if (due !== undefined && due <= event.at) await clock.advanceTo(event.at);
+      else {
+        clock.set(event.at);
+        await flushMicrotasks();
+      }
       venue.apply(event);
       lastAt = event.at;
       if (++count % every === 0) opts.onProgress?.({ events: count, at: event.at, from, to: end ?? event.at });

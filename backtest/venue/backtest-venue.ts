@@ -64,6 +64,8 @@ export class BacktestVenue {
   readonly #feeds = new Map<string, MarketFeed>();
   readonly #queues = new Map<string, RestingQueues>();
   readonly #sinks: VenueSink[] = [];
+  /** What each of our open orders rests on the book (rate, remaining). */
+  readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
   readonly #offBus: () => void;
 
   constructor(opts: BacktestVenueOptions) {
@@ -133,16 +135,17 @@ export class BacktestVenue {
       case 'orderBookDelta': {
         const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
         if (changes.length === 0) return;
-        for (const d of feed.bookDeltas()) {
-          this.#publish({ name: 'orderBook', data: { marketSymbol: feed.symbol, depth: d.depth, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas } });
-        }
         if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes));
+        this.#publishBook(feed);
         return;
       }
       case 'trade': {
         const sequence = feed.addTrades(e.trades);
         this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } });
-        if (queues.size > 0) this.#execute(feed.symbol, queues.onTrades(e.trades));
+        if (queues.size > 0) {
+          this.#execute(feed.symbol, queues.onTrades(e.trades));
+          this.#publishBook(feed);
+        }
         return;
       }
       case 'candle': {
@@ -162,8 +165,16 @@ export class BacktestVenue {
     const feed = this.#feeds.get(market.symbol);
     const queues = this.#queues.get(market.symbol);
     if (!feed || !queues) return this.engine.placeOrder(this.accountId, n);
+    try {
+      return this.#place(market.symbol, feed, queues, n);
+    } finally {
+      this.#publishBook(feed);
+    }
+  }
+
+  #place(symbol: string, feed: MarketFeed, queues: RestingQueues, n: NewOrder): Order {
     const side: BookSide = n.direction === 'BUY' ? 'ask' : 'bid';
-    const placed = this.#offerRecorded(market.symbol, feed, side, n);
+    const placed = this.#offerRecorded(symbol, feed, side, n);
     let order: Order;
     try {
       order = this.engine.placeOrder(this.accountId, n);
@@ -172,7 +183,7 @@ export class BacktestVenue {
     }
     if (order.status === 'OPEN' && order.limit !== undefined) {
       queues.add(order.id, side === 'ask' ? 'bid' : 'ask', order.limit, order.quantity!.minus(order.fillQuantity));
-      this.#execute(market.symbol, queues.crossings());
+      this.#execute(symbol, queues.crossings());
     }
     return order;
   }
@@ -181,6 +192,8 @@ export class BacktestVenue {
   cancelOrder(orderId: string): Order {
     const order = this.engine.cancelOrder(this.accountId, orderId);
     this.#queues.get(order.marketSymbol)?.remove(order.id);
+    const feed = this.#feeds.get(order.marketSymbol);
+    if (feed) this.#publishBook(feed);
     return order;
   }
 
@@ -188,6 +201,7 @@ export class BacktestVenue {
   cancelAll(marketSymbol?: string): BulkCancelResult[] {
     const out = this.engine.cancelAll(this.accountId, marketSymbol);
     for (const r of out) if (r.result) this.#queues.get(r.result.marketSymbol)?.remove(r.id);
+    for (const f of this.#feeds.values()) this.#publishBook(f);
     return out;
   }
 
@@ -276,6 +290,7 @@ export class BacktestVenue {
     switch (e.kind) {
       case 'order':
         if (e.accountId !== this.accountId) return;
+        this.#track(e.delta);
         if (e.delta.status === 'CLOSED') this.#queues.get(e.delta.marketSymbol)?.remove(e.delta.id);
         this.#publish({ name: 'order', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } });
         return;
@@ -291,6 +306,29 @@ export class BacktestVenue {
       default:
         // The engine's public data (books, trades, tickers of our own fills) is not the market: the recording is.
         return;
+    }
+  }
+
+  /** Keep what each of our orders rests on the published book. */
+  #track(o: Order): void {
+    const feed = this.#feeds.get(o.marketSymbol);
+    if (!feed) return;
+    const side = o.direction === 'BUY' ? 'bid' : 'ask';
+    const before = this.#resting.get(o.id);
+    const now = o.status === 'OPEN' && o.limit !== undefined && o.quantity !== undefined ? o.quantity.minus(o.fillQuantity) : ZERO;
+    if (before) feed.addOurs(side, before.rate, before.quantity.neg());
+    if (now.gt(0)) {
+      feed.addOurs(side, o.limit!, now);
+      this.#resting.set(o.id, { rate: o.limit!, quantity: now });
+    } else {
+      this.#resting.delete(o.id);
+    }
+  }
+
+  /** Publish the depth deltas of a market's book (recorded + ours), if it changed. */
+  #publishBook(feed: MarketFeed): void {
+    for (const d of feed.bookDeltas()) {
+      this.#publish({ name: 'orderBook', data: { marketSymbol: feed.symbol, depth: d.depth, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas } });
     }
   }
 

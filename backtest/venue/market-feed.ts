@@ -6,10 +6,10 @@
  *   seed rule 1) and a Sequence per depth that the snapshot answers with;
  * - the recorded trades (`trade` stream and the recent-trades snapshot, last 100);
  * - candles from bar data (`candle_<market>_<interval>` and the recent-candles snapshot).
- * The book served is the recorded book: our own resting orders are not added to it (an assumption the report
- * lists), and what our marketable orders consumed is not taken out of it (the recording is the market).
+ * The book served is the recorded book plus our own resting orders at their prices, as a real venue shows
+ * everyone's orders; what our marketable orders consumed is not taken out of it (the recording is the market).
  */
-import { ZERO } from '../../src/core/decimal.js';
+import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
@@ -34,6 +34,8 @@ export class MarketFeed {
   readonly #trades: Trade[] = [];
   #tradeSequence = 0;
   readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
+  /** Our resting quantity per level, by side (added to the recorded quantity in what is published). */
+  readonly ours = { bid: new Map<number, OrderBookEntry>(), ask: new Map<number, OrderBookEntry>() };
 
   constructor(symbol: string, book: RecordedBook) {
     this.symbol = symbol;
@@ -44,9 +46,45 @@ export class MarketFeed {
   follow(depth: FeedDepth): void {
     if (this.#views.has(depth)) return;
     const v = { bid: new View(), ask: new View(), sequence: 1 };
-    for (const e of this.book.bid.top(depth)) v.bid.published.set(e.rate.toNumber(), e);
-    for (const e of this.book.ask.top(depth)) v.ask.published.set(e.rate.toNumber(), e);
+    for (const e of this.#top(this.book.bid, this.ours.bid, depth)) v.bid.published.set(e.rate.toNumber(), e);
+    for (const e of this.#top(this.book.ask, this.ours.ask, depth)) v.ask.published.set(e.rate.toNumber(), e);
     this.#views.set(depth, v);
+  }
+
+  /** Add `quantity` (negative to remove) of ours at a level. */
+  addOurs(side: 'bid' | 'ask', rate: Decimal, quantity: Decimal): void {
+    const key = rate.toNumber();
+    const m = this.ours[side];
+    const cur = m.get(key);
+    const next = cur ? cur.quantity.plus(quantity) : quantity;
+    if (next.lte(0)) m.delete(key);
+    else m.set(key, { rate, quantity: next });
+  }
+
+  /** The top `depth` levels of recorded + ours, best first. */
+  #top(side: RecordedSide, ours: Map<number, OrderBookEntry>, depth: number): OrderBookEntry[] {
+    if (ours.size === 0) return side.top(depth);
+    const out: OrderBookEntry[] = [];
+    const mine = [...ours.values()].sort((a, b) => (side.better(a.rate.toNumber(), b.rate.toNumber()) ? -1 : 1));
+    let j = 0;
+    for (let r = 0; out.length < depth; ) {
+      const l = side.atRank(r);
+      const o = mine[j];
+      if (!l && !o) break;
+      const ok = o?.rate.toNumber();
+      if (l && (ok === undefined || side.better(l.key, ok))) {
+        out.push({ rate: l.rate, quantity: l.quantity });
+        r++;
+      } else if (l && ok === l.key) {
+        out.push({ rate: l.rate, quantity: l.quantity.plus(o!.quantity) });
+        r++;
+        j++;
+      } else {
+        out.push({ rate: o!.rate, quantity: o!.quantity });
+        j++;
+      }
+    }
+    return out;
   }
 
   /** Depths followed. */
@@ -58,7 +96,7 @@ export class MarketFeed {
   snapshot(depth: number): { data: OrderBook; sequence: number } {
     const d = depth as FeedDepth;
     this.follow(d);
-    return { data: { bid: this.book.bid.top(d), ask: this.book.ask.top(d) }, sequence: this.#views.get(d)!.sequence };
+    return { data: { bid: this.#top(this.book.bid, this.ours.bid, d), ask: this.#top(this.book.ask, this.ours.ask, d) }, sequence: this.#views.get(d)!.sequence };
   }
 
   /**
@@ -68,8 +106,8 @@ export class MarketFeed {
   bookDeltas(): Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> {
     const out: Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> = [];
     for (const [depth, v] of this.#views) {
-      const bidDeltas = diff(this.book.bid, v.bid, depth);
-      const askDeltas = diff(this.book.ask, v.ask, depth);
+      const bidDeltas = diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
+      const askDeltas = diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
       out.push({ depth, sequence: v.sequence, bidDeltas, askDeltas });
@@ -107,17 +145,25 @@ export class MarketFeed {
   }
 }
 
-/** Entries that turn `view` into the current top `depth` of `side`; updates `view`. */
-function diff(side: RecordedSide, view: View, depth: number): OrderBookEntry[] {
+/**
+ * Entries that turn `view` into the current top `depth` of `side` (or into `merged`, the top levels with ours
+ * added, when we rest on this side); updates `view`.
+ */
+function diff(side: RecordedSide, view: View, merged: OrderBookEntry[] | undefined, depth: number): OrderBookEntry[] {
   const out: OrderBookEntry[] = [];
   const next = new Map<number, OrderBookEntry>();
-  const n = Math.min(depth, side.size);
+  const n = merged ? merged.length : Math.min(depth, side.size);
   for (let r = 0; r < n; r++) {
-    const l = side.atRank(r)!;
-    const entry = { rate: l.rate, quantity: l.quantity };
-    next.set(l.key, entry);
-    const old = view.published.get(l.key);
-    if (old === undefined || !old.quantity.eq(l.quantity)) out.push(entry);
+    let entry: OrderBookEntry;
+    if (merged) entry = merged[r]!;
+    else {
+      const l = side.atRank(r)!;
+      entry = { rate: l.rate, quantity: l.quantity };
+    }
+    const key = entry.rate.toNumber();
+    next.set(key, entry);
+    const old = view.published.get(key);
+    if (old === undefined || !old.quantity.eq(entry.quantity)) out.push(entry);
   }
   for (const [key, e] of view.published) if (!next.has(key)) out.push({ rate: e.rate, quantity: ZERO });
   view.published = next;

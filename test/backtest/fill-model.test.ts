@@ -106,6 +106,27 @@ describe('backtest fill model: resting orders in the recorded queue', () => {
   });
 });
 
+describe('backtest venue: the book the bot sees', () => {
+  it('is the recorded book with our resting orders added at their prices, as a venue shows them', async () => {
+    const h = venueHarness();
+    await h.play(ev.snapshot(T0, [['100', '5'], ['99', '1']], [['101', '5']]));
+    await h.gateway.streams.subscribe([`orderbook_${M}_25`]);
+    const deltas: string[] = [];
+    h.gateway.streams.messages$.subscribe((m) => {
+      if (m.name === 'orderBook') deltas.push(m.data.bidDeltas.map((e) => `${e.quantity.toFixed()}@${e.rate.toFixed()}`).join(' '));
+    });
+    const bids = async () => (await h.gateway.orderBook(M, 25)).data.bid.map((e) => `${e.quantity.toFixed()}@${e.rate.toFixed()}`);
+    const a = h.limit('BUY', '100', '1');
+    h.limit('BUY', '100.5', '2');
+    expect(await bids()).toEqual(['2@100.5', '6@100', '1@99']);
+    h.venue.cancelOrder(a.id);
+    await h.play(ev.trade(T0 + 1, 'SELL', '100.5', '0.5'));
+    expect(await bids()).toEqual(['1.5@100.5', '5@100', '1@99']);
+    await h.clock.advanceTo(T0 + 2);
+    expect(deltas).toEqual(['6@100', '2@100.5', '5@100', '1.5@100.5']);
+  });
+});
+
 describe('backtest fill model: marketable orders and consumed liquidity', () => {
   it('walks the recorded book; what we took stays taken until the level grows again', async () => {
     const h = venueHarness();
