@@ -93,7 +93,8 @@ class RecordingParser implements LineParser {
           throw new ReplayFormatError(ref, `snapshot path ${entry.snapshot} has a bad market symbol`);
         }
         const book = decode(decodeOrderBook, entry.body, `snapshot ${entry.snapshot}`);
-        return out.event(snapshotEvent(book, marketSymbol, entry.sequence, entry.t, ref));
+        const depth = Number(/[?&]depth=(\d+)/.exec(entry.snapshot)?.[1]);
+        return out.event(snapshotEvent(book, marketSymbol, entry.sequence, entry.t, ref, depth > 0 ? depth : undefined));
       }
       case 'event':
         return out.ignore(`event:${entry.event}`);

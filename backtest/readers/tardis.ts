@@ -198,7 +198,7 @@ class TardisParser implements LineParser {
     if (g.kind === 'trade') {
       out.event({ kind: 'trade', at: g.at, marketSymbol: g.market, sequence, trades: g.trades, source: g.source });
     } else if (g.kind === 'snapshot') {
-      out.event({ kind: 'snapshot', at: g.at, marketSymbol: g.market, sequence, bid: sortLevels(g.bids, -1), ask: sortLevels(g.asks, 1), source: g.source });
+      out.event({ kind: 'snapshot', at: g.at, marketSymbol: g.market, sequence, depth: this.#s.depth, bid: sortLevels(g.bids, -1), ask: sortLevels(g.asks, 1), source: g.source });
     } else {
       out.event({ kind: 'orderBookDelta', at: g.at, marketSymbol: g.market, depth: this.#s.depth, sequence, bidDeltas: g.bids, askDeltas: g.asks, source: g.source });
     }
