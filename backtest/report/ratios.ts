@@ -9,14 +9,18 @@
  *   They are annualised by √(intervals per year), with a risk-free rate of zero.
  * - Sharpe = mean / sample standard deviation (n − 1); Sortino = mean / downside deviation, where the
  *   downside deviation is √(Σ min(r, 0)² / n). Either is `null` with fewer than two returns or no spread.
- * - CAGR = (final / initial)^(year / run length) − 1; `null` when it is not a finite number (a run of minutes
- *   compounds any gain to infinity) or the initial equity is not positive.
+ * - CAGR = (final / initial)^(year / run length) − 1; `null` for a run shorter than one day (compounding minutes
+ *   into a year says nothing: −0.03 % in 90 s reads as −100 %), when it is not a finite number, or when the
+ *   initial equity is not positive.
  * - Calmar = CAGR / maximum drawdown (as a fraction); `null` without a drawdown or a CAGR.
  */
 import { Decimal, ZERO } from '../../src/core/decimal.js';
 
 /** Milliseconds in the 365-day year used to annualise. */
 export const YEAR_MS = 365 * 86_400_000;
+
+/** Shortest run with a CAGR (and so a Calmar ratio). */
+export const MIN_CAGR_SPAN_MS = 86_400_000;
 
 /** Candidate resampling intervals, largest first. */
 const INTERVALS: ReadonlyArray<{ ms: number; name: string }> = [
@@ -135,7 +139,7 @@ export function sortino(returns: readonly number[], intervalMs: number): number 
 
 /** Compound annual growth rate from `initial` to `final` over `spanMs`; `null` when undefined. */
 export function cagr(initial: Decimal, final: Decimal, spanMs: number): number | null {
-  if (initial.lte(0) || spanMs <= 0 || final.lt(0)) return null;
+  if (initial.lte(0) || spanMs < MIN_CAGR_SPAN_MS || final.lt(0)) return null;
   return finite(final.div(initial).toNumber() ** (YEAR_MS / spanMs) - 1);
 }
 

@@ -16,7 +16,12 @@ export const PAGE_SCRIPT = String.raw`
     var el = document.getElementById(id);
     if (!el) return;
     if (columns[0].length === 0) { el.textContent = 'no data'; el.setAttribute('data-drawn', '1'); return; }
-    var opts = Object.assign({ title: title, width: width(el), height: 260, series: [{}].concat(series), scales: { x: { time: true, range: [secs(data.from), secs(data.to)] } } }, extra || {});
+    var opts = Object.assign({
+      title: title, width: width(el), height: 260, series: [{}].concat(series),
+      scales: { x: { time: true, range: [secs(data.from), secs(data.to)] } },
+      // The value axis grows with its longest label, so 132,449.15 is not cut to 2,449.15.
+      axes: [{}, { size: function (u, values) { return values ? 24 + 7.5 * Math.max.apply(null, values.map(function (v) { return String(v).length; }).concat([1])) : 50; } }]
+    }, extra || {});
     var u = new uPlot(opts, columns, el);
     charts.push({ u: u, el: el });
     el.setAttribute('data-drawn', '1');

@@ -9,9 +9,11 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBacktest } from '../../../backtest/run-backtest.js';
 import { writeReport } from '../../../backtest/report/write-report.js';
+import { repoPath } from '../../helpers/shared.js';
 import { workedExample } from './fixture.js';
 
 const CHROMIUM = process.env.REXBOT_CHROMIUM ?? '/usr/bin/chromium';
@@ -41,8 +43,8 @@ describe.skipIf(!present)('report.html in headless chromium', () => {
     await rm(out, { recursive: true, force: true });
   });
 
-  it('draws every chart with no console error and no network request', async () => {
-    const { html } = await writeReport(workedExample(), out);
+  /** Open `html`, wait for `ids` to be drawn; returns ink per chart, console errors and network requests. */
+  async function open(html: string, ids: string[], screenshot: string): Promise<{ inked: number[]; errors: string[]; requests: string[]; page: Page }> {
     const page = await browser.newPage();
     const errors: string[] = [];
     const requests: string[] = [];
@@ -56,7 +58,6 @@ describe.skipIf(!present)('report.html in headless chromium', () => {
       return url.startsWith('file:') || url.startsWith('data:') ? route.continue() : route.abort();
     });
     await page.goto(pathToFileURL(html).href);
-    const ids = ['chart-equity', 'chart-drawdown', 'chart-position', 'chart-price-0', 'chart-price-1'];
     // Browser-side code as text: the project compiles without the DOM typings.
     await page.waitForFunction(`${JSON.stringify(ids)}.every((id) => document.getElementById(id)?.getAttribute('data-drawn') === '1')`);
     // Each chart's canvas has pixels that are not background: the series were drawn.
@@ -68,11 +69,30 @@ describe.skipIf(!present)('report.html in headless chromium', () => {
       for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
       return n;
     })`);
-    for (const [i, n] of inked.entries()) expect(n, `${ids[i]} has ink`).toBeGreaterThan(100);
-    expect(await page.locator('#trades tr').count()).toBe(4);
     const artifacts = resolve('test-artifacts');
     await mkdir(artifacts, { recursive: true });
-    await page.screenshot({ path: join(artifacts, 'report-page.png'), fullPage: true });
+    await page.screenshot({ path: join(artifacts, screenshot), fullPage: true });
+    return { inked, errors, requests, page };
+  }
+
+  it('draws every chart with no console error and no network request', async () => {
+    const { html } = await writeReport(workedExample(), out);
+    const ids = ['chart-equity', 'chart-drawdown', 'chart-position', 'chart-price-0', 'chart-price-1'];
+    const { inked, errors, requests, page } = await open(html, ids, 'report-page.png');
+    for (const [i, n] of inked.entries()) expect(n, `${ids[i]} has ink`).toBeGreaterThan(100);
+    expect(await page.locator('#trades tr').count()).toBe(4);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    await page.close();
+  });
+
+  it('draws the report of a real backtest (the shipped example config)', async () => {
+    const { report } = await runBacktest({ configPath: repoPath('config', 'backtest.yaml') });
+    const dir = join(out, 'real');
+    const { html } = await writeReport(report, dir);
+    const ids = ['chart-equity', 'chart-drawdown', 'chart-position', 'chart-price-0'];
+    const { inked, errors, requests, page } = await open(html, ids, 'report-page-backtest.png');
+    for (const [i, n] of inked.entries()) expect(n, `${ids[i]} has ink`).toBeGreaterThan(100);
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
     await page.close();
