@@ -153,6 +153,8 @@ export function tradeStats(trips: readonly RoundTrip[]): TradeStats {
 export function curveStats(curve: readonly CurvePoint[], from: number, to: number): CurveStats {
   const first = curve[0]?.value ?? ZERO;
   const last = curve[curve.length - 1]?.value ?? ZERO;
+  // Without a positive starting equity (a journal report given none) returns are undefined: money only.
+  if (first.lte(0)) return { ...foreignCurveStats(curve), netPnl: money(last.minus(first)) };
   const net = last.minus(first);
   const iv = returnsInterval(to - from);
   const rets = intervalReturns(curve, from, to, iv.ms);
@@ -170,8 +172,8 @@ export function curveStats(curve: readonly CurvePoint[], from: number, to: numbe
 }
 
 /**
- * Curve statistics of a market quoted in another currency than the equity: its PnL curve (starting at zero)
- * gives the drawdown amount and window; every ratio against equity is `null`.
+ * Curve statistics of a market quoted in another currency than the equity, or of a curve without a positive
+ * start: the drawdown amount and window in money; every ratio against equity is `null`.
  */
 function foreignCurveStats(pnl: readonly CurvePoint[]): CurveStats {
   let peak: CurvePoint | undefined;
