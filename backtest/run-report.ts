@@ -35,6 +35,8 @@ export interface RunAndReportOptions {
   params?: Record<string, unknown> | undefined;
   band?: boolean | undefined;
   onProgress?: ((p: BacktestProgressEvent, runLabel: string) => void) | undefined;
+  /** Called as each run starts (`backtest`, then the band's queue models), so a display can time it. */
+  onRunStart?: ((runLabel: string) => void) | undefined;
 }
 
 /** The report written and the main run's figures. */
@@ -53,6 +55,7 @@ export interface RunAndReportResult {
  */
 export async function runAndReport(run: RunBacktestFn, opts: RunAndReportOptions): Promise<RunAndReportResult> {
   const base = { configPath: opts.configPath, ...(opts.params ? { params: opts.params } : {}) };
+  opts.onRunStart?.('backtest');
   const main = await run({ ...base, ...(opts.onProgress ? { onProgress: (p: BacktestProgressEvent) => opts.onProgress!(p, 'backtest') } : {}) });
   let wallMs = main.stats.wallMs;
   const input: ReportInput = { ...main.report, ...(opts.params ? { params: opts.params } : {}), events: main.report.events ?? main.stats.events };
@@ -60,6 +63,7 @@ export async function runAndReport(run: RunBacktestFn, opts: RunAndReportOptions
     const band = [];
     for (const queueModel of BAND_MODELS) {
       if (queueModel === input.queueModel) continue;
+      opts.onRunStart?.(queueModel);
       const other = await run({ ...base, queueModel, ...(opts.onProgress ? { onProgress: (p: BacktestProgressEvent) => opts.onProgress!(p, queueModel) } : {}) });
       wallMs += other.stats.wallMs;
       band.push(bandRun(queueModel, other.report));

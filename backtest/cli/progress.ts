@@ -64,6 +64,7 @@ export class BacktestProgress {
   #bar: cliProgress.SingleBar | undefined;
   #lastLine = -Infinity;
   #last: BacktestProgressEvent | undefined;
+  #lastPrinted: BacktestProgressEvent | undefined;
 
   constructor(opts: ProgressOptions = {}) {
     this.#stream = opts.stream ?? process.stderr;
@@ -101,16 +102,17 @@ export class BacktestProgress {
     }
     if (elapsed - this.#lastLine >= this.#interval) {
       this.#lastLine = elapsed;
+      this.#lastPrinted = p;
       this.#stream.write(`${progressLine(p, elapsed, this.#label)}\n`);
     }
   }
 
-  /** Finish the display (the bar at its last value; a final plain line). */
+  /** Finish the display (the bar at its last value; a final plain line unless the last update was printed). */
   stop(): void {
     if (this.#bar) {
       this.#bar.stop();
       return;
     }
-    if (this.#last) this.#stream.write(`${progressLine(this.#last, this.#now() - this.#start, this.#label)}\n`);
+    if (this.#last && this.#last !== this.#lastPrinted) this.#stream.write(`${progressLine(this.#last, this.#now() - this.#start, this.#label)}\n`);
   }
 }

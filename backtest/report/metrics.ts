@@ -22,10 +22,10 @@
  * its PnL is in another currency than the equity, and the report does not invent an exchange rate.
  */
 import { Decimal, ZERO } from '../../src/core/decimal.js';
-import type { ReportInput, ReportOrder } from './report-input.js';
+import type { ReportFill, ReportInput, ReportOrder } from './report-input.js';
 import { exposureIntervals, lastPrice, marketLedger, marketPnlCurve, unionLength } from './market-curve.js';
 import { cagr, calmar, finite, intervalReturns, maxDrawdown, returnsInterval, sharpe, sortino, type CurvePoint } from './ratios.js';
-import { roundTrips, sum, type RoundTrip } from './round-trips.js';
+import { roundTrips, sum, type MarketTrades, type RoundTrip } from './round-trips.js';
 import { valuedEquity } from './series.js';
 
 /** Money as the report writes it: 8 decimals, banker's rounding. */
@@ -207,6 +207,11 @@ function foreignCurveStats(pnl: readonly CurvePoint[]): CurveStats {
  * m.markets['BTC-USD'].winRate;    // 0.6
  */
 export function computeMetrics(input: ReportInput): ReportMetrics {
+  return computeMetricsAndTrades(input).metrics;
+}
+
+/** {@link computeMetrics}, with the round trips behind the trade statistics (the report lists them). */
+export function computeMetricsAndTrades(input: ReportInput): { metrics: ReportMetrics; trades: Map<string, MarketTrades> } {
   const { from, to } = input;
   const span = Math.max(0, to - from);
   const points = valuedEquity(input);
@@ -223,8 +228,14 @@ export function computeMetrics(input: ReportInput): ReportMetrics {
   const totalTrips: RoundTrip[] = [];
   let fees = ZERO;
   let turnover = ZERO;
+  const fillsBy = new Map<string, ReportFill[]>();
+  for (const f of input.fills) {
+    let list = fillsBy.get(f.marketSymbol);
+    if (!list) fillsBy.set(f.marketSymbol, (list = []));
+    list.push(f);
+  }
   for (const symbol of symbols) {
-    const fills = input.fills.filter((f) => f.marketSymbol === symbol);
+    const fills = fillsBy.get(symbol) ?? [];
     const prices = input.prices[symbol] ?? [];
     const ledger = marketLedger(fills);
     const trips = trades.get(symbol)?.trips ?? [];
@@ -280,5 +291,5 @@ export function computeMetrics(input: ReportInput): ReportMetrics {
     excludedFromTotals: excluded,
     ...tradeStats(totalTrips),
   };
-  return { total, markets };
+  return { metrics: { total, markets }, trades };
 }

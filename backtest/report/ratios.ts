@@ -14,7 +14,7 @@
  *   initial equity is not positive.
  * - Calmar = CAGR / maximum drawdown (as a fraction); `null` without a drawdown or a CAGR.
  */
-import { Decimal, ZERO } from '../../src/core/decimal.js';
+import { type Decimal, ZERO } from '../../src/core/decimal.js';
 
 /** Milliseconds in the 365-day year used to annualise. */
 export const YEAR_MS = 365 * 86_400_000;
@@ -60,25 +60,30 @@ export function maxDrawdown(points: readonly CurvePoint[]): Drawdown {
   const none: Drawdown = { fraction: 0, amount: ZERO, peakAt: null, troughAt: null, recoveredAt: null };
   if (points.length === 0) return none;
   let peak = points[0]!;
-  let best = none;
-  let bestFrac = new Decimal(0);
-  let bestPeak: Decimal | null = null;
+  // The deepest fall so far as fall / peak, compared by cross-multiplication (fall·bestPeak > bestFall·peak):
+  // a long curve costs two multiplications per point instead of a 40-digit division.
+  let bestFall = ZERO;
+  let bestPeak: CurvePoint | null = null;
+  let bestTrough: CurvePoint | null = null;
+  let recoveredAt: number | null = null;
   for (const p of points) {
-    if (bestPeak !== null && best.recoveredAt === null && p.at > best.troughAt! && p.value.gte(bestPeak)) best = { ...best, recoveredAt: p.at };
+    if (bestPeak !== null && recoveredAt === null && p.at > bestTrough!.at && p.value.gte(bestPeak.value)) recoveredAt = p.at;
     if (p.value.gt(peak.value)) {
       peak = p;
       continue;
     }
     if (peak.value.lte(0)) continue;
     const fall = peak.value.minus(p.value);
-    const frac = fall.div(peak.value);
-    if (frac.gt(bestFrac)) {
-      bestFrac = frac;
-      bestPeak = peak.value;
-      best = { fraction: frac.toNumber(), amount: fall, peakAt: peak.at, troughAt: p.at, recoveredAt: null };
+    if (fall.isZero()) continue;
+    if (bestPeak === null || fall.times(bestPeak.value).gt(bestFall.times(peak.value))) {
+      bestFall = fall;
+      bestPeak = peak;
+      bestTrough = p;
+      recoveredAt = null;
     }
   }
-  return best;
+  if (bestPeak === null) return none;
+  return { fraction: bestFall.div(bestPeak.value).toNumber(), amount: bestFall, peakAt: bestPeak.at, troughAt: bestTrough!.at, recoveredAt };
 }
 
 /** The resampling interval for a run of `spanMs`. */

@@ -3,8 +3,7 @@
  * a fixed order, and nothing depends on the wall clock, so identical input gives byte-identical files.
  */
 import type { ReportBandRun, ReportFill, ReportInput, ReportOrder } from './report-input.js';
-import { computeMetrics, money, type ReportMetrics } from './metrics.js';
-import { roundTrips } from './round-trips.js';
+import { computeMetricsAndTrades, money, type ReportMetrics } from './metrics.js';
 import { reportSeries, type ReportSeries } from './series.js';
 
 /** Version tag of the report format. */
@@ -62,9 +61,9 @@ export interface Report {
  * await writeFile('report.json', stringifyReport(report));
  */
 export function buildReport(input: ReportInput): Report {
-  const metrics = computeMetrics(input);
+  const { metrics, trades: byMarket } = computeMetricsAndTrades(input);
   const trades: ReportTrade[] = [];
-  for (const [, { trips }] of [...roundTrips(input.fills)].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+  for (const [, { trips }] of [...byMarket].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     for (const t of trips) {
       trades.push({
         marketSymbol: t.marketSymbol,

@@ -81,22 +81,18 @@ async function runSingle(a: BacktestArgs): Promise<number> {
   const { BacktestProgress } = await import('../../backtest/cli/progress.js');
   const { summaryTable } = await import('../../backtest/cli/summary-table.js');
   const out = a.out ?? resolve('out', 'backtest', folderName(await botName(a.config)));
-  const bars = new Map<string, InstanceType<typeof BacktestProgress>>();
+  let bar: InstanceType<typeof BacktestProgress> | undefined;
   const result = await runAndReport(runBacktest, {
     configPath: a.config,
     outDir: out,
     band: a.band,
-    onProgress: (p, label) => {
-      let bar = bars.get(label);
-      if (!bar) {
-        for (const b of bars.values()) b.stop();
-        bars.set(label, (bar = new BacktestProgress({ label })));
-      }
-      bar.update(p);
+    onRunStart: (label) => {
+      bar?.stop();
+      bar = new BacktestProgress({ label });
     },
+    onProgress: (p) => bar?.update(p),
   });
-  for (const b of bars.values()) b.stop();
-  bars.clear();
+  bar?.stop();
   process.stdout.write(`${summaryTable(result.written.report, { color: process.stdout.isTTY === true })}\n`);
   process.stdout.write(`${result.events.toLocaleString('en-US')} events in ${(result.wallMs / 1000).toFixed(2)} s\n`);
   process.stdout.write(`report: ${result.written.html}\n`);
