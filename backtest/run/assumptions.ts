@@ -35,7 +35,7 @@ export function backtestAssumptions(a: AssumptionInputs): string[] {
     a.latency.cancel.describe('Cancel (bot to venue)') + ' A fill can land while a cancel is in flight; the cancel then fails as on a real venue.',
     'Reads (balances, open orders, book, trade and candle snapshots) answer at once with the venue\'s state.',
     'Fills are settled by the simulator engine against a counterparty standing for the recorded liquidity, so balances, fees and the ledger are the engine\'s to the last 1e-8.',
-    'Conditional orders (stop, trailing stop, OCO) are not modelled yet: the venue refuses them.',
+    `Conditional orders (stop, stop-limit, trailing stop, OCO through orderToCancel) follow the simulator engine's rules and trigger on recorded trades only, ${a.engine.config.conditionalTriggerDelayMs} ms after the triggering trade; the order they create meets the recorded book like any of ours.`,
   ];
   for (const m of a.markets) {
     const fees = a.engine.catalog.feeRates(m);

@@ -13,11 +13,16 @@
  *   recording implies a fill, the liquidity account sends an IMMEDIATE_OR_CANCEL order at our price for that
  *   quantity, which the engine matches against our order (maker fees) like any taker's.
  * The liquidity account is exempt from the size rules only (the real venue had accepted the recorded orders).
+ *
+ * Conditional orders are the engine's own {@link ConditionalOrders} (its trigger, trailing, delay and OCO rules)
+ * with two changes of wiring: they observe the RECORDED trades (not the engine's, which are only ours), and the
+ * orders they create and cancel go through this venue, so a triggered order meets the recorded book too.
  */
 import type { VirtualClock } from '../../src/core/clock.js';
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { StreamMessage } from '../../src/bittrex/hub/messages.js';
 import type { BatchResponse, BulkCancelResult, NewOrder, Order } from '../../src/model/order.js';
+import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-orders.js';
 import type { SimEngine } from '../../src/sim/engine.js';
 import type { SimEvent } from '../../src/sim/events.js';
 import { type BatchItem, runBatch } from '../../src/sim/trading-batch.js';
@@ -67,6 +72,8 @@ export class BacktestVenue {
   /** What each of our open orders rests on the book (rate, remaining). */
   readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
   readonly #offBus: () => void;
+  /** Our conditional orders (see the module note). */
+  readonly conditionalOrders: ConditionalOrders;
 
   constructor(opts: BacktestVenueOptions) {
     this.engine = opts.engine;
@@ -84,6 +91,24 @@ export class BacktestVenue {
     }
     this.#liquidity = this.engine.createParticipant(funding);
     this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e));
+    const engine = this.engine;
+    this.conditionalOrders = new ConditionalOrders({
+      clock: engine.clock,
+      bus: engine.bus,
+      sequences: engine.sequences,
+      idempotency: engine.idempotency,
+      catalog: engine.catalog,
+      config: engine.config,
+      orders: {
+        placeOrder: (_a, o) => this.placeOrder(o),
+        cancelOrder: (_a, id) => this.cancelOrder(id),
+        getOrder: (a, id) => engine.trading.getOrder(a, id),
+        linkOrderToCancel: (a, id, link) => engine.trading.linkOrderToCancel(a, id, link),
+        validateOrder: (a, o) => engine.trading.validateOrder(a, o),
+      },
+    });
+    // The engine reports our linked orders' first fills (OCO); its own trades (ours) are not the market.
+    engine.trading.connect({ conditionalOrders: { onTrades: () => undefined, onOrderExecuted: (a, id) => this.conditionalOrders.onOrderExecuted(a, id) } });
   }
 
   /** The recorded liquidity account (for tests and audits). */
@@ -142,6 +167,7 @@ export class BacktestVenue {
       case 'trade': {
         const sequence = feed.addTrades(e.trades);
         this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } });
+        this.conditionalOrders.onTrades(feed.symbol, e.trades);
         if (queues.size > 0) {
           this.#execute(feed.symbol, queues.onTrades(e.trades));
           this.#publishBook(feed);
