@@ -16,6 +16,8 @@ export interface AssumptionInputs {
   engine: SimEngine;
   queueStats: { cancellations: number };
   unknownMarketEvents: number;
+  /** Markets traded on bar data. */
+  barMarkets?: readonly string[] | undefined;
 }
 
 /** The assumptions in force, in a stable order. */
@@ -47,6 +49,16 @@ export function backtestAssumptions(a: AssumptionInputs): string[] {
   out.push(
     `The dust rule (minimum order value ${a.engine.config.dustMinValueSatoshi} satoshi) values orders at the simulator's reference rates: the last fill of ours on a market linking the quote currency to BTC, else its configured reference rate.`,
   );
+  if (a.barMarkets && a.barMarkets.length > 0) {
+    const m = a.barMarkets.join(', ');
+    out.push(
+      `${m}: bar-level data (closed candles, no book). Within a bar the price went open, low, high, close when the bar closed at or above its open, and open, high, low, close otherwise.`,
+      a.venue.fillModel.barLimitFill === 'touch'
+        ? `${m}: a resting limit order fills whole at its limit when the bar's path touches its price (touch rule).`
+        : `${m}: a resting limit order fills whole at its limit only when the bar's path goes through its price (trade-through rule); touching it is not enough.`,
+      `${m}: an order marketable on arrival fills whole at the last bar's close as a taker; bars carry no depth, so order size never limits the fill.`,
+    );
+  }
   if (a.venue.from !== undefined) out.push('Recorded events before the start of the run only build the book the run starts with.');
   if (a.unknownMarketEvents > 0) out.push(`${a.unknownMarketEvents} recorded events of markets not in the run were left out.`);
   out.push('Equity is valued at the mid of the recorded book (or its one side, or the last recorded trade) of each holding\'s market against the valuation currency.');

@@ -104,7 +104,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const balances: Record<string, Decimal> = { ...v.balances };
   const accountId = engine.createParticipant(balances);
   const qm = queueModel(opts.queueModel ?? v.fillModel.queue, v.fillModel.exponent);
-  const venue = new BacktestVenue({ engine, clock, accountId, markets, queueModel: qm });
+  const venue = new BacktestVenue({ engine, clock, accountId, markets, queueModel: qm, barLimitFill: v.fillModel.barLimitFill });
   const latency = {
     marketData: createLatency(v.latency.marketData, baseDir, 'marketData'),
     orderEntry: createLatency(v.latency.orderEntry, baseDir, 'orderEntry'),
@@ -187,7 +187,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       markets,
       from,
       to: Number.isFinite(to) ? to : lastAt,
-      assumptions: backtestAssumptions({ venue: v, queue: qm, latency, markets, engine, queueStats: q, unknownMarketEvents: venue.stats.unknownMarket }),
+      assumptions: backtestAssumptions({ venue: v, queue: qm, latency, markets, engine, queueStats: q, unknownMarketEvents: venue.stats.unknownMarket, barMarkets: venue.barMarkets }),
       events: count,
       ...(opts.params && Object.keys(opts.params).length > 0 ? { params: opts.params } : {}),
     }),

@@ -30,6 +30,7 @@ import type { MarketEvent } from '../readers/reader.js';
 import { MarketFeed } from './market-feed.js';
 import type { QueueModel } from './queue-model.js';
 import { type BookSide, RecordedBook } from './recorded-book.js';
+import { type BarLimitFill, barDecisions } from './bar-fills.js';
 import { type FillDecision, RestingQueues } from './resting-queues.js';
 
 /** Counters of a venue. */
@@ -54,6 +55,8 @@ export interface BacktestVenueOptions {
   /** Markets listed (their events are applied; others are counted and left out). */
   markets: readonly string[];
   queueModel: QueueModel;
+  /** Bar-level data: when a resting limit fills (default `trade-through`). */
+  barLimitFill?: BarLimitFill | undefined;
 }
 
 /** A subscriber to what the venue publishes (market data and our private events), in publication order. */
@@ -72,6 +75,9 @@ export class BacktestVenue {
   /** What each of our open orders rests on the book (rate, remaining). */
   readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
   readonly #offBus: () => void;
+  readonly #barRule: BarLimitFill;
+  /** Last bar close of markets traded on bar data (no book): where marketable orders fill. */
+  readonly #barClose = new Map<string, Decimal>();
   /** Our conditional orders (see the module note). */
   readonly conditionalOrders: ConditionalOrders;
 
@@ -79,6 +85,7 @@ export class BacktestVenue {
     this.engine = opts.engine;
     this.clock = opts.clock;
     this.accountId = opts.accountId;
+    this.#barRule = opts.barLimitFill ?? 'trade-through';
     // Funds enough to stand for any recorded liquidity (it never runs out: the recording is the market).
     const funding: Record<string, Decimal> = {};
     for (const m of opts.markets) {
@@ -130,6 +137,11 @@ export class BacktestVenue {
     return this.#queues.get(marketSymbol.toUpperCase());
   }
 
+  /** Markets traded on bar data (closed candles, no recorded book). */
+  get barMarkets(): string[] {
+    return [...this.#barClose.keys()].sort();
+  }
+
   get marketSymbols(): string[] {
     return [...this.#feeds.keys()];
   }
@@ -177,6 +189,15 @@ export class BacktestVenue {
       case 'candle': {
         const sequence = feed.addCandle(e.interval, e.candle);
         this.#publish({ name: 'candle', data: { sequence, marketSymbol: feed.symbol, interval: e.interval, delta: e.candle, candleType: 'TRADE' } });
+        // A closed bar of a market without a recorded book: bar-level fills (a forming candle, or a market with an
+        // L2 book, fills from the book and trades instead).
+        if (e.final !== false && feed.book.bid.size === 0 && feed.book.ask.size === 0) {
+          if (queues.size > 0) {
+            this.#execute(feed.symbol, barDecisions(queues.orders(), e.candle, this.#barRule));
+            this.#publishBook(feed);
+          }
+          this.#barClose.set(feed.symbol, e.candle.close);
+        }
         return;
       }
       case 'ticker':
@@ -249,6 +270,8 @@ export class BacktestVenue {
     const placed: Array<{ id: string; key: number }> = [];
     if (n.timeInForce === 'POST_ONLY_GOOD_TIL_CANCELLED' && n.limit === undefined) return placed;
     const book = feed.book.side(side);
+    const close = this.#barClose.get(symbol);
+    if (close !== undefined && book.size === 0) return this.#offerBar(symbol, side, close, n);
     const limit = n.limit?.toNumber();
     let quantity = ZERO;
     let quote = ZERO;
@@ -269,6 +292,19 @@ export class BacktestVenue {
       if (n.quantity !== undefined ? quantity.gte(n.quantity) : n.ceiling !== undefined && quote.gte(n.ceiling)) break;
     }
     return placed;
+  }
+
+  /** Bar mode: the whole order offered at the last close, if it is marketable there (bars carry no depth). */
+  #offerBar(symbol: string, side: BookSide, close: Decimal, n: NewOrder): Array<{ id: string; key: number }> {
+    if (n.limit !== undefined && (side === 'ask' ? n.limit.lt(close) : n.limit.gt(close))) return [];
+    const quantity = n.quantity ?? n.ceiling!.div(close).mul('1.01').toDecimalPlaces(8, 0);
+    const o = this.engine.placeOrder(
+      this.#liquidity,
+      { marketSymbol: symbol, direction: side === 'ask' ? 'SELL' : 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity, limit: close },
+      { recordedLiquidity: true },
+    );
+    this.stats.liquidityOrders++;
+    return [{ id: o.id, key: close.toNumber() }];
   }
 
   /** Take back what our order left of the offered liquidity, and mark what it took as consumed. */
