@@ -44,6 +44,10 @@ export interface VenueStats {
   makerFills: number;
   /** A decided fill the engine matched to another of our orders than the model expected (should stay 0). */
   mismatches: number;
+  /** Sequenced deltas left out: before the market's first snapshot, or already contained in the last snapshot. */
+  deltasBeforeSnapshot: number;
+  /** Sequenced deltas that skipped ahead of the previous one (the recording missed messages). */
+  sequenceGaps: number;
 }
 
 /** Options of {@link BacktestVenue}. */
@@ -67,7 +71,9 @@ export class BacktestVenue {
   readonly engine: SimEngine;
   readonly clock: VirtualClock;
   readonly accountId: string;
-  readonly stats: VenueStats = { events: 0, unknownMarket: 0, liquidityOrders: 0, makerFills: 0, mismatches: 0 };
+  readonly stats: VenueStats = { events: 0, unknownMarket: 0, liquidityOrders: 0, makerFills: 0, mismatches: 0, deltasBeforeSnapshot: 0, sequenceGaps: 0 };
+  /** Sequence of each market's recorded book (rule 4 of the stream: a snapshot's Sequence, then each delta's). */
+  readonly #bookSeq = new Map<string, number>();
   readonly #liquidity: string;
   readonly #feeds = new Map<string, MarketFeed>();
   readonly #queues = new Map<string, RestingQueues>();
@@ -170,6 +176,7 @@ export class BacktestVenue {
     switch (e.kind) {
       case 'snapshot':
       case 'orderBookDelta': {
+        if (!this.#inSequence(e)) return;
         const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
         if (changes.length === 0) return;
         if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes));
@@ -369,6 +376,26 @@ export class BacktestVenue {
         // The engine's public data (books, trades, tickers of our own fills) is not the market: the recording is.
         return;
     }
+  }
+
+  /**
+   * The recorded stream's own rule 4: a sequenced delta (sequence > 0) counts only after the market's first
+   * snapshot and only if the snapshot does not already contain it; unsequenced deltas (0) always apply.
+   */
+  #inSequence(e: Extract<MarketEvent, { kind: 'snapshot' | 'orderBookDelta' }>): boolean {
+    const seq = this.#bookSeq.get(e.marketSymbol);
+    if (e.kind === 'snapshot') {
+      this.#bookSeq.set(e.marketSymbol, e.sequence);
+      return true;
+    }
+    if (e.sequence <= 0) return true;
+    if (seq === undefined || e.sequence <= seq) {
+      this.stats.deltasBeforeSnapshot++;
+      return false;
+    }
+    if (seq > 0 && e.sequence > seq + 1) this.stats.sequenceGaps++;
+    this.#bookSeq.set(e.marketSymbol, e.sequence);
+    return true;
   }
 
   /** Keep what each of our orders rests on the published book. */
