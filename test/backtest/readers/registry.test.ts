@@ -4,9 +4,10 @@ import { readEvents } from './read-helpers.js';
 
 describe('reader registry', () => {
   it('knows every format by name and refuses an unknown one, naming the known', () => {
-    expect(readerFormats()).toEqual(['bittrex-v3-ws', 'candles-csv', 'candles-json', 'rexbot', 'tardis']);
-    expect(Object.keys(readerFactories).length).toBe(5);
-    expect(() => openReader('csv', 'x')).toThrow('unknown data format "csv"; known: bittrex-v3-ws, candles-csv, candles-json, rexbot, tardis');
+    // Other work registers more formats (bittrex-v1-ws); these five are this module's.
+    expect(readerFormats()).toEqual(expect.arrayContaining(['bittrex-v3-ws', 'candles-csv', 'candles-json', 'rexbot', 'tardis']));
+    expect(readerFormats()).toEqual(Object.keys(readerFactories).sort());
+    expect(() => openReader('csv', 'x')).toThrow(`unknown data format "csv"; known: ${readerFormats().join(', ')}`);
     expect(() => openReader('toString', 'x')).toThrow('unknown data format');
   });
 
