@@ -4,17 +4,23 @@
  * See FORMATS.md beside this file for what each format looks like.
  */
 import { openBittrexV3Capture } from './bittrex-v3-ws.js';
+import { openCandlesCsv } from './candles-csv.js';
+import { openCandlesJson } from './candles-json.js';
 import type { MarketDataReader, ReaderFactory, ReaderOpenOptions } from './reader.js';
 import { openRexbotRecording } from './rexbot.js';
 import { openTardisCsv } from './tardis.js';
 
 export type * from './reader.js';
+export { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
+export { UnreadableFileError } from './line-reader.js';
 
 /** Reader factories by format name. */
 export const readerFactories: Readonly<Record<string, ReaderFactory>> = {
   rexbot: openRexbotRecording,
   'bittrex-v3-ws': openBittrexV3Capture,
   tardis: openTardisCsv,
+  'candles-csv': openCandlesCsv,
+  'candles-json': openCandlesJson,
 };
 
 /** The known format names, sorted (for error messages and `--help`). */

@@ -49,7 +49,7 @@ export function emitMessage(msg: StreamMessage, at: number, source: LineRef, out
  * A REST order-book snapshot as an event, after checking every level is a positive quantity at a positive rate
  * (a snapshot lists existing levels only; a zero level would corrupt the book).
  */
-export function snapshotEvent(book: OrderBook, marketSymbol: string, sequence: number, at: number, source: LineRef): ReplaySnapshot {
+export function snapshotEvent(book: OrderBook, marketSymbol: string, sequence: number, at: number, source: LineRef, depth?: number): ReplaySnapshot {
   for (const [side, levels] of [['bid', book.bid], ['ask', book.ask]] as const) {
     levels.forEach((l, i) => {
       if (!l.quantity.isPositive() || l.quantity.isZero() || !l.rate.isPositive() || l.rate.isZero()) {
@@ -57,5 +57,7 @@ export function snapshotEvent(book: OrderBook, marketSymbol: string, sequence: n
       }
     });
   }
-  return { kind: 'snapshot', at, marketSymbol, sequence, bid: book.bid, ask: book.ask, source };
+  const snapshot: ReplaySnapshot = { kind: 'snapshot', at, marketSymbol, sequence, bid: book.bid, ask: book.ask, source };
+  if (depth !== undefined) snapshot.depth = depth;
+  return snapshot;
 }

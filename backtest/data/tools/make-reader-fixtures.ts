@@ -107,7 +107,8 @@ async function main(): Promise<void> {
   const v3 = bars.map((b) => ({ startsAt: iso(b.t), open: d8(b.o), high: d8(b.h), low: d8(b.l), close: d8(b.c), volume: d8(b.v), quoteVolume: d8(b.qv) }));
   writeFileSync(join(out, 'VET-USDT_MINUTE_1.v3.json'), `${JSON.stringify(v3, null, 2)}\n`);
   // v1.1 GetTicks: T without zone (UTC), V base-currency volume, BV quote ("base" in v1.1 naming) volume, numbers.
-  const v1 = bars.map((b) => ({ O: b.o.toNumber(), H: b.h.toNumber(), L: b.l.toNumber(), C: b.c.toNumber(), V: b.v.toNumber(), T: iso(b.t).slice(0, 19), BV: b.qv.toNumber() }));
+  const n8 = (d: Decimal) => Number(d8(d));
+  const v1 = bars.map((b) => ({ O: n8(b.o), H: n8(b.h), L: n8(b.l), C: n8(b.c), V: n8(b.v), T: iso(b.t).slice(0, 19), BV: n8(b.qv) }));
   writeFileSync(join(out, 'VET-USDT_MINUTE_1.v1.json'), `${JSON.stringify({ success: true, message: '', result: v1 })}\n`);
   process.stdout.write(`${out}: book, ${fills.length} trades, ${bars.length} candles\n`);
 }

@@ -69,7 +69,10 @@ export function parseHttpCaptureLine(line: string, ref: LineRef): ReplaySnapshot
       }
     });
   }
-  return { kind: 'snapshot', at, marketSymbol, sequence, bid: book.bid, ask: book.ask, source: ref };
+  const depth = Number(url.searchParams.get('depth'));
+  const snapshot: ReplaySnapshot = { kind: 'snapshot', at, marketSymbol, sequence, bid: book.bid, ask: book.ask, source: ref };
+  if (Number.isSafeInteger(depth) && depth > 0) snapshot.depth = depth;
+  return snapshot;
 }
 
 function parseJson(text: string, ref: LineRef, what: string): unknown {

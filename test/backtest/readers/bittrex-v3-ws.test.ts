@@ -33,7 +33,7 @@ describe('bittrex-v3-ws reader', () => {
     expect(kinds(events)).toEqual({ snapshot: 8 });
     expect(summary.events).toBe(8);
     const btc = events.find((e) => e.marketSymbol === 'BTC-EUR');
-    expect(btc).toMatchObject({ kind: 'snapshot', sequence: 3209228, source: { file: HTTP, line: 1 } });
+    expect(btc).toMatchObject({ kind: 'snapshot', sequence: 3209228, depth: 500, source: { file: HTTP, line: 1 } });
     if (btc?.kind === 'snapshot') expect([btc.bid.length, btc.ask.length]).toEqual([500, 500]);
   });
 

@@ -23,7 +23,7 @@ describe('rexbot recording reader', () => {
     expect(kinds(events)).toEqual({ snapshot: 8, orderBookDelta: 1015, ticker: 162, candle: 20 });
     expect(summary).toEqual({ events: 1205, errors: 0, ignored: {} });
     const snap = events.find((e) => e.kind === 'snapshot' && e.marketSymbol === 'BTC-EUR');
-    expect(snap).toMatchObject({ sequence: 3209228, at: 1623635619189, source: { file: REC, line: 3 } });
+    expect(snap).toMatchObject({ sequence: 3209228, depth: 500, at: 1623635619189, source: { file: REC, line: 3 } });
     for (let i = 1; i < events.length; i++) expect(events[i]!.at).toBeGreaterThanOrEqual(events[i - 1]!.at);
     // The same file replays through the live sync code to live books: the conversion is a valid recording.
     const replay = await replayRecording(REC);
