@@ -24,7 +24,7 @@
  *
  * **Params**: `market` and `interval` (`MINUTE_1`, `MINUTE_5`, `HOUR_1`, `DAY_1`) required.
  */
-import { ZERO } from '../../src/core/decimal.js';
+import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 import { type CandleValues, CandleSequence, candleSeries } from './candles-common.js';
 import { decimalField, timeField } from './csv.js';
@@ -65,24 +65,33 @@ class CandleJsonParser implements LineParser {
 
 /** The values of a v3 or v1.1 candle object. */
 function candleValues(o: Record<string, unknown>, ref: LineRef): CandleValues {
-  const num = (key: string) => decimalField(typeof o[key] === 'number' ? String(o[key]) : (o[key] as string | undefined), key, ref);
-  // A time is ISO 8601 or an epoch number (unit told by magnitude).
-  const time = (key: string) => timeField(typeof o[key] === 'number' || typeof o[key] === 'string' ? String(o[key]) : undefined, key, ref);
   if ('startsAt' in o) {
     return {
-      startsAt: time('startsAt'),
-      open: num('open'), high: num('high'), low: num('low'), close: num('close'),
-      volume: 'volume' in o ? num('volume') : ZERO,
-      quoteVolume: 'quoteVolume' in o ? num('quoteVolume') : ZERO,
+      startsAt: time(o, 'startsAt', ref),
+      open: num(o, 'open', ref), high: num(o, 'high', ref), low: num(o, 'low', ref), close: num(o, 'close', ref),
+      volume: 'volume' in o ? num(o, 'volume', ref) : ZERO,
+      quoteVolume: 'quoteVolume' in o ? num(o, 'quoteVolume', ref) : ZERO,
     };
   }
   if ('T' in o) {
     return {
-      startsAt: time('T'),
-      open: num('O'), high: num('H'), low: num('L'), close: num('C'),
-      volume: 'V' in o ? num('V') : ZERO,
-      quoteVolume: 'BV' in o ? num('BV') : ZERO,
+      startsAt: time(o, 'T', ref),
+      open: num(o, 'O', ref), high: num(o, 'H', ref), low: num(o, 'L', ref), close: num(o, 'C', ref),
+      volume: 'V' in o ? num(o, 'V', ref) : ZERO,
+      quoteVolume: 'BV' in o ? num(o, 'BV', ref) : ZERO,
     };
   }
   throw new ReplayFormatError(ref, 'is neither a v3 candle (startsAt, open, ...) nor a v1.1 candle (T, O, H, L, C, V, BV)');
+}
+
+/** A decimal given as a string or a number (read through its shortest decimal form). */
+function num(o: Record<string, unknown>, key: string, ref: LineRef): Decimal {
+  const v = o[key];
+  return decimalField(typeof v === 'number' ? String(v) : (v as string | undefined), key, ref);
+}
+
+/** A time: ISO 8601 or an epoch number (unit told by magnitude). */
+function time(o: Record<string, unknown>, key: string, ref: LineRef): number {
+  const v = o[key];
+  return timeField(typeof v === 'number' || typeof v === 'string' ? String(v) : undefined, key, ref);
 }

@@ -51,14 +51,14 @@ export function splitCsvLine(line: string, delimiter = ',', ref?: LineRef): stri
 
 /** A decimal field, or a file:line error naming the column. */
 export function decimalField(text: string | undefined, column: string, ref: LineRef): Decimal {
-  const d = text === undefined ? undefined : parseDecimal(text.trim());
+  const d = typeof text === 'string' ? parseDecimal(text.trim()) : undefined;
   if (d === undefined) throw new ReplayFormatError(ref, `${column} is not a decimal: ${JSON.stringify(text ?? null)}`);
   return d;
 }
 
 /** A non-negative integer field (e.g. microseconds since epoch), or a file:line error naming the column. */
 export function integerField(text: string | undefined, column: string, ref: LineRef): number {
-  const t = text?.trim() ?? '';
+  const t = typeof text === 'string' ? text.trim() : '';
   const n = /^\d+$/.test(t) ? Number(t) : NaN;
   if (!Number.isSafeInteger(n)) throw new ReplayFormatError(ref, `${column} is not a non-negative integer: ${JSON.stringify(text ?? null)}`);
   return n;
@@ -75,7 +75,7 @@ export function microsToMs(us: number): number {
  * else ns; i.e. any date from 1973 to 5138 reads right).
  */
 export function timeField(text: string | undefined, column: string, ref: LineRef, unit: TimeUnit = 'auto'): number {
-  const t = text?.trim() ?? '';
+  const t = typeof text === 'string' ? text.trim() : '';
   if (/^\d+(\.\d+)?$/.test(t)) {
     const n = Number(t);
     const u = unit !== 'auto' ? unit : n < 1e11 ? 's' : n < 1e14 ? 'ms' : n < 1e17 ? 'us' : 'ns';

@@ -11,6 +11,8 @@ import { openRexbotRecording } from './rexbot.js';
 import { openTardisCsv } from './tardis.js';
 
 export type * from './reader.js';
+export { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
+export { UnreadableFileError } from './line-reader.js';
 
 /** Reader factories by format name. */
 export const readerFactories: Readonly<Record<string, ReaderFactory>> = {

@@ -8,7 +8,7 @@ import { type NumberedLine, readLineChunks } from './line-source.js';
 import type { MarketDataReader, MarketEvent, ReaderOpenOptions, ReaderSummary } from './reader.js';
 
 /** Events per batch, roughly: a batch is handed out once it reaches this size (or the file ends). */
-export const BATCH_EVENTS = 4096;
+export const BATCH_EVENTS = 256;
 
 /**
  * A file the reader cannot read at all (no header, not this format, columns missing): thrown whatever the
@@ -88,11 +88,13 @@ export function lineReader(
             summary.errors++;
             collected.length = 0; // onError has seen it; keeping them all would grow with a bad file
           }
-        }
-        if (batch.length >= BATCH_EVENTS) {
-          const out = batch;
-          batch = [];
-          yield out;
+          // Handed out as soon as full, even mid-chunk: fewer events alive at once means cheaper young-generation GC
+          // (a batch of 4096 held to the chunk's end doubled the reader's GC time).
+          if (batch.length >= BATCH_EVENTS) {
+            const out = batch;
+            batch = [];
+            yield out;
+          }
         }
       }
       parser.end?.(sink);

@@ -45,7 +45,7 @@ export async function isGzipFile(path: string, file = path): Promise<boolean> {
  */
 export async function* readLineChunks(path: string, file: string = path): AsyncGenerator<NumberedLine[], void, undefined> {
   const gzip = await isGzipFile(path, file);
-  const raw = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const raw = createReadStream(path, { highWaterMark: 64 * 1024 });
   let input: Readable = raw;
   if (gzip) {
     const gunzip = createGunzip();

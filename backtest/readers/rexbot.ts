@@ -25,6 +25,7 @@
  * **Params**: none.
  */
 import { decodeStreamMessage, streamMessageName } from '../../src/bittrex/hub/messages.js';
+import { readOrderBookText } from '../../src/bittrex/hub/stream-payload.js';
 import { decodeOrderBook } from '../../src/model/market.js';
 import { decode } from '../../src/model/decode.js';
 import { readEntry, readHeader } from '../../src/recorder/recording-reader.js';
@@ -34,6 +35,7 @@ import { type LineParser, type ParseSink, UnreadableFileError, lineReader } from
 import type { MarketDataReader, ReaderFactory, ReaderOpenOptions } from './reader.js';
 import { MARKET_MESSAGES, emitMessage, snapshotEvent } from './stream-events.js';
 
+const ORDERBOOK_PREFIX = ',"name":"orderBook","payload":';
 const ORDERBOOK_SNAPSHOT_RE = /^\/markets\/([^/?]+)\/orderbook(?:\?|$)/i;
 const SNAPSHOT_KIND_RE = /^\/(?:markets\/[^/?]+\/)?([a-z-]+)/i;
 
@@ -51,6 +53,7 @@ class RecordingParser implements LineParser {
   #header = false;
 
   line(text: string, ref: LineRef, out: ParseSink): void {
+    if (this.#header && this.#fastOrderBook(text, ref, out)) return;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -68,6 +71,23 @@ class RecordingParser implements LineParser {
     const entry = readEntry(value, ref.line);
     if (typeof entry === 'string') throw new ReplayFormatError(ref, entry);
     this.#entry(entry, ref, out);
+  }
+
+  /**
+   * The hot line, read without JSON.parse: `{"t":<ms>,"name":"orderBook","payload":<payload>}` as the recorder
+   * writes it, the payload in the service's canonical form (readOrderBookText, the hub client's own fast path).
+   * Anything else answers false and goes the general way, which also writes every error.
+   */
+  #fastOrderBook(text: string, ref: LineRef, out: ParseSink): boolean {
+    if (!text.startsWith('{"t":') || text.charCodeAt(text.length - 1) !== 125) return false;
+    let i = 5;
+    let t = 0;
+    for (let c = text.charCodeAt(i); c >= 48 && c <= 57; c = text.charCodeAt(++i)) t = t * 10 + (c - 48);
+    if (i === 5 || i > 20 || !text.startsWith(ORDERBOOK_PREFIX, i)) return false;
+    const data = readOrderBookText(text.slice(i + ORDERBOOK_PREFIX.length, -1));
+    if (data === undefined) return false;
+    out.event({ kind: 'orderBookDelta', at: t, marketSymbol: data.marketSymbol, depth: data.depth, sequence: data.sequence, bidDeltas: data.bidDeltas, askDeltas: data.askDeltas, source: ref });
+    return true;
   }
 
   #entry(entry: RecordingEntry, ref: LineRef, out: ParseSink): void {

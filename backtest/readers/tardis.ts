@@ -43,7 +43,7 @@
  * **Params**: `market`, `symbols`, `quotes`, `time` (`local` | `exchange`), `depth` (the depth the deltas claim,
  * default 500: the data is as deep as the exchange sent it).
  */
-import type { Decimal } from '../../src/core/decimal.js';
+import { type Decimal, parsePlainDecimal } from '../../src/core/decimal.js';
 import type { OrderBookEntry, Trade } from '../../src/model/market.js';
 import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 import { decimalField, integerField, microsToMs, splitCsvLine, splitSymbol } from './csv.js';
@@ -102,6 +102,10 @@ class TardisParser implements LineParser {
   /** Per market: the last sequence given (book or trade counter). */
   readonly #seq = new Map<string, number>();
   readonly #symbolCache = new Map<string, string>();
+  readonly #starts: number[] = [];
+  readonly #ends: number[] = [];
+  #lastSymbol: string | undefined;
+  #lastMarket = '';
 
   constructor(settings: TardisSettings) {
     this.#s = settings;
@@ -109,19 +113,70 @@ class TardisParser implements LineParser {
 
   line(text: string, ref: LineRef, out: ParseSink): void {
     if (this.#kind === undefined) return this.#header(text, ref);
-    const f = splitCsvLine(text, ',', ref);
-    if (f.length !== this.#width) throw new ReplayFormatError(ref, `has ${f.length} fields, the header ${this.#width}`);
+    // Field boundaries without splitting (no string per field): starts[i]..ends[i] is column i.
+    const starts = this.#starts;
+    const ends = this.#ends;
+    if (text.includes('"')) {
+      this.#quoted(text, ref, out);
+      return;
+    }
+    let n = 0;
+    let from = 0;
+    for (let comma = text.indexOf(','); ; comma = text.indexOf(',', from)) {
+      if (n >= this.#width) throw new ReplayFormatError(ref, `has more than ${this.#width} fields, the header ${this.#width}`);
+      starts[n] = from;
+      ends[n] = comma < 0 ? text.length : comma;
+      n++;
+      if (comma < 0) break;
+      from = comma + 1;
+    }
+    this.#row(text, n, ref, out);
+  }
+
+  /** A row with quoted fields (Tardis writes none, but a re-saved file may): split, then read as usual. */
+  #quoted(text: string, ref: LineRef, out: ParseSink): void {
+    const fields = splitCsvLine(text, ',', ref);
+    const joined = fields.join(',');
+    if (fields.some((f) => f.includes(','))) throw new ReplayFormatError(ref, 'has a comma inside a quoted field');
+    let from = 0;
+    fields.forEach((f, i) => {
+      this.#starts[i] = from;
+      this.#ends[i] = from + f.length;
+      from += f.length + 1;
+    });
+    this.#row(joined, fields.length, ref, out);
+  }
+
+  #row(text: string, fields: number, ref: LineRef, out: ParseSink): void {
+    if (fields !== this.#width) throw new ReplayFormatError(ref, `has ${fields} fields, the header ${this.#width}`);
     const c = this.#col;
-    const market = this.#market(f[c.symbol!]!, ref);
-    const localTs = integerField(f[c.local_timestamp!], 'local_timestamp', ref);
-    const ts = integerField(f[c.timestamp!], 'timestamp', ref);
-    const side = f[c.side!]!;
-    const rate = decimalField(f[c.price!], 'price', ref);
-    const quantity = decimalField(f[c.amount!], 'amount', ref);
-    if (quantity.isNegative()) throw new ReplayFormatError(ref, `amount is negative: ${f[c.amount!]}`);
+    const starts = this.#starts;
+    const ends = this.#ends;
+    const market = this.#marketAt(text, starts[c.symbol!]!, ends[c.symbol!]!, ref);
+    const localTs = integerAt(text, starts[c.local_timestamp!]!, ends[c.local_timestamp!]!) ?? integerField(this.#field(text, c.local_timestamp!), 'local_timestamp', ref);
+    const ts = integerAt(text, starts[c.timestamp!]!, ends[c.timestamp!]!) ?? integerField(this.#field(text, c.timestamp!), 'timestamp', ref);
+    const rate = parsePlainDecimal(text, starts[c.price!]!, ends[c.price!]!) ?? decimalField(this.#field(text, c.price!), 'price', ref);
+    const quantity = parsePlainDecimal(text, starts[c.amount!]!, ends[c.amount!]!) ?? decimalField(this.#field(text, c.amount!), 'amount', ref);
+    if (quantity.isNegative()) throw new ReplayFormatError(ref, `amount is negative: ${this.#field(text, c.amount!)}`);
+    const side = this.#field(text, c.side!);
     const at = microsToMs(this.#s.exchangeTime ? ts : localTs);
-    if (this.#kind === 'book') this.#bookRow(f[c.is_snapshot!]!, side, market, localTs, at, rate, quantity, ref, out);
-    else this.#tradeRow(f[c.id!]!, side, market, localTs, ts, at, rate, quantity, ref, out);
+    if (this.#kind === 'book') this.#bookRow(this.#field(text, c.is_snapshot!), side, market, localTs, at, rate, quantity, ref, out);
+    else this.#tradeRow(this.#field(text, c.id!), side, market, localTs, ts, at, rate, quantity, ref, out);
+  }
+
+  #field(text: string, i: number): string {
+    return text.slice(this.#starts[i], this.#ends[i]);
+  }
+
+  /** The market of the symbol in text[start, end), the last one answered without cutting a string. */
+  #marketAt(text: string, start: number, end: number, ref: LineRef): string {
+    const last = this.#lastSymbol;
+    if (last !== undefined && end - start === last.length && text.startsWith(last, start)) return this.#lastMarket;
+    const symbol = text.slice(start, end);
+    const market = this.#market(symbol, ref);
+    this.#lastSymbol = symbol;
+    this.#lastMarket = market;
+    return market;
   }
 
   end(out: ParseSink): void {
@@ -203,6 +258,18 @@ class TardisParser implements LineParser {
       out.event({ kind: 'orderBookDelta', at: g.at, marketSymbol: g.market, depth: this.#s.depth, sequence, bidDeltas: g.bids, askDeltas: g.asks, source: g.source });
     }
   }
+}
+
+/** The non-negative integer written in text[start, end) (at most 16 digits), or undefined. */
+function integerAt(text: string, start: number, end: number): number | undefined {
+  if (end <= start || end - start > 16) return undefined;
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return undefined;
+    n = n * 10 + (c - 48);
+  }
+  return n;
 }
 
 /** Snapshot levels best first (bids descending, asks ascending), a price listed twice keeping its last amount. */

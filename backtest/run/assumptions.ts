@@ -16,6 +16,11 @@ export interface AssumptionInputs {
   engine: SimEngine;
   queueStats: { cancellations: number };
   unknownMarketEvents: number;
+  /** Book deltas left out (before the first snapshot or contained in it) and sequence gaps seen. */
+  deltasBeforeSnapshot?: number | undefined;
+  sequenceGaps?: number | undefined;
+  /** Markets traded on bar data. */
+  barMarkets?: readonly string[] | undefined;
 }
 
 /** The assumptions in force, in a stable order. */
@@ -35,7 +40,7 @@ export function backtestAssumptions(a: AssumptionInputs): string[] {
     a.latency.cancel.describe('Cancel (bot to venue)') + ' A fill can land while a cancel is in flight; the cancel then fails as on a real venue.',
     'Reads (balances, open orders, book, trade and candle snapshots) answer at once with the venue\'s state.',
     'Fills are settled by the simulator engine against a counterparty standing for the recorded liquidity, so balances, fees and the ledger are the engine\'s to the last 1e-8.',
-    'Conditional orders (stop, trailing stop, OCO) are not modelled yet: the venue refuses them.',
+    `Conditional orders (stop, stop-limit, trailing stop, OCO through orderToCancel) follow the simulator engine's rules and trigger on recorded trades only, ${a.engine.config.conditionalTriggerDelayMs} ms after the triggering trade; the order they create meets the recorded book like any of ours.`,
   ];
   for (const m of a.markets) {
     const fees = a.engine.catalog.feeRates(m);
@@ -47,7 +52,20 @@ export function backtestAssumptions(a: AssumptionInputs): string[] {
   out.push(
     `The dust rule (minimum order value ${a.engine.config.dustMinValueSatoshi} satoshi) values orders at the simulator's reference rates: the last fill of ours on a market linking the quote currency to BTC, else its configured reference rate.`,
   );
+  if (a.barMarkets && a.barMarkets.length > 0) {
+    const m = a.barMarkets.join(', ');
+    out.push(
+      `${m}: bar-level data (closed candles, no book). Within a bar the price went open, low, high, close when the bar closed at or above its open, and open, high, low, close otherwise.`,
+      a.venue.fillModel.barLimitFill === 'touch'
+        ? `${m}: a resting limit order fills whole at its limit when the bar's path touches its price (touch rule).`
+        : `${m}: a resting limit order fills whole at its limit only when the bar's path goes through its price (trade-through rule); touching it is not enough.`,
+      `${m}: an order marketable on arrival fills whole at the last bar's close as a taker; bars carry no depth, so order size never limits the fill.`,
+    );
+  }
   if (a.venue.from !== undefined) out.push('Recorded events before the start of the run only build the book the run starts with.');
+  out.push('A recorded book starts at its first snapshot: sequenced deltas before it, or already contained in it, are left out (the stream\'s own synchronization rule); unsequenced deltas always apply.');
+  if (a.deltasBeforeSnapshot) out.push(`${a.deltasBeforeSnapshot} recorded book deltas were left out by that rule.`);
+  if (a.sequenceGaps) out.push(`The recording misses book messages in ${a.sequenceGaps} places (sequence gaps); the book is applied as recorded across them.`);
   if (a.unknownMarketEvents > 0) out.push(`${a.unknownMarketEvents} recorded events of markets not in the run were left out.`);
   out.push('Equity is valued at the mid of the recorded book (or its one side, or the last recorded trade) of each holding\'s market against the valuation currency.');
   return out;

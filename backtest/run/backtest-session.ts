@@ -19,6 +19,7 @@ import type { BotConfig } from '../../src/runtime/bot-config.js';
 import type { BacktestVenueConfig } from '../../src/runtime/config/backtest-venue.js';
 import { Kernel } from '../../src/runtime/kernel.js';
 import { defaultSimConfig, type MarketConfig } from '../../src/sim/config.js';
+import { marketsFromRecordedList } from '../../src/sim/driver/recorded-markets.js';
 import { createSimEngine } from '../../src/sim/engine.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
@@ -100,11 +101,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     let n = 0;
     return () => `${prefix}-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}`;
   };
-  const engine = createSimEngine({ clock, config: engineConfig(markets, v), newId: counted('e0000000') });
+  const engine = createSimEngine({ clock, config: engineConfig(markets, v, baseDir), newId: counted('e0000000') });
   const balances: Record<string, Decimal> = { ...v.balances };
   const accountId = engine.createParticipant(balances);
   const qm = queueModel(opts.queueModel ?? v.fillModel.queue, v.fillModel.exponent);
-  const venue = new BacktestVenue({ engine, clock, accountId, markets, queueModel: qm });
+  const venue = new BacktestVenue({ engine, clock, accountId, markets, queueModel: qm, barLimitFill: v.fillModel.barLimitFill });
   const latency = {
     marketData: createLatency(v.latency.marketData, baseDir, 'marketData'),
     orderEntry: createLatency(v.latency.orderEntry, baseDir, 'orderEntry'),
@@ -187,7 +188,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       markets,
       from,
       to: Number.isFinite(to) ? to : lastAt,
-      assumptions: backtestAssumptions({ venue: v, queue: qm, latency, markets, engine, queueStats: q, unknownMarketEvents: venue.stats.unknownMarket }),
+      assumptions: backtestAssumptions({ venue: v, queue: qm, latency, markets, engine, queueStats: q, unknownMarketEvents: venue.stats.unknownMarket, deltasBeforeSnapshot: venue.stats.deltasBeforeSnapshot, sequenceGaps: venue.stats.sequenceGaps, barMarkets: venue.barMarkets }),
       events: count,
       queueModel: opts.queueModel ?? v.fillModel.queue,
       ...(opts.params && Object.keys(opts.params).length > 0 ? { params: opts.params } : {}),
@@ -218,11 +219,20 @@ async function settle<T>(clock: VirtualClock, p: Promise<T>): Promise<T> {
 }
 
 /** The simulator's config with the run's markets listed and its fees. */
-function engineConfig(markets: readonly string[], v: BacktestVenueConfig) {
+function engineConfig(markets: readonly string[], v: BacktestVenueConfig, baseDir: string) {
   const base = defaultSimConfig();
-  const known = new Set(base.markets.map((m) => m.symbol));
-  const currencies = new Set(base.currencies.map((c) => c.symbol));
   const extra: MarketConfig[] = [];
+  if (v.recordedMarkets) {
+    const rec = marketsFromRecordedList(resolve(baseDir, v.recordedMarkets.file), { symbols: v.recordedMarkets.symbols ?? [...markets] });
+    // Recorded definitions win over the defaults of the same symbol.
+    const recorded = new Set(rec.markets.map((m) => m.symbol));
+    base.markets = base.markets.filter((m) => !recorded.has(m.symbol));
+    extra.push(...rec.markets);
+    const have = new Set(base.currencies.map((c) => c.symbol));
+    base.currencies.push(...rec.currencies.filter((c) => !have.has(c.symbol)));
+  }
+  const known = new Set([...base.markets, ...extra].map((m) => m.symbol));
+  const currencies = new Set(base.currencies.map((c) => c.symbol));
   for (const symbol of markets) {
     if (known.has(symbol)) continue;
     const [baseCur, quoteCur] = symbol.split('-') as [string, string];

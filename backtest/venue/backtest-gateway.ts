@@ -9,13 +9,22 @@
  *   latency, in publication order (a later message never overtakes an earlier one, as on one connection).
  * - Reads (balances, open orders, book, trades, candles snapshots) answer at once with the venue's state now.
  * - Requests the REST client refuses locally are refused here the same way, at once.
- * Conditional orders are refused with a clear error: their triggers are not modelled on recorded trades yet.
+ * - Conditional orders are the venue's (engine rules, triggered by recorded trades); placing and cancelling them
+ *   take the order-entry and cancel latencies like orders.
  */
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { GatewaySubscriptionError } from '../../src/bittrex/gateway/gateway-errors.js';
 import { HubSubscriptionError } from '../../src/bittrex/hub/hub-errors.js';
 import { channelName, parseChannelName, type StreamMessage } from '../../src/bittrex/hub/messages.js';
-import { requireText, validateBatch, validateCandleKind, validateDepth, validateNewOrder, optionalText } from '../../src/bittrex/rest/validate.js';
+import {
+  optionalText,
+  requireText,
+  validateBatch,
+  validateCandleKind,
+  validateDepth,
+  validateNewConditionalOrder,
+  validateNewOrder,
+} from '../../src/bittrex/rest/validate.js';
 import type { TimerHandle, VirtualClock } from '../../src/core/clock.js';
 import { ZERO } from '../../src/core/decimal.js';
 import type { ExchangeGateway, GatewayStreams } from '../../src/gateway/exchange-gateway.js';
@@ -67,7 +76,13 @@ export function createBacktestGateway(venue: BacktestVenue, latency: GatewayLate
     }
     throw new Error(`market ${m} is listed but has no recorded data in this backtest`);
   };
-  const call = async <T>(fn: () => T): Promise<T> => fn();
+  const call = async <T>(fn: () => T): Promise<T> => {
+    try {
+      return fn();
+    } catch (e) {
+      throw toApiError(e, 'GET', '(backtest read)');
+    }
+  };
 
   return {
     ...reads,
@@ -101,12 +116,29 @@ export function createBacktestGateway(venue: BacktestVenue, latency: GatewayLate
     cancelAllOrders: (m) =>
       command(latency.cancel, 'DELETE', '/orders/open', () => optionalText('marketSymbol', m, 'DELETE /orders/open'), () => venue.cancelAll(m)),
     batch: (ops) => command(latency.orderEntry, 'POST', '/batch', () => validateBatch(ops, 'POST /batch'), () => venue.batch(ops)),
-    placeConditionalOrder: async () => {
-      throw new Error('the backtest venue does not model conditional orders yet (their triggers on recorded trades); use plain orders');
-    },
-    cancelConditionalOrder: async () => {
-      throw new Error('the backtest venue does not model conditional orders yet');
-    },
+    openConditionalOrders: (m) =>
+      call(() => {
+        optionalText('marketSymbol', m, 'GET /conditional-orders/open');
+        return venue.conditionalOrders.listOpen(venue.accountId, m);
+      }),
+    closedConditionalOrders: (p) => call(() => venue.conditionalOrders.listClosed(venue.accountId, { ...(p ?? {}) })),
+    conditionalOrder: (id) => call(() => venue.conditionalOrders.get(venue.accountId, id)),
+    placeConditionalOrder: (o) =>
+      command(
+        latency.orderEntry,
+        'POST',
+        '/conditional-orders',
+        () => validateNewConditionalOrder(o, 'POST /conditional-orders'),
+        () => venue.conditionalOrders.create(venue.accountId, o),
+      ),
+    cancelConditionalOrder: (id) =>
+      command(
+        latency.cancel,
+        'DELETE',
+        `/conditional-orders/${id}`,
+        () => requireText('conditionalOrderId', id, 'DELETE /conditional-orders/{conditionalOrderId}'),
+        () => venue.conditionalOrders.cancel(venue.accountId, id),
+      ),
     close: async () => streams.close(),
   };
 }

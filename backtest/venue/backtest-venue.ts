@@ -13,11 +13,16 @@
  *   recording implies a fill, the liquidity account sends an IMMEDIATE_OR_CANCEL order at our price for that
  *   quantity, which the engine matches against our order (maker fees) like any taker's.
  * The liquidity account is exempt from the size rules only (the real venue had accepted the recorded orders).
+ *
+ * Conditional orders are the engine's own {@link ConditionalOrders} (its trigger, trailing, delay and OCO rules)
+ * with two changes of wiring: they observe the RECORDED trades (not the engine's, which are only ours), and the
+ * orders they create and cancel go through this venue, so a triggered order meets the recorded book too.
  */
 import type { VirtualClock } from '../../src/core/clock.js';
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { StreamMessage } from '../../src/bittrex/hub/messages.js';
 import type { BatchResponse, BulkCancelResult, NewOrder, Order } from '../../src/model/order.js';
+import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-orders.js';
 import type { SimEngine } from '../../src/sim/engine.js';
 import type { SimEvent } from '../../src/sim/events.js';
 import { type BatchItem, runBatch } from '../../src/sim/trading-batch.js';
@@ -25,6 +30,7 @@ import type { MarketEvent } from '../readers/reader.js';
 import { MarketFeed } from './market-feed.js';
 import type { QueueModel } from './queue-model.js';
 import { type BookSide, RecordedBook } from './recorded-book.js';
+import { type BarLimitFill, barDecisions } from './bar-fills.js';
 import { type FillDecision, RestingQueues } from './resting-queues.js';
 
 /** Counters of a venue. */
@@ -38,6 +44,10 @@ export interface VenueStats {
   makerFills: number;
   /** A decided fill the engine matched to another of our orders than the model expected (should stay 0). */
   mismatches: number;
+  /** Sequenced deltas left out: before the market's first snapshot, or already contained in the last snapshot. */
+  deltasBeforeSnapshot: number;
+  /** Sequenced deltas that skipped ahead of the previous one (the recording missed messages). */
+  sequenceGaps: number;
 }
 
 /** Options of {@link BacktestVenue}. */
@@ -49,6 +59,8 @@ export interface BacktestVenueOptions {
   /** Markets listed (their events are applied; others are counted and left out). */
   markets: readonly string[];
   queueModel: QueueModel;
+  /** Bar-level data: when a resting limit fills (default `trade-through`). */
+  barLimitFill?: BarLimitFill | undefined;
 }
 
 /** A subscriber to what the venue publishes (market data and our private events), in publication order. */
@@ -59,7 +71,9 @@ export class BacktestVenue {
   readonly engine: SimEngine;
   readonly clock: VirtualClock;
   readonly accountId: string;
-  readonly stats: VenueStats = { events: 0, unknownMarket: 0, liquidityOrders: 0, makerFills: 0, mismatches: 0 };
+  readonly stats: VenueStats = { events: 0, unknownMarket: 0, liquidityOrders: 0, makerFills: 0, mismatches: 0, deltasBeforeSnapshot: 0, sequenceGaps: 0 };
+  /** Sequence of each market's recorded book (rule 4 of the stream: a snapshot's Sequence, then each delta's). */
+  readonly #bookSeq = new Map<string, number>();
   readonly #liquidity: string;
   readonly #feeds = new Map<string, MarketFeed>();
   readonly #queues = new Map<string, RestingQueues>();
@@ -67,11 +81,17 @@ export class BacktestVenue {
   /** What each of our open orders rests on the book (rate, remaining). */
   readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
   readonly #offBus: () => void;
+  readonly #barRule: BarLimitFill;
+  /** Last bar close of markets traded on bar data (no book): where marketable orders fill. */
+  readonly #barClose = new Map<string, Decimal>();
+  /** Our conditional orders (see the module note). */
+  readonly conditionalOrders: ConditionalOrders;
 
   constructor(opts: BacktestVenueOptions) {
     this.engine = opts.engine;
     this.clock = opts.clock;
     this.accountId = opts.accountId;
+    this.#barRule = opts.barLimitFill ?? 'trade-through';
     // Funds enough to stand for any recorded liquidity (it never runs out: the recording is the market).
     const funding: Record<string, Decimal> = {};
     for (const m of opts.markets) {
@@ -84,6 +104,24 @@ export class BacktestVenue {
     }
     this.#liquidity = this.engine.createParticipant(funding);
     this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e));
+    const engine = this.engine;
+    this.conditionalOrders = new ConditionalOrders({
+      clock: engine.clock,
+      bus: engine.bus,
+      sequences: engine.sequences,
+      idempotency: engine.idempotency,
+      catalog: engine.catalog,
+      config: engine.config,
+      orders: {
+        placeOrder: (_a, o) => this.placeOrder(o),
+        cancelOrder: (_a, id) => this.cancelOrder(id),
+        getOrder: (a, id) => engine.trading.getOrder(a, id),
+        linkOrderToCancel: (a, id, link) => engine.trading.linkOrderToCancel(a, id, link),
+        validateOrder: (a, o) => engine.trading.validateOrder(a, o),
+      },
+    });
+    // The engine reports our linked orders' first fills (OCO); its own trades (ours) are not the market.
+    engine.trading.connect({ conditionalOrders: { onTrades: () => undefined, onOrderExecuted: (a, id) => this.conditionalOrders.onOrderExecuted(a, id) } });
   }
 
   /** The recorded liquidity account (for tests and audits). */
@@ -103,6 +141,11 @@ export class BacktestVenue {
 
   queues(marketSymbol: string): RestingQueues | undefined {
     return this.#queues.get(marketSymbol.toUpperCase());
+  }
+
+  /** Markets traded on bar data (closed candles, no recorded book). */
+  get barMarkets(): string[] {
+    return [...this.#barClose.keys()].sort();
   }
 
   get marketSymbols(): string[] {
@@ -133,6 +176,7 @@ export class BacktestVenue {
     switch (e.kind) {
       case 'snapshot':
       case 'orderBookDelta': {
+        if (!this.#inSequence(e)) return;
         const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
         if (changes.length === 0) return;
         if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes));
@@ -142,6 +186,7 @@ export class BacktestVenue {
       case 'trade': {
         const sequence = feed.addTrades(e.trades);
         this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } });
+        this.conditionalOrders.onTrades(feed.symbol, e.trades);
         if (queues.size > 0) {
           this.#execute(feed.symbol, queues.onTrades(e.trades));
           this.#publishBook(feed);
@@ -151,6 +196,15 @@ export class BacktestVenue {
       case 'candle': {
         const sequence = feed.addCandle(e.interval, e.candle);
         this.#publish({ name: 'candle', data: { sequence, marketSymbol: feed.symbol, interval: e.interval, delta: e.candle, candleType: 'TRADE' } });
+        // A closed bar of a market without a recorded book: bar-level fills (a forming candle, or a market with an
+        // L2 book, fills from the book and trades instead).
+        if (e.final !== false && feed.book.bid.size === 0 && feed.book.ask.size === 0) {
+          if (queues.size > 0) {
+            this.#execute(feed.symbol, barDecisions(queues.orders(), e.candle, this.#barRule));
+            this.#publishBook(feed);
+          }
+          this.#barClose.set(feed.symbol, e.candle.close);
+        }
         return;
       }
       case 'ticker':
@@ -223,6 +277,8 @@ export class BacktestVenue {
     const placed: Array<{ id: string; key: number }> = [];
     if (n.timeInForce === 'POST_ONLY_GOOD_TIL_CANCELLED' && n.limit === undefined) return placed;
     const book = feed.book.side(side);
+    const close = this.#barClose.get(symbol);
+    if (close !== undefined && book.size === 0) return this.#offerBar(symbol, side, close, n);
     const limit = n.limit?.toNumber();
     let quantity = ZERO;
     let quote = ZERO;
@@ -243,6 +299,19 @@ export class BacktestVenue {
       if (n.quantity !== undefined ? quantity.gte(n.quantity) : n.ceiling !== undefined && quote.gte(n.ceiling)) break;
     }
     return placed;
+  }
+
+  /** Bar mode: the whole order offered at the last close, if it is marketable there (bars carry no depth). */
+  #offerBar(symbol: string, side: BookSide, close: Decimal, n: NewOrder): Array<{ id: string; key: number }> {
+    if (n.limit !== undefined && (side === 'ask' ? n.limit.lt(close) : n.limit.gt(close))) return [];
+    const quantity = n.quantity ?? n.ceiling!.div(close).mul('1.01').toDecimalPlaces(8, 0);
+    const o = this.engine.placeOrder(
+      this.#liquidity,
+      { marketSymbol: symbol, direction: side === 'ask' ? 'SELL' : 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity, limit: close },
+      { recordedLiquidity: true },
+    );
+    this.stats.liquidityOrders++;
+    return [{ id: o.id, key: close.toNumber() }];
   }
 
   /** Take back what our order left of the offered liquidity, and mark what it took as consumed. */
@@ -307,6 +376,26 @@ export class BacktestVenue {
         // The engine's public data (books, trades, tickers of our own fills) is not the market: the recording is.
         return;
     }
+  }
+
+  /**
+   * The recorded stream's own rule 4: a sequenced delta (sequence > 0) counts only after the market's first
+   * snapshot and only if the snapshot does not already contain it; unsequenced deltas (0) always apply.
+   */
+  #inSequence(e: Extract<MarketEvent, { kind: 'snapshot' | 'orderBookDelta' }>): boolean {
+    const seq = this.#bookSeq.get(e.marketSymbol);
+    if (e.kind === 'snapshot') {
+      this.#bookSeq.set(e.marketSymbol, e.sequence);
+      return true;
+    }
+    if (e.sequence <= 0) return true;
+    if (seq === undefined || e.sequence <= seq) {
+      this.stats.deltasBeforeSnapshot++;
+      return false;
+    }
+    if (seq > 0 && e.sequence > seq + 1) this.stats.sequenceGaps++;
+    this.#bookSeq.set(e.marketSymbol, e.sequence);
+    return true;
   }
 
   /** Keep what each of our orders rests on the published book. */

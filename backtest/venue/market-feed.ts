@@ -20,6 +20,12 @@ export type FeedDepth = 1 | 25 | 500;
 const RECENT_TRADES = 100;
 const RECENT_CANDLES = 500;
 
+/** A level with its key (the double of its rate, computed once: Decimal.toNumber is costly). */
+interface Keyed {
+  key: number;
+  entry: OrderBookEntry;
+}
+
 /** The published view of one side at one depth. */
 class View {
   /** key -> level as published. */
@@ -35,7 +41,7 @@ export class MarketFeed {
   #tradeSequence = 0;
   readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
   /** Our resting quantity per level, by side (added to the recorded quantity in what is published). */
-  readonly ours = { bid: new Map<number, OrderBookEntry>(), ask: new Map<number, OrderBookEntry>() };
+  readonly ours = { bid: new Map<number, Keyed>(), ask: new Map<number, Keyed>() };
 
   constructor(symbol: string, book: RecordedBook) {
     this.symbol = symbol;
@@ -46,8 +52,8 @@ export class MarketFeed {
   follow(depth: FeedDepth): void {
     if (this.#views.has(depth)) return;
     const v = { bid: new View(), ask: new View(), sequence: 1 };
-    for (const e of this.#top(this.book.bid, this.ours.bid, depth)) v.bid.published.set(e.rate.toNumber(), e);
-    for (const e of this.#top(this.book.ask, this.ours.ask, depth)) v.ask.published.set(e.rate.toNumber(), e);
+    for (const e of this.#top(this.book.bid, this.ours.bid, depth)) v.bid.published.set(e.key, e.entry);
+    for (const e of this.#top(this.book.ask, this.ours.ask, depth)) v.ask.published.set(e.key, e.entry);
     this.#views.set(depth, v);
   }
 
@@ -56,31 +62,29 @@ export class MarketFeed {
     const key = rate.toNumber();
     const m = this.ours[side];
     const cur = m.get(key);
-    const next = cur ? cur.quantity.plus(quantity) : quantity;
+    const next = cur ? cur.entry.quantity.plus(quantity) : quantity;
     if (next.lte(0)) m.delete(key);
-    else m.set(key, { rate, quantity: next });
+    else m.set(key, { key, entry: { rate, quantity: next } });
   }
 
   /** The top `depth` levels of recorded + ours, best first. */
-  #top(side: RecordedSide, ours: Map<number, OrderBookEntry>, depth: number): OrderBookEntry[] {
-    if (ours.size === 0) return side.top(depth);
-    const out: OrderBookEntry[] = [];
-    const mine = [...ours.values()].sort((a, b) => (side.better(a.rate.toNumber(), b.rate.toNumber()) ? -1 : 1));
+  #top(side: RecordedSide, ours: Map<number, Keyed>, depth: number): Keyed[] {
+    const out: Keyed[] = [];
+    const mine = ours.size === 0 ? [] : [...ours.values()].sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
     let j = 0;
     for (let r = 0; out.length < depth; ) {
       const l = side.atRank(r);
       const o = mine[j];
       if (!l && !o) break;
-      const ok = o?.rate.toNumber();
-      if (l && (ok === undefined || side.better(l.key, ok))) {
-        out.push({ rate: l.rate, quantity: l.quantity });
+      if (l && (o === undefined || side.better(l.key, o.key))) {
+        out.push({ key: l.key, entry: { rate: l.rate, quantity: l.quantity } });
         r++;
-      } else if (l && ok === l.key) {
-        out.push({ rate: l.rate, quantity: l.quantity.plus(o!.quantity) });
+      } else if (l && o!.key === l.key) {
+        out.push({ key: l.key, entry: { rate: l.rate, quantity: l.quantity.plus(o!.entry.quantity) } });
         r++;
         j++;
       } else {
-        out.push({ rate: o!.rate, quantity: o!.quantity });
+        out.push(o!);
         j++;
       }
     }
@@ -96,7 +100,8 @@ export class MarketFeed {
   snapshot(depth: number): { data: OrderBook; sequence: number } {
     const d = depth as FeedDepth;
     this.follow(d);
-    return { data: { bid: this.#top(this.book.bid, this.ours.bid, d), ask: this.#top(this.book.ask, this.ours.ask, d) }, sequence: this.#views.get(d)!.sequence };
+    const entries = (k: Keyed[]) => k.map((e) => ({ rate: e.entry.rate, quantity: e.entry.quantity }));
+    return { data: { bid: entries(this.#top(this.book.bid, this.ours.bid, d)), ask: entries(this.#top(this.book.ask, this.ours.ask, d)) }, sequence: this.#views.get(d)!.sequence };
   }
 
   /**
@@ -106,8 +111,8 @@ export class MarketFeed {
   bookDeltas(): Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> {
     const out: Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> = [];
     for (const [depth, v] of this.#views) {
-      const bidDeltas = diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
-      const askDeltas = diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
+      const bidDeltas = diff(this.book.bid, v.bid, this.#top(this.book.bid, this.ours.bid, depth));
+      const askDeltas = diff(this.book.ask, v.ask, this.#top(this.book.ask, this.ours.ask, depth));
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
       out.push({ depth, sequence: v.sequence, bidDeltas, askDeltas });
@@ -145,28 +150,17 @@ export class MarketFeed {
   }
 }
 
-/**
- * Entries that turn `view` into the current top `depth` of `side` (or into `merged`, the top levels with ours
- * added, when we rest on this side); updates `view`.
- */
-function diff(side: RecordedSide, view: View, merged: OrderBookEntry[] | undefined, depth: number): OrderBookEntry[] {
-  const out: OrderBookEntry[] = [];
-  const next = new Map<number, OrderBookEntry>();
-  const n = merged ? merged.length : Math.min(depth, side.size);
-  for (let r = 0; r < n; r++) {
-    let entry: OrderBookEntry;
-    if (merged) entry = merged[r]!;
-    else {
-      const l = side.atRank(r)!;
-      entry = { rate: l.rate, quantity: l.quantity };
-    }
-    const key = entry.rate.toNumber();
-    next.set(key, entry);
-    const old = view.published.get(key);
-    if (old === undefined || !old.quantity.eq(entry.quantity)) out.push(entry);
+/** Entries that turn `view` into `next` (the current top levels, best first); updates `view`. */
+function diff(side: RecordedSide, view: View, next: readonly Keyed[]): OrderBookEntry[] {
+  const out: Keyed[] = [];
+  const published = new Map<number, OrderBookEntry>();
+  for (const e of next) {
+    published.set(e.key, e.entry);
+    const old = view.published.get(e.key);
+    if (old === undefined || !old.quantity.eq(e.entry.quantity)) out.push(e);
   }
-  for (const [key, e] of view.published) if (!next.has(key)) out.push({ rate: e.rate, quantity: ZERO });
-  view.published = next;
-  if (out.length > 1) out.sort((a, b) => (side.better(a.rate.toNumber(), b.rate.toNumber()) ? -1 : 1));
-  return out;
+  for (const [key, e] of view.published) if (!published.has(key)) out.push({ key, entry: { rate: e.rate, quantity: ZERO } });
+  view.published = published;
+  if (out.length > 1) out.sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
+  return out.map((e) => e.entry);
 }

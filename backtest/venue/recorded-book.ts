@@ -70,8 +70,7 @@ export class RecordedSide {
   }
 
   /** Set a level's recorded quantity (0 removes it); returns its quantity before. */
-  set(rate: Decimal, quantity: Decimal): Decimal {
-    const key = rate.toNumber();
+  set(rate: Decimal, quantity: Decimal, key: number = rate.toNumber()): Decimal {
     const level = this.#levels.get(key);
     if (quantity.isZero()) {
       if (!level) return ZERO;
@@ -157,12 +156,14 @@ export class RecordedBook {
   apply(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[]): LevelChange[] {
     const changes: LevelChange[] = [];
     for (const e of bidDeltas) {
-      const before = this.bid.set(e.rate, e.quantity);
-      if (!before.eq(e.quantity)) changes.push({ side: 'bid', key: e.rate.toNumber(), rate: e.rate, before, after: e.quantity });
+      const key = e.rate.toNumber();
+      const before = this.bid.set(e.rate, e.quantity, key);
+      if (!before.eq(e.quantity)) changes.push({ side: 'bid', key, rate: e.rate, before, after: e.quantity });
     }
     for (const e of askDeltas) {
-      const before = this.ask.set(e.rate, e.quantity);
-      if (!before.eq(e.quantity)) changes.push({ side: 'ask', key: e.rate.toNumber(), rate: e.rate, before, after: e.quantity });
+      const key = e.rate.toNumber();
+      const before = this.ask.set(e.rate, e.quantity, key);
+      if (!before.eq(e.quantity)) changes.push({ side: 'ask', key, rate: e.rate, before, after: e.quantity });
     }
     return changes;
   }

@@ -33,7 +33,7 @@ export interface QueuedOrder {
 }
 
 /** Why an order fills. */
-export type FillReason = 'queue' | 'trade-through' | 'cross';
+export type FillReason = 'queue' | 'trade-through' | 'cross' | 'bar';
 
 /** One fill the recording implies. */
 export interface FillDecision {
@@ -91,6 +91,11 @@ export class RestingQueues {
     level.orders.push(order);
     this.#byId.set(id, order);
     return order;
+  }
+
+  /** Every order, oldest first per level. */
+  *orders(): IterableIterator<QueuedOrder> {
+    yield* this.#byId.values();
   }
 
   /** The order left the book (filled, cancelled). */

@@ -69,6 +69,7 @@ export interface Harness {
 
 export function venueHarness(opts: {
   queue?: QueueModelName;
+  barLimitFill?: 'touch' | 'trade-through';
   funding?: Record<string, string>;
   latency?: { marketData?: LatencyConfig; orderEntry?: LatencyConfig; cancel?: LatencyConfig };
 } = {}): Harness {
@@ -77,7 +78,7 @@ export function venueHarness(opts: {
   const engine = createSimEngine({ clock, newId: () => `id-${++n}` });
   const funding = Object.fromEntries(Object.entries(opts.funding ?? { USD: '100000', BTC: '100' }).map(([c, v]) => [c, dec(v)]));
   const account = engine.createParticipant(funding);
-  const venue = new BacktestVenue({ engine, clock, accountId: account, markets: [M], queueModel: queueModel(opts.queue ?? 'pessimistic') });
+  const venue = new BacktestVenue({ engine, clock, accountId: account, markets: [M], queueModel: queueModel(opts.queue ?? 'pessimistic'), barLimitFill: opts.barLimitFill });
   const gateway = createBacktestGateway(venue, {
     marketData: createLatency(opts.latency?.marketData ?? 0, '.', 'md'),
     orderEntry: createLatency(opts.latency?.orderEntry ?? 0, '.', 'oe'),

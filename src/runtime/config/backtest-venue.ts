@@ -115,6 +115,12 @@ export const backtestVenueSchema = z.strictObject({
     .prefault({}),
   /** Commission rates; default: the simulator's (maker 0.0035, taker 0.0035 unless its config says otherwise). */
   fees: z.strictObject({ maker: nonNegativeDecimal, taker: nonNegativeDecimal }).optional(),
+  /**
+   * Market definitions (minTradeSize, precision) as the service listed them: a recorded `/v3/markets` response
+   * (`BITTREX.0` format, as the simulator's `recordedMarkets`). Markets neither there nor in the simulator's
+   * defaults get minTradeSize 1e-8 and precision 8.
+   */
+  recordedMarkets: z.strictObject({ file: z.string().min(1), symbols: z.array(marketSymbolSchema).optional() }).optional(),
   /** Markets of the recording to list on the venue (default: the strategies' markets). */
   markets: z.array(marketSymbolSchema).optional(),
   /** Equity sampling interval of the report, ms of virtual time (default 60 000). */

@@ -13,8 +13,8 @@
  * naming file and line; with `onBadLine: 'skip'` the WHOLE line is dropped (no message of it is half used).
  */
 import { parseClassicFrame } from '../../bittrex/hub/classic-frames.js';
-import { decodePayload } from '../../bittrex/hub/codec.js';
-import { decodeStreamMessage, type StreamMessage, streamMessageName } from '../../bittrex/hub/messages.js';
+import { type StreamMessage, streamMessageName } from '../../bittrex/hub/messages.js';
+import { decodeStreamPayload } from '../../bittrex/hub/stream-payload.js';
 import { type LineRef, type ReaderOptions, ReplayFormatError } from './replay-error.js';
 import { type ReaderResult, type ReplayEvent, recordedSecondsToMs } from './replay-events.js';
 import { type ParsedLine, readCaptureLines } from './replay-lines.js';
@@ -72,7 +72,9 @@ export function decodeWsCaptureLine(line: string, ref: LineRef, used: ReadonlySe
     }
     const payload = push.args[0];
     if (typeof payload !== 'string') throw new ReplayFormatError(ref, `M[${i}] (${push.method}) has no payload`);
-    messages.push(decodeStreamMessage(name, decodePayload(payload)));
+    // The hub client's own decoding (with its order-book fast path): the same messages and errors as
+    // decodeStreamMessage(name, decodePayload(payload)).
+    messages.push(decodeStreamPayload(name, payload));
   });
   return { at, messages, ignored: skipped };
 }

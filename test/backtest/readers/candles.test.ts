@@ -96,4 +96,14 @@ describe('candle readers', () => {
     const notArray = tmp.write('obj.json', '{"success":false,"message":"INVALID_MARKET"}');
     await expect(readEvents(openReader('candles-json', notArray, { params: PARAMS }))).rejects.toThrow(`${notArray}:1: holds no JSON array`);
   });
+
+  it('reads a headerless newest-first file backwards, and an explicit order', async () => {
+    const rows = ['1617643020,3,4,2,3,1', '1617642960,2,3,1,2,1', '1617642900,1,2,0.5,1,1'];
+    const path = tmp.write('bare-desc.csv', `${rows.join('\n')}\n`);
+    const { events } = await readEvents(openReader('candles-csv', path, { params: { ...PARAMS, header: false } }));
+    expect(events.map((e) => [e.source.line, e.kind === 'candle' ? e.candle.open.toFixed() : ''])).toEqual([[3, '1'], [2, '2'], [1, '3']]);
+    const forced = await readEvents(openReader('candles-csv', path, { params: { ...PARAMS, header: false, order: 'ascending' }, onBadLine: 'skip' }));
+    expect([forced.summary.events, forced.summary.errors]).toEqual([1, 2]);
+  });
 });
+

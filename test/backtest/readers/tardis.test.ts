@@ -110,4 +110,28 @@ describe('tardis reader', () => {
     const missing = tmp.write('y.csv', 'exchange,symbol,timestamp,is_snapshot,side,price,amount\n');
     await expect(readEvents(openReader('tardis', missing))).rejects.toThrow(`${missing}:1: header lacks column(s) local_timestamp`);
   });
+
+  it('stamps trades by exchange time with time: exchange, and leaves out trades without an aggressor', async () => {
+    const path = tmp.write('t.csv', `${TRADE_HEADER}\nx,BTC-USD,1000000,1500400,a,buy,10,1\nx,BTC-USD,1000000,1500400,b,unknown,10,1\nx,BTC-USD,2000000,2600000,,sell,11,2\n`);
+    const local = await readEvents(openReader('tardis', path));
+    expect(local.events.map((e) => e.at)).toEqual([1500, 2600]);
+    expect(local.summary.ignored).toEqual({ 'unknown-side': 1 });
+    const exchange = await readEvents(openReader('tardis', path, { params: { time: 'exchange' } }));
+    expect(exchange.events.map((e) => e.at)).toEqual([1000, 2000]);
+    const t = exchange.events[1];
+    if (t?.kind === 'trade') expect([t.trades[0]!.id, t.trades[0]!.takerSide, t.trades[0]!.executedAt.getTime()]).toEqual(['2600000-4', 'SELL', 2000]);
+  });
+
+  it('delivers events as it reads: a bad row far into a big file fails after earlier batches were handed out', async () => {
+    const rows = [BOOK_HEADER, 'x,BTC-USD,1000,1000,true,bid,10,1'];
+    for (let i = 0; i < 50_000; i++) rows.push(`x,BTC-USD,${2000 + i},${2000 + i},false,ask,${11 + (i % 7)},${i % 3}`);
+    rows.push('x,BTC-USD,bad');
+    const path = tmp.write('big.csv.gz', `${rows.join('\n')}\n`);
+    let delivered = 0;
+    await expect((async () => {
+      for await (const batch of openReader('tardis', path).batches()) delivered += batch.length;
+    })()).rejects.toThrow(`${path}:${rows.length}: has 3 fields`);
+    expect(delivered).toBeGreaterThan(40_000);
+  });
 });
+
