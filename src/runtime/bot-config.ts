@@ -13,6 +13,7 @@ import { budgetRule } from '../bittrex/rest/shared-budget.js';
 import { ValidationError } from '../core/errors.js';
 import { riskConfigSchema } from '../risk/risk-config.js';
 import { ConfigError, loadYamlConfig } from './config/yaml-config.js';
+import { backtestVenueSchema } from './config/backtest-venue.js';
 import { marketSymbolSchema, portSchema } from './config/schema-helpers.js';
 
 const strategySchema = z.strictObject({
@@ -39,6 +40,7 @@ const venueSchema = z.discriminatedUnion('kind', [
     restUrl: z.url(),
     hubUrl: z.url(),
   }),
+  backtestVenueSchema,
 ]);
 
 const rateLimitSchema = z.strictObject({

@@ -63,6 +63,8 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
     hubUrl = cfg.transport === 'core' ? simulator.server.coreHubUrl : simulator.server.hubUrl;
     credentials = { apiKey: simulator.demo.apiKey, apiSecret: simulator.demo.apiSecret };
     logger.info({ rest: restUrl, hub: hubUrl, driver: simulator.driver.kind }, 'paper trading against the in-process simulator');
+  } else if (cfg.venue.kind === 'backtest') {
+    throw new Error(`${cfg.file}: venue kind 'backtest' runs with \`rexbot backtest ${cfg.file}\`, not \`rexbot run\``);
   } else {
     restUrl = cfg.venue.restUrl;
     hubUrl = cfg.venue.hubUrl;

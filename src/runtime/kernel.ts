@@ -56,6 +56,8 @@ export interface KernelOptions {
   journalCompactBytes?: number;
   /** Append each journal a compaction replaces to this file (an audit trail; default: none). */
   journalHistoryPath?: string | undefined;
+  /** fsync the journal's durable appends (default true; a backtest has nothing to recover and turns it off). */
+  journalFsync?: boolean;
   /** Order book depth kept per market. */
   depth: 1 | 25 | 500;
   /**
@@ -121,6 +123,7 @@ export class Kernel {
     this.journal = Journal.open(opts.journalPath, {
       onWarning: (m) => logger.warn({ journal: opts.journalPath }, m),
       historyPath: opts.journalHistoryPath,
+      fsync: opts.journalFsync,
     });
     const market = (s: string) => this.markets.get(s.toUpperCase());
     const account = this.live.account!;

@@ -53,6 +53,12 @@ export interface TradingDeps extends EngineDeps {
   permits?: (accountId: string, marketSymbol: string, direction: 'BUY' | 'SELL') => boolean;
 }
 
+/** Options of {@link Trading.placeOrder} that no request can set. */
+export interface PlaceOptions {
+  /** The order re-enacts recorded liquidity in a backtest: size rules, rate precision and the open-order cap are skipped. */
+  recordedLiquidity?: boolean;
+}
+
 const NO_FILLS: MatchPlan = { fills: [], filled: ZERO, quote: ZERO, commission: ZERO, complete: false, selfTrade: undefined };
 
 /** Placement, cancellation and reads of orders on all markets. Implements the {@link OrderPort} of conditional orders. */
@@ -124,13 +130,19 @@ export class Trading implements OrderPort {
     this.#size.checkQuantity(this.#validate(accountId, n));
   }
 
-  /** POST /orders: place an order (201 semantics); throws a SimError and changes nothing when refused. */
-  placeOrder(accountId: string, n: NewOrder): Order {
+  /**
+   * POST /orders: place an order (201 semantics); throws a SimError and changes nothing when refused.
+   * `opts.recordedLiquidity` is for backtests only (never reachable over the wire): the order stands for liquidity
+   * a recording shows the real venue held, which that venue had already accepted, so the size rules
+   * (minTradeSize, dust value), the rate precision and the open-order cap are not applied to it again. Every
+   * other rule is.
+   */
+  placeOrder(accountId: string, n: NewOrder, opts: PlaceOptions = {}): Order {
     const { catalog, config, idempotency, ledger } = this.#d;
-    const v = this.#validate(accountId, n);
+    const v = this.#validate(accountId, n, opts.recordedLiquidity === true);
     const m = v.market;
-    this.#size.check(v);
-    if (this.#orders.openCount(accountId) >= config.maxOpenOrders) {
+    if (!opts.recordedLiquidity) this.#size.check(v);
+    if (!opts.recordedLiquidity && this.#orders.openCount(accountId) >= config.maxOpenOrders) {
       throw conflict('MAX_ORDERS_ALLOWED', `at most ${config.maxOpenOrders} open orders`);
     }
     const book = this.book(m.symbol);
@@ -252,8 +264,8 @@ export class Trading implements OrderPort {
   }
 
   /** Static validation, clientOrderId, permissions, market status and awards, in the order the service checked. */
-  #validate(accountId: string, n: NewOrder): ValidOrder {
-    const v = validateNewOrder(n, this.#d.catalog);
+  #validate(accountId: string, n: NewOrder, recordedLiquidity = false): ValidOrder {
+    const v = validateNewOrder(n, this.#d.catalog, recordedLiquidity ? { ratePrecision: false } : {});
     const m = v.market;
     if (v.clientOrderId !== undefined) {
       const existing = this.#d.idempotency.find(accountId, clientKey(v.clientOrderId));
