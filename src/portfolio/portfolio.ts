@@ -17,7 +17,7 @@ import { Observable, Subject } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { type Decimal, ZERO } from '../core/decimal.js';
 import type { OrderEvent } from '../orders/order-events.js';
-import { type EquityPoint, EquityCurve } from './equity-curve.js';
+import { type EquityCurveState, type EquityPoint, EquityCurve } from './equity-curve.js';
 import { Position, type PositionSnapshot, type PositionView } from './position.js';
 
 /** The `fill` order event the portfolio consumes. */
@@ -193,6 +193,22 @@ export class Portfolio {
   /** Largest peak-to-trough fall of the recorded equity since start (≥ 0). */
   maxDrawdown(): Decimal {
     return this.#curve.maxDrawdown;
+  }
+
+  /** What a restart needs to carry the equity curve on (day open, peak, last point): see {@link Portfolio.restoreEquity}. */
+  equityState(): EquityCurveState {
+    return this.#curve.state();
+  }
+
+  /**
+   * After a restart, once the positions are restored: carry the equity curve on from `saved` (the state the last
+   * run journaled), so the day open and the peak are what they would have been had the process never stopped.
+   * Without a saved state (a journal from before it was kept), the curve starts again at the equity now, so the
+   * restored positions' PnL counts neither as today's nor as a fall from a peak of zero.
+   */
+  restoreEquity(saved: EquityCurveState | undefined, marks: Marks): void {
+    if (saved) this.#curve.restore(saved);
+    else this.#curve.rebase(this.#clock.now(), this.equity(marks));
   }
 
   /** The recorded equity points, oldest first (bounded). */

@@ -78,7 +78,26 @@ export interface RiskStats {
 }
 
 /** Why the current restriction is in place (decides how it may be lifted). */
-type Cause = 'manual' | 'dailyLoss' | 'drawdown';
+export type RestrictionCause = 'manual' | 'dailyLoss' | 'drawdown';
+type Cause = RestrictionCause;
+
+/**
+ * What the limits need to survive a restart exactly ({@link RiskEngine.limitState}, journaled by the kernel and
+ * given back to {@link RiskEngine.restoreLimits}): the drawdown peak, the UTC day the engine last saw, the
+ * daily-loss baseline a resume set, and the restriction in force with its cause.
+ */
+export interface RiskLimitState {
+  /** Equity the drawdown counts from (the highest seen, or the equity at the last resume). */
+  peak: Decimal;
+  /** UTC day of the last evaluation (a daily-loss REDUCING ends when it changes). */
+  day: number;
+  /** The daily-loss baseline {@link RiskEngine.resume} set, for its UTC day. */
+  resumeBase?: { day: number; equity: Decimal } | undefined;
+  state: TradingState;
+  /** Why `state` is not ACTIVE. */
+  cause?: RestrictionCause | undefined;
+  reason: string;
+}
 
 const SEVERITY: Record<TradingState, number> = { ACTIVE: 0, REDUCING: 1, HALTED: 2 };
 
@@ -238,6 +257,31 @@ export class RiskEngine {
     this.#resumeBase = { day: utcDay(now), equity };
     this.#cause = undefined;
     this.#transition('ACTIVE', reason);
+  }
+
+  /** What a restart needs to carry the limits on (see {@link RiskEngine.restoreLimits}). */
+  limitState(): RiskLimitState {
+    const { state, reason } = this.#state$.value;
+    return { peak: this.#peak, day: this.#day, resumeBase: this.#resumeBase, state, cause: this.#cause, reason };
+  }
+
+  /**
+   * After a restart, once the portfolio holds the restored positions and equity curve: carry the limits on from
+   * `saved` exactly as if the process had never stopped — the same peak, the same resume baseline, the same
+   * restriction (a halt still waits for a person; a daily-loss REDUCING of an earlier day ends at the next
+   * evaluation, as it would have at midnight). Without a saved state, the peak is the equity now: the restored
+   * PnL was made before, and is not a fall from a peak of zero.
+   */
+  restoreLimits(saved: RiskLimitState | undefined): void {
+    if (!saved) {
+      this.#peak = this.#ctx.portfolio.markToMarket(this.#marks).equity;
+      return;
+    }
+    this.#peak = saved.peak;
+    this.#day = saved.day;
+    this.#resumeBase = saved.resumeBase;
+    this.#cause = saved.state === 'ACTIVE' ? undefined : saved.cause;
+    this.#transition(saved.state, saved.reason);
   }
 
   /** Re-evaluate the daily loss and drawdown limits now (the clock interval calls this). */
