@@ -14,7 +14,9 @@
  *   needs a person.
  * Automatic transitions only ever tighten (ACTIVE → REDUCING → HALTED). Limits are re-evaluated on every
  * evaluate() and every `evaluationIntervalMs` of the clock, because marks move without any order.
- * {@link RiskEngine.resume} accepts the losses so far: the daily loss and the drawdown then count from the
+ * Equity is the portfolio's: an amount whose conversion mark is missing is valued at its last known rate (the
+ * `rexbot_equity_stale` gauge is then 1), never as zero; with no rate ever known it is 2 and the limits are not
+ * judged until one is. {@link RiskEngine.resume} accepts the losses so far: the daily loss and the drawdown then count from the
  * equity at the moment of the resume (otherwise the next evaluation would trip the same limit again).
  */
 import { BehaviorSubject, type Observable } from 'rxjs';
@@ -133,6 +135,7 @@ export class RiskEngine {
   readonly #denials: Counter<'reason'> | undefined;
   readonly #evaluations: Counter<'verdict'> | undefined;
   readonly #stateGauge: Gauge | undefined;
+  readonly #staleGauge: Gauge | undefined;
   #closed = false;
 
   /** The trading state as it changes; emits the current state on subscription. */
@@ -181,6 +184,8 @@ export class RiskEngine {
       this.#evaluations = reuse(metrics, 'risk_evaluations_total') ?? metrics.counter({ name: 'risk_evaluations_total', help: 'Orders evaluated by the risk engine, per verdict', labelNames: ['verdict'] });
       this.#stateGauge = reuse(metrics, 'risk_trading_state') ?? metrics.gauge({ name: 'risk_trading_state', help: 'Trading state: 0 ACTIVE, 1 REDUCING, 2 HALTED' });
       this.#stateGauge.set(0);
+      this.#staleGauge = reuse(metrics, 'equity_stale') ?? metrics.gauge({ name: 'equity_stale', help: 'Equity valued with a last known rate (1), or missing an amount no rate values (2); 0 when current' });
+      this.#staleGauge.set(0);
     }
     this.#timer = ctx.clock.setInterval(() => this.refresh(), config.evaluationIntervalMs);
   }
@@ -300,6 +305,8 @@ export class RiskEngine {
   #refreshAt(now: number): void {
     const portfolio = this.#ctx.portfolio;
     const equity = portfolio.markToMarket(this.#marks).equity;
+    const valuation = portfolio.lastValuation;
+    this.#staleGauge?.set(valuation.unvalued.length > 0 ? 2 : valuation.stale.length > 0 ? 1 : 0);
     const day = utcDay(now);
     if (day !== this.#day) {
       this.#day = day;
@@ -309,6 +316,9 @@ export class RiskEngine {
         this.#transition('ACTIVE', 'new UTC day: daily loss limit reset');
       }
     }
+    // An amount no rate values is missing from `equity`: judged on it, the limits would trip (or miss) by that
+    // whole amount. They wait until it can be valued; the gauge and the portfolio's staleness$ say why.
+    if (valuation.unvalued.length > 0) return;
     if (equity.gt(this.#peak)) this.#peak = equity;
     const { maxDrawdown, dailyLossLimit } = this.#config;
     if (maxDrawdown) {

@@ -206,6 +206,10 @@ export class Kernel {
     }));
     // ACTIVE is the normal state (at start, or trading resumed): info. REDUCING and HALTED stop trading: warn.
     this.#subs.push(this.risk.state$.subscribe((s) => logger[s.state === 'ACTIVE' ? 'info' : 'warn']({ state: s.state, reason: s.reason }, 'trading state')));
+    this.#subs.push(this.portfolio.staleness$.subscribe((v) => {
+      if (v.stale.length === 0 && v.unvalued.length === 0) logger.info('equity valued at current marks again');
+      else logger.warn({ stale: v.stale, unvalued: v.unvalued, equity: v.equity.toFixed() }, 'equity stale: valued at the last known rates (unvalued: no rate known, limits wait)');
+    }));
     await this.live.start();
     await this.#waitLive(this.opts.liveTimeoutMs ?? 30_000);
     this.#reconcile = await this.orders.reconcile();
