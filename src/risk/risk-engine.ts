@@ -163,6 +163,7 @@ export class RiskEngine {
       openOrderCount: () => ctx.openOrderCount(),
       inFlightReserved: (c) => ctx.inFlightReserved(c),
       portfolio: ctx.portfolio,
+      ...(ctx.pendingOrders ? { pendingOrders: () => ctx.pendingOrders!() } : {}),
       ...(ctx.btcValue ? { btcValue: (c: string, a: Decimal) => ctx.btcValue!(c, a) } : {}),
       get tradingState() {
         return engine.state;

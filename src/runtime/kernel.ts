@@ -130,6 +130,7 @@ export class Kernel {
         available: (c) => account.balance(c)?.available ?? ZERO,
         openOrderCount: () => orders.openOrderCount(),
         inFlightReserved: (c) => orders.inFlightReserved(c),
+        pendingOrders: () => orders.pendingOrders(),
         portfolio: this.portfolio,
         btcValue: (c, amount) => this.#btcValue(c, amount),
       },
