@@ -19,6 +19,8 @@
  * - NOT_ALLOWED (403) when the account's MarketPolicy forbids this direction on this market (`deps.permits`).
  * - CLIENTORDERID_ALREADY_EXISTS (409, `data.existingOrderId`): same clientOrderId from the same account within
  *   24 h. Only accepted orders consume a clientOrderId; a refused request may be retried with it.
+ * - Dust: no fill has zero proceeds; a remainder that could only trade for zero proceeds at its price never rests
+ *   and never trades — the order closes with what it filled (matcher.ts, trading-settle.ts).
  * - Reservations: a LIMIT buy reserves `ceil8(q × limit) + ceil8(q × limit × max(maker, taker fee))`; sells
  *   reserve their base quantity; a MARKET buy reserves exactly its planned cost (the book walk); a ceiling buy
  *   reserves its ceiling; a ceiling sell its planned base quantity.
@@ -36,7 +38,7 @@ import { type BatchItem, runBatch } from './trading-batch.js';
 import { ExecutionStore } from './trading-executions.js';
 import { Publisher, orderView, topOf } from './trading-publish.js';
 import { TradingReads } from './trading-reads.js';
-import { Operation, type SettleContext, closeOrder, settleFill, trimReserve } from './trading-settle.js';
+import { Operation, type SettleContext, closeOrder, isDust, settleFill, trimReserve } from './trading-settle.js';
 import { SizeRules } from './trading-size-rules.js';
 import type { OrderPort } from './conditional-orders/conditional-orders.js';
 import type { OrderRecord, TradingHooks } from './trading-types.js';
@@ -188,7 +190,9 @@ export class Trading implements OrderPort {
     const ctx = this.#context(book, fees, feeMax, at, op);
     for (const fill of plan.fills) settleFill(ctx, rec, fill);
     if (plan.fills.length > 0) this.#lastRate.set(m.symbol, plan.fills[plan.fills.length - 1]!.rate);
-    if (v.rests && !rec.remaining!.isZero()) {
+    // A remainder that could only trade for zero proceeds (the walk stopped on it, or it is dust at its own
+    // limit) is not tradable: it does not rest, the order closes with what it filled (matcher.ts).
+    if (v.rests && !rec.remaining!.isZero() && !plan.dust && !isDust(rec.remaining!, v.limit!)) {
       rec.resting = book.add(order.id, accountId, v.direction, v.limit!, rec.remaining!);
       // Without fills the reservation is exactly what the full quantity needs (see `reservation`): nothing to trim.
       if (plan.fills.length > 0) trimReserve(ctx, rec);
