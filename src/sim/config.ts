@@ -56,6 +56,13 @@ export interface SimConfig {
   allowedAddressWaitMs: number;
   /** Time between successive withdrawal status steps (REQUESTED -> AUTHORIZED -> PENDING -> COMPLETED). */
   withdrawalStepMs: number;
+  /**
+   * The markets' price slippage limit: how far (a fraction of the best opposite rate) a MARKET or CEILING_MARKET
+   * order may walk the book; an order whose fills would go further is refused with 409 ORDERBOOK_DEPTH (seed:
+   * "execution would exceed the market's price slippage limit"). Undefined: no limit (a demo that wants market
+   * orders to sweep a thin book). Default 0.1 (10 %); the service's own figure is not recorded.
+   */
+  maxSlippage?: Decimal | undefined;
   /** Minimum order value in satoshi (1e-8 BTC) below which DUST_TRADE_DISALLOWED_MIN_VALUE applies; 50 000. */
   dustMinValueSatoshi: number;
   /**
@@ -125,6 +132,7 @@ export function defaultSimConfig(overrides: Partial<SimConfig> = {}): SimConfig 
     allowedAddressWaitMs: 24 * 60 * 60 * 1000,
     withdrawalStepMs: 60_000,
     dustMinValueSatoshi: 50_000,
+    maxSlippage: dec('0.1'),
     btcReferenceRates: { ...DEFAULT_BTC_REFERENCE_RATES },
     ...overrides,
   };

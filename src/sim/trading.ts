@@ -13,6 +13,8 @@
  *   before any fill and nothing changes (the resting order stays). Orders that stop before reaching it trade.
  * - FILL_OR_KILL (409): an FOK order that cannot fill completely right now is refused with the error; no order
  *   is created. POST_ONLY (409): a post-only order that would trade is refused; no order is created.
+ * - ORDERBOOK_DEPTH (409): a MARKET or CEILING_MARKET order whose walk would fill beyond `config.maxSlippage` of
+ *   the best opposite rate is refused whole; nothing changes (see `checkSlippage`).
  * - MAX_ORDERS_ALLOWED (409): refused when the account already has `config.maxOpenOrders` open orders (every
  *   order is open while it is being matched, so the rule applies to all types).
  * - INSUFFICIENT_AWARDS (409) for `useAwards: true`: simulated accounts hold no award credits.
@@ -145,6 +147,7 @@ export class Trading implements OrderPort {
       plan = book.plan({ accountId, direction: v.direction, limit: v.limit, quantity: v.quantity, ceiling: v.ceiling, takerFee: fees.taker });
       if (plan.selfTrade) throw conflict('SELF_TRADE', `order would match own order ${plan.selfTrade.orderId}`);
       if (v.fillOrKill && !plan.complete) throw conflict('FILL_OR_KILL', 'order cannot be filled completely');
+      checkSlippage(v, plan, config.maxSlippage);
     }
     const reserveCurrency = v.direction === 'BUY' ? m.quoteCurrencySymbol : m.baseCurrencySymbol;
     const reserve = reservation(v, plan, feeMax);
@@ -275,6 +278,21 @@ export class Trading implements OrderPort {
 
   #context(book: OrderBook, fees: { maker: Decimal; taker: Decimal }, feeMax: Decimal, at: Date, op: Operation): SettleContext {
     return { ledger: this.#d.ledger, book, orders: this.#orders, executions: this.#executions, newId: this.#newId, fees, feeMax, at, op };
+  }
+}
+
+/**
+ * The market's price slippage limit (config.maxSlippage): a MARKET or CEILING_MARKET order whose walk would fill
+ * further than that fraction from the best opposite rate is refused whole, 409 ORDERBOOK_DEPTH. Limit orders are
+ * bounded by their own limit.
+ */
+function checkSlippage(v: ValidOrder, plan: MatchPlan, maxSlippage: Decimal | undefined): void {
+  if (!maxSlippage || (v.type !== 'MARKET' && v.type !== 'CEILING_MARKET') || plan.fills.length === 0) return;
+  const best = plan.fills[0]!.rate;
+  const worst = plan.fills[plan.fills.length - 1]!.rate;
+  const bound = v.direction === 'BUY' ? best.times(maxSlippage.plus(1)) : best.times(maxSlippage.negated().plus(1));
+  if (v.direction === 'BUY' ? worst.gt(bound) : worst.lt(bound)) {
+    throw conflict('ORDERBOOK_DEPTH', `execution would reach ${worst.toFixed()}, beyond the market's price slippage limit of ${maxSlippage.times(100).toFixed()} % from ${best.toFixed()}`);
   }
 }
 

@@ -10,7 +10,9 @@
  * | POST | /accounts/{id}/subaccounts | — | `Subaccount` |
  * | POST | /accounts/{id}/allowed-addresses | `{ currencySymbol, cryptoAddress, cryptoAddressTag? }` | `AllowedAddress` |
  * | POST | /deposits | `{ accountId, currencySymbol, quantity, pending?, txId? }` | `Deposit` |
+ * | POST | /accounts/{id}/require-allowed-addresses | `{ on: boolean }` | `{ accountId, on }` (withdrawals then need an ACTIVE allowed address, else WHITELIST_VIOLATION_WITHDRAWAL_ADDRESS) |
  * | POST | /markets/{symbol}/status | `{ status: ONLINE|OFFLINE }` | `{ symbol, status }` |
+ * | POST | /currencies/{symbol}/status | `{ status: ONLINE|OFFLINE }` | `{ symbol, status }` (wallet operations on an OFFLINE currency answer 503 CURRENCY_OFFLINE) |
  * | GET | /clock | — | `{ now, mode }` |
  * | POST | /clock/advance | `{ ms }` (virtual clock only) | `{ now }` |
  * | GET | /audit | — | per currency: total, credited, debited, discrepancy |
@@ -145,6 +147,18 @@ export function createControlHandler(t: ControlTarget, opts: { basePath: string;
       const tx = str(b, 'txId', false);
       if (tx) o.txId = tx;
       return t.funds.creditDeposit(existing(t, str(b, 'accountId')!), str(b, 'currencySymbol')!, amount(b.quantity, 'quantity'), o);
+    })
+    .add('POST', '/accounts/{id}/require-allowed-addresses', (b, p) => {
+      if (typeof b.on !== 'boolean') throw bad('on must be true or false');
+      const accountId = existing(t, p.id!);
+      t.funds.setRequireAllowedAddresses(accountId, b.on);
+      return { accountId, on: b.on };
+    })
+    .add('POST', '/currencies/{symbol}/status', (b, p) => {
+      const status = b.status;
+      if (status !== 'ONLINE' && status !== 'OFFLINE') throw bad('status must be ONLINE or OFFLINE');
+      t.catalog.setCurrencyStatus(p.symbol!, status);
+      return { symbol: t.catalog.currency(p.symbol!).symbol, status };
     })
     .add('POST', '/markets/{symbol}/status', (b, p) => {
       const status = b.status;

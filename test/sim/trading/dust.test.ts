@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { type Decimal, dec } from '../../../src/core/decimal.js';
 import type { OrderDirection } from '../../../src/model/enums.js';
 import { buyCost, fillQuote, SATOSHI } from '../../../src/model/trading-amounts.js';
-import { brief, checkInvariants, setup } from './harness.js';
+import { balances, brief, checkInvariants, refusal, setup } from './harness.js';
 
 const M = 'ETH-BTC';
 
@@ -117,5 +117,28 @@ describe('a ceiling buy spends its ceiling', () => {
       expect(o.proceeds.plus(o.commission).lte(ceiling)).toBe(true);
     }
     expect(gained).toBeGreaterThan(10);
+  });
+});
+
+describe('the price slippage limit (ORDERBOOK_DEPTH)', () => {
+  it('refuses a market order walking beyond it, with nothing changed; without a limit it sweeps', () => {
+    for (const maxSlippage of [dec('0.1'), undefined]) {
+      const h = setup({ maxSlippage });
+      h.fund('maker', 'BTC', '10');
+      h.fund('taker', 'USD', '100000');
+      h.limit('maker', 'SELL', '0.5', '30000');
+      h.limit('maker', 'SELL', '0.5', '33001'); // just over 10 % above the best ask
+      const market = h.order('MARKET', 'BUY', 'IMMEDIATE_OR_CANCEL', { quantity: '0.8' });
+      if (maxSlippage) {
+        const before = balances(h, ['maker', 'taker']);
+        expect(refusal(() => h.trading.placeOrder('taker', market)).code).toBe('ORDERBOOK_DEPTH');
+        expect(balances(h, ['maker', 'taker'])).toEqual(before);
+        const ceiling = h.order('CEILING_MARKET', 'BUY', 'IMMEDIATE_OR_CANCEL', { ceiling: '25000' });
+        expect(refusal(() => h.trading.placeOrder('taker', ceiling)).code).toBe('ORDERBOOK_DEPTH');
+      } else {
+        expect(h.trading.placeOrder('taker', market).fillQuantity.toFixed()).toBe('0.8');
+      }
+      checkInvariants(h, ['maker', 'taker']);
+    }
   });
 });
