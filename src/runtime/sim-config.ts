@@ -85,11 +85,15 @@ export const simFileSchema = z.strictObject({
     dustMinValueSatoshi: z.number().int().min(0).optional(),
     /** Price slippage limit of market orders (fraction; ORDERBOOK_DEPTH beyond it); `null` switches it off. Default 0.1. */
     maxSlippage: nonNegativeDecimal.nullable().optional(),
+    /** Sub-accounts and transfers for partner accounts only (seed); false opens them to every account. Default true. */
+    partnersOnly: z.boolean().optional(),
     /** Add markets (and their currencies) from a recorded GET /v3/markets response (line 1 of a `BITTREX.0` file). */
     recordedMarkets: z.strictObject({ file: z.string(), symbols: z.array(marketSymbolSchema).min(1) }).optional(),
   }).prefault({}),
   demo: z.strictObject({
     balances: z.record(z.string().regex(/^[A-Z0-9]+$/), positiveDecimal).default({}),
+    /** Whether the demo account is a partner (sub-accounts, transfers). Default true. */
+    partner: z.boolean().default(true),
   }).prefault({}),
   driver: z.discriminatedUnion('kind', [syntheticSchema, replaySchema, z.strictObject({ kind: z.literal('none') })]).default({ kind: 'synthetic' }),
 });
@@ -134,6 +138,7 @@ export function engineConfigOf(cfg: SimFileConfig): SimConfig {
   if (ex.withdrawalStepMs !== undefined) out.withdrawalStepMs = ex.withdrawalStepMs;
   if (ex.dustMinValueSatoshi !== undefined) out.dustMinValueSatoshi = ex.dustMinValueSatoshi;
   if (ex.maxSlippage !== undefined) out.maxSlippage = ex.maxSlippage ?? undefined;
+  if (ex.partnersOnly !== undefined) out.partnersOnly = ex.partnersOnly;
   return out;
 }
 

@@ -63,6 +63,12 @@ export interface SimConfig {
    * orders to sweep a thin book). Default 0.1 (10 %); the service's own figure is not recorded.
    */
   maxSlippage?: Decimal | undefined;
+  /**
+   * Sub-accounts and transfers for partner accounts only, as the seed says (403 FORBIDDEN for others; an account is
+   * a partner when created so, e.g. control API `POST /accounts {partner: true}`). False opens them to every
+   * account (a demo). Default true.
+   */
+  partnersOnly: boolean;
   /** Minimum order value in satoshi (1e-8 BTC) below which DUST_TRADE_DISALLOWED_MIN_VALUE applies; 50 000. */
   dustMinValueSatoshi: number;
   /**
@@ -133,6 +139,7 @@ export function defaultSimConfig(overrides: Partial<SimConfig> = {}): SimConfig 
     withdrawalStepMs: 60_000,
     dustMinValueSatoshi: 50_000,
     maxSlippage: dec('0.1'),
+    partnersOnly: true,
     btcReferenceRates: { ...DEFAULT_BTC_REFERENCE_RATES },
     ...overrides,
   };
