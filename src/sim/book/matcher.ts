@@ -85,10 +85,12 @@ export function planMatch(opposite: BookSide, taker: TakerOrder): MatchPlan {
       }
       let quantity: Decimal;
       let sizeBound: boolean;
+      let quote: Decimal;
       if (remaining !== undefined) {
         sizeBound = remaining.lte(maker.remaining);
         quantity = sizeBound ? remaining : maker.remaining;
-        if (fillQuote(quantity, level.rate).isZero()) {
+        quote = fillQuote(quantity, level.rate);
+        if (quote.isZero()) {
           plan.dust = true;
           break walk;
         }
@@ -97,15 +99,15 @@ export function planMatch(opposite: BookSide, taker: TakerOrder): MatchPlan {
         const affordable = ceilingQuantity(budget!, level.rate, taker.takerFee, buy);
         sizeBound = affordable.lte(maker.remaining);
         quantity = sizeBound ? affordable : maker.remaining;
+        quote = fillQuote(quantity, level.rate);
         // What the ceiling still pays for is worth nothing at this rate: the ceiling is used up.
-        if (quantity.isZero() || fillQuote(quantity, level.rate).isZero()) {
+        if (quote.isZero()) {
           plan.complete = true;
           break walk;
         }
         const spent = buy ? buyCost(quantity, level.rate, taker.takerFee) : sellReceipt(quantity, level.rate, taker.takerFee);
         budget = budget!.minus(spent);
       }
-      const quote = fillQuote(quantity, level.rate);
       const takerCommission = commissionOn(quote, taker.takerFee);
       plan.fills.push({ maker, quantity, rate: level.rate, quote, takerCommission });
       plan.filled = plan.filled.plus(quantity);
