@@ -10,7 +10,8 @@
  * market filled. Amounts in another quote currency Q are converted with the marks of `Q-<reporting>` (or the
  * inverse of `<reporting>-Q`). Without such a mark (a book emptied, a stream down) the amount is valued at the
  * last rate seen (or the last fill rate of a position in that market) and the valuation says it is STALE; it is
- * never silently left out, which would move equity by the whole amount and fake (or hide) a drawdown. Only an
+ * never silently left out, which would move equity by the whole amount and fake (or hide) a drawdown (an open
+ * position whose own market has no mark is valued at its last fill rate, and is stale too). Only an
  * amount with no rate ever known is left out, and the valuation says so (`unvalued`): the risk engine then does
  * not judge its limits on that figure.
  *
@@ -62,6 +63,12 @@ export interface PortfolioOptions {
 export function quoteOf(marketSymbol: string): string {
   const dash = marketSymbol.indexOf('-');
   return dash < 0 ? marketSymbol : marketSymbol.slice(dash + 1);
+}
+
+/** Base currency of a `BASE-QUOTE` market symbol. */
+function baseOf(marketSymbol: string): string {
+  const dash = marketSymbol.indexOf('-');
+  return dash < 0 ? marketSymbol : marketSymbol.slice(0, dash);
 }
 
 /**
@@ -200,7 +207,12 @@ export class Portfolio {
     const v = { stale: new Set<string>(), unvalued: new Set<string>() };
     let sum = ZERO;
     for (const p of this.#select(strategy)) {
-      const mark = marks(p.marketSymbol) ?? p.lastRate;
+      let mark = marks(p.marketSymbol);
+      if (!mark) {
+        // An open position without a mark is valued at its last fill rate: stale, like a missing conversion.
+        if (!p.quantity.isZero()) v.stale.add(baseOf(p.marketSymbol));
+        mark = p.lastRate;
+      }
       const c = this.#convert(p.realizedPnl.plus(p.unrealizedPnl(mark)), p.quoteCurrency, marks, v);
       if (c) sum = sum.plus(c);
     }

@@ -48,4 +48,11 @@ describe('equity with a missing conversion mark', () => {
     expect(engine.state).toBe('ACTIVE');
     engine.close();
   });
+
+  it('an open position whose own market has no mark is valued at its last fill rate, and said to be stale', () => {
+    const fx = fixture();
+    fx.fill('BUY', '1', '30000');
+    fx.book('BTC-USD', [], []);
+    expect(fx.portfolio.valueEquity((m) => fx.store.bestBid(m) && fx.store.bestAsk(m) ? dec('1') : undefined)).toEqual({ equity: dec('0'), stale: ['BTC'], unvalued: [] });
+  });
 });
