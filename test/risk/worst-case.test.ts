@@ -14,7 +14,9 @@ import type { PendingOrder } from '../../src/risk/order-reserve.js';
 import { RiskEngine } from '../../src/risk/risk-engine.js';
 import { SATOSHI } from '../../src/model/trading-amounts.js';
 import { refusal, setup } from '../sim/trading/harness.js';
-import { config, fixture, lvl, order } from './fixture.js';
+import { config, fixture, lvl, marketOrder, order } from './fixture.js';
+import { estimateFill } from '../../src/risk/order-value.js';
+import { reserveOf } from '../../src/risk/order-reserve.js';
 
 const codesOf = (v: RiskVerdict): string[] => (v.approved ? [] : v.reasons.map((r) => r.code));
 
@@ -170,6 +172,43 @@ describe('the engine and the simulator agree to the last unit (6)', () => {
       engine.close();
     }
     expect(rounded).toBeGreaterThan(100); // most pairs need the rounding rule to agree
+  });
+});
+
+describe('market buys: the engine never approves what the simulator refuses', () => {
+  it('reserves the walk plus fee at least as the simulator spends it, and by at most the per-fill rounding more', () => {
+    let seed = 4242;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 50; i++) {
+      const sim = setup();
+      const fee = sim.catalog.feeRates('BTC-USD').taker;
+      sim.fund('maker', 'BTC', '100');
+      const fx = fixture();
+      const asks = [];
+      for (let l = 0; l < 4; l++) {
+        const rate = dec(30000 + l * 5 + Math.floor(next() * 5)).plus(dec(Math.floor(next() * 1000)).div(1000));
+        const quantity = dec(Math.floor(1e6 + next() * 5e6)).times(SATOSHI);
+        sim.limit('maker', 'SELL', quantity.toFixed(), rate.toFixed());
+        asks.push(lvl(quantity.toFixed(), rate.toFixed()));
+      }
+      fx.book('BTC-USD', [lvl('1', '29990')], asks);
+      // Somewhere into the book, never past it (the walk then has a rate for every unit).
+      const depth = asks.reduce((sum, a) => sum.plus(a.quantity), dec(0));
+      const quantity = depth.times(0.2 + next() * 0.75).toDecimalPlaces(8, 1);
+      const buy = marketOrder('BUY', quantity.toFixed());
+      const engine = new RiskEngine(config({ commissionRate: fee, priceBand: undefined }), fx.ctx);
+      const estimate = estimateFill(buy, fx.store)!;
+      const need = reserveOf(buy, estimate, fee)!;
+      fx.balances.set('USD', need);
+      expect(engine.evaluate(buy).approved, `${quantity}`).toBe(true);
+      sim.fund('taker', 'USD', need.toFixed());
+      const placed = sim.trading.placeOrder('taker', sim.order('MARKET', 'BUY', 'IMMEDIATE_OR_CANCEL', { quantity: quantity.toFixed() }));
+      expect(placed.fillQuantity.toFixed()).toBe(quantity.toFixed());
+      const spent = need.minus(sim.bal('taker', 'USD').total);
+      expect(need.gte(spent)).toBe(true);
+      expect(need.minus(spent).lte(SATOSHI.times(2 * 4 + 2)), `${need} vs ${spent}`).toBe(true);
+      engine.close();
+    }
   });
 });
 
