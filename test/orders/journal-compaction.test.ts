@@ -153,7 +153,7 @@ describe('journal compaction', () => {
   });
 
   it('keeps the newest limits record, and it decodes back as written', () => {
-    const curve = { at: T0, equity: dec('600'), peak: dec('1000'), maxDrawdown: dec('400'), day: 19_800, dayOpen: dec('1000') };
+    const curve = { at: T0, equity: dec('-600.12345678'), peak: dec('1000'), maxDrawdown: dec('1600.12345678'), day: 19_800, dayOpen: dec('-300') };
     const older: JournalRecord = { t: 'limits', at: T0 - 1, curve: { ...curve, peak: dec('900') }, risk: { peak: dec('900'), day: 19_800, state: 'ACTIVE', reason: 'started' } };
     const newest: JournalRecord = {
       t: 'limits',
