@@ -21,6 +21,8 @@ import { OrderManager, type ReconcileReport } from '../orders/order-manager.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import type { RiskConfig } from '../risk/risk-config.js';
 import { RiskEngine } from '../risk/risk-engine.js';
+import { LimitsKeeper, restoreLimitState } from '../risk/limits-keeper.js';
+import { midOf } from '../risk/order-value.js';
 import { createStrategyContext } from '../strategy/strategy-context.js';
 import { loadConfiguredStrategy, type ConfiguredStrategy } from '../strategy/load-strategy.js';
 import { runStrategy, type RunningStrategy } from '../strategy/strategy-runner.js';
@@ -104,6 +106,7 @@ export class Kernel {
   readonly journal: Journal;
   /** Placed, cancelled and filled orders as short log lines, and their counts for the periodic summary. */
   readonly activity: OrderActivityLog;
+  readonly #limits: LimitsKeeper;
   #strategies: RunningStrategy[] = [];
   #reconcile: ReconcileReport | undefined;
   #subs: Subscription[] = [];
@@ -140,6 +143,7 @@ export class Kernel {
         available: (c) => account.balance(c)?.available ?? ZERO,
         openOrderCount: () => orders.openOrderCount(),
         inFlightReserved: (c) => orders.inFlightReserved(c),
+        pendingOrders: () => orders.pendingOrders(),
         portfolio: this.portfolio,
         btcValue: (c, amount) => this.#btcValue(c, amount),
       },
@@ -159,6 +163,19 @@ export class Kernel {
       newId: opts.newId,
     });
     this.orders = orders;
+    // Positions and limits come back together, before any evaluation: the day open, the peaks and a halt are
+    // those of the last run, so its PnL counts neither as today's nor as a fall from zero (resuming restores the
+    // same positions again, then adds what was missed).
+    const saved = this.journal.state;
+    for (const p of saved.positions()) this.portfolio.restorePosition(p);
+    restoreLimitState(saved.limits, this.portfolio, this.risk, (m) => midOf(this.live.market, m));
+    this.#limits = new LimitsKeeper({
+      clock,
+      portfolio: this.portfolio,
+      risk: this.risk,
+      checkEveryMs: opts.risk.evaluationIntervalMs,
+      write: (s) => this.journal.append({ t: 'limits', ...s }),
+    });
   }
 
   /**
@@ -206,12 +223,18 @@ export class Kernel {
     }));
     // ACTIVE is the normal state (at start, or trading resumed): info. REDUCING and HALTED stop trading: warn.
     this.#subs.push(this.risk.state$.subscribe((s) => logger[s.state === 'ACTIVE' ? 'info' : 'warn']({ state: s.state, reason: s.reason }, 'trading state')));
+    this.#subs.push(this.portfolio.staleness$.subscribe((v) => {
+      if (v.stale.length === 0 && v.unvalued.length === 0) logger.info('equity valued at current marks again');
+      else logger.warn({ stale: v.stale, unvalued: v.unvalued, equity: v.equity.toFixed() }, 'equity stale: valued at the last known rates (unvalued: no rate known, limits wait)');
+    }));
     await this.live.start();
     await this.#waitLive(this.opts.liveTimeoutMs ?? 30_000);
     logger.info({ streams: this.live.channels.length }, `${this.live.channels.length} streams live`);
     this.#reconcile = await this.orders.reconcile();
     logger.info({ ...this.#reconcile, unknownOpenOrders: this.#reconcile.unknownOpenOrders.length }, 'journal reconciled');
     this.#startCompaction();
+    // Only now: resuming needs the journal as it was opened.
+    this.#limits.start();
     for (const c of this.configured) this.#startStrategy(c);
     this.#state = 'running';
     logger.info({ strategies: this.#strategies.map((s) => s.name), at: clock.now() }, 'kernel running');
@@ -230,6 +253,7 @@ export class Kernel {
       this.opts.logger.error({ err }, 'cancelling open orders on shutdown failed');
     }
     await this.orders.close();
+    if (this.#reconcile) this.#limits.close();
     this.journal.close();
     this.risk.close();
     for (const s of this.#subs) s.unsubscribe();
