@@ -34,8 +34,10 @@ import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-err
 import { type LineParser, type ParseSink, UnreadableFileError, lineReader } from './line-reader.js';
 import type { MarketDataReader, ReaderFactory, ReaderOpenOptions } from './reader.js';
 import { MARKET_MESSAGES, emitMessage, snapshotEvent } from './stream-events.js';
+import { readTradeText } from './trade-text.js';
 
 const ORDERBOOK_PREFIX = ',"name":"orderBook","payload":';
+const TRADE_PREFIX = ',"name":"trade","payload":';
 const ORDERBOOK_SNAPSHOT_RE = /^\/markets\/([^/?]+)\/orderbook(?:\?|$)/i;
 const SNAPSHOT_KIND_RE = /^\/(?:markets\/[^/?]+\/)?([a-z-]+)/i;
 
@@ -53,7 +55,7 @@ class RecordingParser implements LineParser {
   #header = false;
 
   line(text: string, ref: LineRef, out: ParseSink): void {
-    if (this.#header && this.#fastOrderBook(text, ref, out)) return;
+    if (this.#header && this.#fast(text, ref, out)) return;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -74,20 +76,29 @@ class RecordingParser implements LineParser {
   }
 
   /**
-   * The hot line, read without JSON.parse: `{"t":<ms>,"name":"orderBook","payload":<payload>}` as the recorder
-   * writes it, the payload in the service's canonical form (readOrderBookText, the hub client's own fast path).
-   * Anything else answers false and goes the general way, which also writes every error.
+   * The hot lines, read without JSON.parse: `{"t":<ms>,"name":"orderBook"|"trade","payload":<payload>}` as the
+   * recorder writes them, the payload in the service's canonical form (readOrderBookText, the hub client's own fast
+   * path; readTradeText). Anything else answers false and goes the general way, which also writes every error.
    */
-  #fastOrderBook(text: string, ref: LineRef, out: ParseSink): boolean {
+  #fast(text: string, ref: LineRef, out: ParseSink): boolean {
     if (!text.startsWith('{"t":') || text.charCodeAt(text.length - 1) !== 125) return false;
     let i = 5;
     let t = 0;
     for (let c = text.charCodeAt(i); c >= 48 && c <= 57; c = text.charCodeAt(++i)) t = t * 10 + (c - 48);
-    if (i === 5 || i > 20 || !text.startsWith(ORDERBOOK_PREFIX, i)) return false;
-    const data = readOrderBookText(text.slice(i + ORDERBOOK_PREFIX.length, -1));
-    if (data === undefined) return false;
-    out.event({ kind: 'orderBookDelta', at: t, marketSymbol: data.marketSymbol, depth: data.depth, sequence: data.sequence, bidDeltas: data.bidDeltas, askDeltas: data.askDeltas, source: ref });
-    return true;
+    if (i === 5 || i > 20) return false;
+    if (text.startsWith(ORDERBOOK_PREFIX, i)) {
+      const d = readOrderBookText(text.slice(i + ORDERBOOK_PREFIX.length, -1));
+      if (d === undefined) return false;
+      out.event({ kind: 'orderBookDelta', at: t, marketSymbol: d.marketSymbol, depth: d.depth, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas, source: ref });
+      return true;
+    }
+    if (text.startsWith(TRADE_PREFIX, i)) {
+      const d = readTradeText(text, i + TRADE_PREFIX.length, text.length - 1);
+      if (d === undefined) return false;
+      out.event({ kind: 'trade', at: t, marketSymbol: d.marketSymbol, sequence: d.sequence, trades: d.deltas, source: ref });
+      return true;
+    }
+    return false;
   }
 
   #entry(entry: RecordingEntry, ref: LineRef, out: ParseSink): void {
