@@ -1,6 +1,6 @@
 /**
  * `rexbot backtest` as a real process on the shipped example (config/backtest.yaml over
- * backtest/data/bittrex-v3-2021-06-14.jsonl.gz): a run with --band writes both report files and says where;
+ * backtest/data/synthetic-btc-usd.jsonl.gz): a run with --band writes both report files and says where;
  * the same run twice gives the same report.json bytes; a sweep runs its grid on worker threads with a bad
  * value failing alone; bad command lines exit 2 with the reason.
  */
@@ -44,11 +44,11 @@ describe('rexbot backtest', () => {
     expect(r.stdout).toMatch(/pessimistic/);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { kind: string; events: number; band: Array<{ queueModel: string }>; queueModel: string };
     expect(report.kind).toBe('backtest');
-    expect(report.events).toBe(186);
+    expect(report.events).toBe(11066);
     expect(report.band.map((b) => b.queueModel)).toEqual(['power', 'pessimistic', 'optimistic']);
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     // not a terminal: plain progress lines, no bar redraws
-    expect(r.stderr).toMatch(/^backtest: 100\.0 % · 186 events · [\d,]+ events\/s · ETA/m);
+    expect(r.stderr).toMatch(/^backtest: 100\.0 % · 11,066 events · [\d,]+ events\/s · ETA/m);
 
     const again = await tmp();
     expect((await run(['config/backtest.yaml', '--band', '--out', again])).code).toBe(0);
