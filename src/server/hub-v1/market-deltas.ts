@@ -8,7 +8,7 @@
  * are gathered and flushed once per operation (a microtask), giving one uE and one nonce per operation.
  */
 import type { Decimal } from '../../core/decimal.js';
-import type { V1BookDelta, V1BookLevel, V1DeltaFill } from '../../wire/v1-hub/messages.js';
+import type { V1BookDelta, V1BookLevel, V1DeltaFill } from '../../wire/v1/hub/messages.js';
 
 /** One gathered uE body, before the per-connection nonce is added. */
 export interface PendingExchangeDelta {

@@ -2,24 +2,22 @@
  * The v1.1 hub over the simulator engine: the {@link V1HubBackend} answers in v1.1 terms, and
  * {@link bridgeEventsToV1Hub} turns the engine's v3 events into the hub's uE / uS / uL / uO / uB.
  *
- * v3 → v1.1 conversions the hub needs (seed 001, "Key field renames", read backwards):
- * - market `ETH-BTC` (base-quote) is `BTC-ETH` (quote-base);
- * - a trade's uuid gets a stable int FillId; takerSide is the fill's OrderType; executedAt its TimeStamp;
- * - a summary joins the v3 summary and ticker: bidRate/askRate/lastTradeRate → Bid/Ask/Last, quoteVolume →
- *   BaseVolume, volume → Volume, and PrevDay = Last / (1 + percentChange/100), the rate a day ago;
- * - an order's fillQuantity becomes QuantityRemaining = quantity − fillQuantity; proceeds → Price; commission →
- *   CommissionPaid; timeInForce IOC → ImmediateOrCancel; status CLOSED → Closed / IsOpen false; the uO Type is
- *   OPEN (nothing filled yet), PARTIAL (some filled, still open), FILL (closed fully filled) or CANCEL.
- * - Deprecated in v3 and sent as their neutral value: OpenBuyOrders/OpenSellOrders (the served book's level
- *   counts), CancelInitiated false, IsConditional false, Pending 0, AutoSell false.
+ * The v3 → v1.1 conversions are the shared mapping's (wire/v1/mapping: names reversed, summaries, trades,
+ * orders, balances); what only the hub has is added here:
+ * - fills get stable int ids (v1.1 `FillId`/`Id`) per server, so a snapshot's fills and later uE fills agree;
+ * - uO's Type: OPEN (open, nothing filled), PARTIAL (open, some filled), FILL (closed fully filled), CANCEL;
+ *   and its Id (an int) and IsOpen / Updated, which the REST order has not;
+ * - uB's AccountId is an int on v1.1 (a uuid in v3): a stable hash of the account id.
  */
 import { createHash } from 'node:crypto';
-import { type Decimal, ZERO } from '../../core/decimal.js';
+import { ZERO } from '../../core/decimal.js';
 import type { Balance } from '../../model/wallet.js';
-import type { MarketSummary, Ticker, Trade } from '../../model/market.js';
+import type { Trade } from '../../model/market.js';
 import type { Order } from '../../model/order.js';
 import type { SimEngine } from '../../sim/engine.js';
-import type { V1BalanceDeltaBalance, V1DeltaFill, V1OrderDelta, V1StateFill, V1SummaryDelta } from '../../wire/v1-hub/messages.js';
+import { balanceToV1, orderToV1, summaryToV1, tradeToV1 } from '../../wire/v1/mapping/index.js';
+import { symbolToV1Market, v1MarketToSymbol } from '../../wire/v1/market-name.js';
+import type { V1BalanceDeltaBalance, V1DeltaFill, V1OrderDelta, V1StateFill, V1SummaryDelta } from '../../wire/v1/hub/messages.js';
 import { FillIds } from './market-deltas.js';
 import type { V1Hub } from './v1-hub.js';
 import type { V1ExchangeSnapshot, V1HubBackend } from './v1-hub-types.js';
@@ -27,15 +25,9 @@ import type { V1ExchangeSnapshot, V1HubBackend } from './v1-hub-types.js';
 /** Fills a QueryExchangeState result carries, as the original did. */
 export const V1_STATE_FILLS = 100;
 
-/** `ETH-BTC` → `BTC-ETH` (and back: the reversal is its own inverse). */
-export function reverseMarketName(name: string): string {
-  const i = name.indexOf('-');
-  return i < 0 ? name : `${name.slice(i + 1)}-${name.slice(0, i)}`;
-}
-
-/** A small int that stands for an account uuid (uB's AccountId was an int on v1.1). */
-function accountInt(accountId: string): number {
-  return createHash('sha256').update(accountId).digest().readUInt32BE(0) & 0x7fffffff;
+/** A stable non-negative int standing for a uuid (v1.1 numbered what v3 identifies by uuid). */
+function intOf(uuid: string): number {
+  return createHash('sha256').update(uuid).digest().readUInt32BE(0) & 0x7fffffff;
 }
 
 /** The backend plus the per-server state the bridge shares with it (fill ids). */
@@ -54,14 +46,26 @@ export interface V1EngineBackend extends V1HubBackend {
 export function v1EngineBackend(engine: SimEngine): V1EngineBackend {
   const fillIds = new FillIds();
   const accounts = engine.funds.accounts;
-  const symbolOf = (v1Name: string): string | undefined => {
-    const symbol = reverseMarketName(v1Name.toUpperCase());
-    return engine.catalog.markets().some((m) => m.symbol === symbol) ? symbol : undefined;
-  };
   const summaryOf = (symbol: string): V1SummaryDelta => {
     const created = engine.catalog.markets().find((m) => m.symbol === symbol)?.createdAt ?? new Date(0);
     const book = engine.orderBook(symbol, 500).data;
-    return v1Summary(engine.summary(symbol), engine.ticker(symbol), created, book.bid.length, book.ask.length);
+    const s = summaryToV1(engine.summary(symbol), engine.ticker(symbol), { created, openBuyOrders: book.bid.length, openSellOrders: book.ask.length });
+    // The REST form allows nulls (markets that never traded); the hub's always carried numbers.
+    return {
+      MarketName: s.MarketName,
+      High: s.High ?? ZERO,
+      Low: s.Low ?? ZERO,
+      Volume: s.Volume ?? ZERO,
+      Last: s.Last ?? ZERO,
+      BaseVolume: s.BaseVolume ?? ZERO,
+      TimeStamp: s.TimeStamp,
+      Bid: s.Bid ?? ZERO,
+      Ask: s.Ask ?? ZERO,
+      OpenBuyOrders: s.OpenBuyOrders ?? 0,
+      OpenSellOrders: s.OpenSellOrders ?? 0,
+      PrevDay: s.PrevDay ?? ZERO,
+      Created: s.Created ?? created,
+    };
   };
   return {
     fillIds,
@@ -71,11 +75,11 @@ export function v1EngineBackend(engine: SimEngine): V1EngineBackend {
       return k ? { secret: k.secret, accountId: k.accountId } : undefined;
     },
     marketName(name) {
-      const symbol = symbolOf(name);
-      return symbol === undefined ? undefined : reverseMarketName(symbol);
+      const symbol = v1MarketToSymbol(name);
+      return symbol !== undefined && engine.catalog.markets().some((m) => m.symbol === symbol) ? symbolToV1Market(symbol) : undefined;
     },
     exchangeState(marketName): V1ExchangeSnapshot {
-      const symbol = reverseMarketName(marketName);
+      const symbol = v1MarketToSymbol(marketName) as string;
       const book = engine.orderBook(symbol, 500).data;
       const trades = engine.trades(symbol).data.slice(0, V1_STATE_FILLS);
       return {
@@ -92,16 +96,8 @@ export function v1EngineBackend(engine: SimEngine): V1EngineBackend {
 }
 
 function stateFill(t: Trade, id: number): V1StateFill {
-  return {
-    Id: id,
-    TimeStamp: t.executedAt,
-    Quantity: t.quantity,
-    Price: t.rate,
-    Total: t.quantity.mul(t.rate),
-    FillType: 'FILL',
-    OrderType: t.takerSide,
-    Uuid: t.id,
-  };
+  const h = tradeToV1(t, id);
+  return { Id: h.Id, TimeStamp: h.TimeStamp, Quantity: h.Quantity, Price: h.Price, Total: h.Total, FillType: h.FillType, OrderType: h.OrderType, Uuid: t.id };
 }
 
 /** A v3 trade as a uE fill. */
@@ -109,67 +105,47 @@ export function deltaFill(t: Trade, fillId: number): V1DeltaFill {
   return { FillId: fillId, OrderType: t.takerSide, Rate: t.rate, Quantity: t.quantity, TimeStamp: t.executedAt };
 }
 
-/** A v3 summary and ticker as one v1.1 summary. */
-export function v1Summary(s: MarketSummary, t: Ticker, created: Date, openBuys: number, openSells: number): V1SummaryDelta {
-  const last = t.lastTradeRate;
-  const pct = s.percentChange;
-  const prevDay: Decimal = pct === undefined || pct.lte(-100) ? last : last.div(pct.div(100).add(1)).toDecimalPlaces(8);
-  return {
-    MarketName: reverseMarketName(s.symbol),
-    High: s.high,
-    Low: s.low,
-    Volume: s.volume,
-    Last: last,
-    BaseVolume: s.quoteVolume,
-    TimeStamp: s.updatedAt,
-    Bid: t.bidRate,
-    Ask: t.askRate,
-    OpenBuyOrders: openBuys,
-    OpenSellOrders: openSells,
-    PrevDay: prevDay,
-    Created: created,
-  };
-}
-
 /** A v3 order change as a uO message (without its per-connection nonce). */
 export function v1OrderDelta(accountId: string, o: Order): Omit<V1OrderDelta, 'Nonce'> {
-  const quantity = o.quantity ?? ZERO;
+  const v = orderToV1(o);
   const closed = o.status === 'CLOSED';
   const filled = o.fillQuantity;
-  const type = !closed ? (filled.isZero() ? 0 : 1) : filled.gte(quantity) && !quantity.isZero() ? 2 : 3;
+  const type = !closed ? (filled.isZero() ? 0 : 1) : v.QuantityRemaining.isZero() && !filled.isZero() ? 2 : 3;
   const order: V1OrderDelta['Order'] = {
     Uuid: o.id,
-    OrderUuid: o.id,
-    Id: accountInt(o.id),
-    Exchange: reverseMarketName(o.marketSymbol),
-    OrderType: `LIMIT_${o.direction}`,
-    Quantity: quantity,
-    QuantityRemaining: quantity.sub(filled),
-    Limit: o.limit ?? ZERO,
-    CommissionPaid: o.commission,
-    Price: o.proceeds,
-    Opened: o.createdAt,
+    OrderUuid: v.OrderUuid,
+    Id: intOf(o.id),
+    Exchange: v.Exchange,
+    OrderType: v.OrderType,
+    Quantity: v.Quantity,
+    QuantityRemaining: v.QuantityRemaining,
+    Limit: v.Limit ?? v.Price,
+    CommissionPaid: v.CommissionPaid,
+    Price: v.Price,
+    Opened: v.Opened,
     IsOpen: !closed,
-    CancelInitiated: false,
-    ImmediateOrCancel: o.timeInForce === 'IMMEDIATE_OR_CANCEL' || o.timeInForce === 'FILL_OR_KILL',
-    IsConditional: false,
+    CancelInitiated: v.CancelInitiated,
+    ImmediateOrCancel: v.ImmediateOrCancel,
+    IsConditional: v.IsConditional,
+    Condition: 'NONE',
     Updated: o.updatedAt ?? o.closedAt ?? o.createdAt,
   };
-  if (!filled.isZero()) order.PricePerUnit = o.proceeds.div(filled).toDecimalPlaces(8);
-  if (o.closedAt) order.Closed = o.closedAt;
+  if (v.PricePerUnit !== null) order.PricePerUnit = v.PricePerUnit;
+  if (v.Closed !== null) order.Closed = v.Closed;
   return { AccountUuid: accountId, Type: type, Order: order };
 }
 
 /** A v3 balance change as a uB balance. */
 export function v1BalanceDelta(accountId: string, b: Balance): V1BalanceDeltaBalance {
+  const v = balanceToV1(b);
   return {
     Uuid: accountId,
-    AccountId: accountInt(accountId),
-    Currency: b.currencySymbol,
-    Balance: b.total,
-    Available: b.available,
-    Pending: ZERO,
-    Requested: false,
+    AccountId: intOf(accountId),
+    Currency: v.Currency,
+    Balance: v.Balance,
+    Available: v.Available,
+    Pending: v.Pending ?? ZERO,
+    Requested: v.Requested ?? false,
     Updated: b.updatedAt,
     AutoSell: false,
   };
@@ -187,13 +163,13 @@ export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1En
       case 'orderBook': {
         // The served book is the depth-500 view; its deltas are what a full-book v1.1 client needs.
         if (e.depth !== 500) return;
-        const name = reverseMarketName(e.marketSymbol);
+        const name = symbolToV1Market(e.marketSymbol);
         for (const d of e.bidDeltas) hub.levelChanged(name, 'buy', d.rate, d.quantity);
         for (const d of e.askDeltas) hub.levelChanged(name, 'sell', d.rate, d.quantity);
         return;
       }
       case 'trade': {
-        const name = reverseMarketName(e.marketSymbol);
+        const name = symbolToV1Market(e.marketSymbol);
         for (const t of e.deltas) hub.filled(name, deltaFill(t, backend.fillIds.of(t.id)));
         return;
       }

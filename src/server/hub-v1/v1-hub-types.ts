@@ -4,7 +4,7 @@
  * carries them. The adapter over the engine (v1-engine-backend.ts) does the v3 → v1.1 conversion through the
  * mapping; the hub itself knows neither the engine nor v3.
  */
-import type { V1BookLevel, V1StateFill, V1SummaryDelta } from '../../wire/v1-hub/messages.js';
+import type { V1BookLevel, V1StateFill, V1SummaryDelta } from '../../wire/v1/hub/messages.js';
 
 /** A market's book and recent fills, without the nonce (the hub numbers it per connection). */
 export interface V1ExchangeSnapshot {

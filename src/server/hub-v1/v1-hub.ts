@@ -23,8 +23,8 @@ import type {
   V1DeltaFill,
   V1OrderDelta,
   V1SummaryDelta,
-} from '../../wire/v1-hub/messages.js';
-import { encodeV1Payload, V1_METHODS } from '../../wire/v1-hub/protocol.js';
+} from '../../wire/v1/hub/messages.js';
+import { encodeV1Payload, V1_METHODS } from '../../wire/v1/hub/protocol.js';
 import { HubMethodError, type HubFlavour, type HubSink } from '../hub/hub-types.js';
 import type { HubConnectionHandle } from '../hub/hub.js';
 import { MarketDeltas } from './market-deltas.js';

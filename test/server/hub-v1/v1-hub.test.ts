@@ -8,7 +8,7 @@ import { filter, firstValueFrom } from 'rxjs';
 import { V1HubAuthError, V1HubClient, type V1HubEvent, type V1HubMessage } from '../../../src/bittrex/v1/hub/v1-hub-client.js';
 import { HubInvocationError } from '../../../src/bittrex/hub/transport.js';
 import { dec } from '../../../src/core/decimal.js';
-import type { V1Messages } from '../../../src/wire/v1-hub/messages.js';
+import type { V1Messages } from '../../../src/wire/v1/hub/messages.js';
 import { startFixture, type SimFixture, type TestAccount } from '../sim-fixture.js';
 
 let fx: SimFixture;

@@ -14,7 +14,7 @@
  */
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../../../core/clock.js';
-import type { V1DeltaFill, V1ExchangeDelta } from '../../../wire/v1-hub/messages.js';
+import type { V1DeltaFill, V1ExchangeDelta } from '../../../wire/v1/hub/messages.js';
 import { V1LocalBook } from './v1-local-book.js';
 import type { V1HubClient, V1HubEvent } from './v1-hub-client.js';
 

@@ -10,8 +10,8 @@ import { Subject, type Observable } from 'rxjs';
 import { hmacSha512Hex } from '../../rest/auth.js';
 import { RexbotError } from '../../../core/errors.js';
 import { createHubTransport, type HubTransport } from '../../hub/transport.js';
-import { V1_CALLBACKS, type V1Callback, type V1Messages, type V1ExchangeState, type V1SummaryState } from '../../../wire/v1-hub/messages.js';
-import { decodeV1Payload, V1_HUB_NAME } from '../../../wire/v1-hub/protocol.js';
+import { V1_CALLBACKS, type V1Callback, type V1Messages, type V1ExchangeState, type V1SummaryState } from '../../../wire/v1/hub/messages.js';
+import { decodeV1Payload, V1_HUB_NAME } from '../../../wire/v1/hub/protocol.js';
 
 /** A decoded callback. */
 export type V1HubMessage = { [K in V1Callback]: { name: K; data: V1Messages[K] } }[V1Callback];

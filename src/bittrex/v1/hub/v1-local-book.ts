@@ -5,7 +5,7 @@
  */
 import type { Decimal } from '../../../core/decimal.js';
 import type { OrderBookEntry } from '../../../model/market.js';
-import type { V1BookDelta, V1ExchangeState } from '../../../wire/v1-hub/messages.js';
+import type { V1BookDelta, V1ExchangeState } from '../../../wire/v1/hub/messages.js';
 
 /** A v1.1 book at a nonce. */
 export class V1LocalBook {

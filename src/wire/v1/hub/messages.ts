@@ -4,8 +4,8 @@
  * payload whose keys are already expanded ({@link expandKeys}); {@link decodeV1Message} does both steps.
  *
  * What the wire really carried, where the document is vague (WIRE-style notes):
- * - Numbers are JSON numbers (`"R":388.4071`, `6.49e-06`), not strings; they are read exactly through their
- *   shortest decimal form.
+ * - Numbers are JSON numbers (`"R":388.4071`, `6.49e-06`), not strings; payload text is parsed losslessly
+ *   (wire/v1/json.ts), so `226094608.67016906` stays exactly that.
  * - Dates are epoch milliseconds in the 2021 captures (`"T":1618677730440`); older servers sent ISO text without
  *   a zone (`"2017-11-27T14:07:43.58"`), which meant UTC. Both are accepted.
  * - uS carries `D` (Deltas, an array of summaries), although the seed's table says `Delta`: the 2021 captures
@@ -13,9 +13,10 @@
  * - QueryExchangeState fills carry `U` (Uuid) besides the documented fields; QuerySummaryState returns its
  *   summaries under `s` (Summaries), where the document's schema mislabels them `Fills`.
  */
-import type { Decimal } from '../../core/decimal.js';
-import { WireFormatError } from '../../core/errors.js';
-import { arrayOf, bool, dec, type Decoder, int, object, oneOf, str } from '../../model/decode.js';
+import type { Decimal } from '../../../core/decimal.js';
+import { WireFormatError } from '../../../core/errors.js';
+import { arrayOf, bool, type Decoder, object, oneOf, str } from '../../../model/decode.js';
+import { v1date, v1dec as dec, v1int as int } from '../decode.js';
 import { expandKeys } from './minified-keys.js';
 
 /** v1.1 exchange-delta row type: 0 ADD, 1 REMOVE, 2 UPDATE. */
@@ -155,15 +156,8 @@ export interface V1BalanceDelta {
   Delta: V1BalanceDeltaBalance;
 }
 
-/** A v1.1 date: epoch milliseconds (2021 wire) or ISO text, UTC when it names no zone (older wire). */
-export const v1Date: Decoder<Date> = (v, path, where) => {
-  if (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15) return new Date(v);
-  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/.test(v)) {
-    const ms = Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(v) ? v : `${v}Z`);
-    if (!Number.isNaN(ms)) return new Date(ms);
-  }
-  throw new WireFormatError(where, path, `is not a v1.1 date (epoch ms or ISO text): ${JSON.stringify(v)?.slice(0, 60)}`);
-};
+/** A v1.1 date: epoch milliseconds (2021 wire) or zone-less ISO text meaning UTC (older wire). */
+export const v1Date: Decoder<Date> = v1date;
 
 function intIn<const T extends number>(values: readonly T[]): Decoder<T> {
   return (v, path, where) => {
@@ -286,7 +280,7 @@ export const V1_CALLBACKS = ['uE', 'uS', 'uL', 'uO', 'uB'] as const;
 export type V1Callback = (typeof V1_CALLBACKS)[number];
 
 /**
- * Expand and decode one inflated payload (JSON value with minified keys) of kind `name`.
+ * Expand and decode one inflated payload (JSON value with minified keys, numbers as lossless-json parsed them) of kind `name`.
  * Throws {@link WireFormatError} (`where` = `v1.1 <name>`) naming the expanded field.
  *
  * @example

@@ -9,7 +9,9 @@
  * pass through unchanged in both directions: a newer server field then reaches the caller under its wire name
  * instead of being dropped.
  */
-import { WireFormatError } from '../../core/errors.js';
+import { isDecimal } from '../../../core/decimal.js';
+import { WireFormatError } from '../../../core/errors.js';
+import { isLosslessNumber } from '../json.js';
 
 /** Minified key → full field name, exactly as the seed lists them. */
 export const MINIFIED_KEYS = {
@@ -91,6 +93,8 @@ export const MAX_PAYLOAD_DEPTH = 32;
 
 function rename(value: unknown, table: ReadonlyMap<string, string>, depth: number, where: string, path: string): unknown {
   if (typeof value !== 'object' || value === null) return value;
+  // Leaves that happen to be objects: exact numbers (lossless-json, Decimal) and dates.
+  if (isLosslessNumber(value) || isDecimal(value) || value instanceof Date) return value;
   if (depth > MAX_PAYLOAD_DEPTH) throw new WireFormatError(where, path, `nests deeper than ${MAX_PAYLOAD_DEPTH} levels`);
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);

@@ -10,9 +10,12 @@
  * - The query methods answer with the compressed payload itself as `R`: `{"R":"tVvbjmu7…","I":"0"}`.
  * - The subscribe methods answer `R: true`; Authenticate answers a boolean too, GetAuthContext a plain string.
  */
-import type { Decimal } from '../../core/decimal.js';
-import { isDecimal } from '../../core/decimal.js';
-import { encodePayload, inflatePayload, parsePayloadText } from '../../bittrex/hub/codec.js';
+import { deflateRawSync } from 'node:zlib';
+import { LosslessNumber, stringify } from 'lossless-json';
+import { isDecimal } from '../../../core/decimal.js';
+import { WireFormatError } from '../../../core/errors.js';
+import { inflatePayload } from '../../../bittrex/hub/codec.js';
+import { parseV1Json } from '../json.js';
 import { decodeV1Message, type V1MessageName, type V1Messages } from './messages.js';
 import { minifyKeys } from './minified-keys.js';
 
@@ -42,26 +45,32 @@ export type V1Method = (typeof V1_METHODS)[number];
  * const delta = decodeV1Payload('uE', push.args[0]); // { MarketName, Nonce, Buys, Sells, Fills }
  */
 export function decodeV1Payload<K extends V1MessageName>(name: K, base64: unknown): V1Messages[K] {
-  return decodeV1Message(name, parsePayloadText(inflatePayload(base64)));
+  return decodeV1Message(name, inflateV1Payload(base64));
 }
 
 /**
- * The inflated JSON of one payload with its keys still minified (what capture files and logs show).
+ * The inflated JSON of one payload with its keys still minified (what capture files and logs show). Numbers stay
+ * exact: lossless-json keeps each as its source text, which the message decoders read into Decimals.
  *
  * @example
- * inflateV1Payload(push.args[0]) // { M: 'BTC-ETH', N: 9, Z: [], S: [], f: [] }
+ * inflateV1Payload(push.args[0]) // { M: 'BTC-ETH', N: LosslessNumber(9), Z: [], S: [], f: [] }
  */
 export function inflateV1Payload(base64: unknown): unknown {
-  return parsePayloadText(inflatePayload(base64));
+  const text = inflatePayload(base64);
+  try {
+    return parseV1Json(text);
+  } catch (err) {
+    throw new WireFormatError('hub payload', '', `is not JSON after inflate: ${(err as Error).message}`);
+  }
 }
 
 /**
- * A v1.1 message as JSON values: decimals become JSON numbers (as the 2021 wire sent them), dates epoch
- * milliseconds, undefined fields are left out. Keys are untouched.
+ * A v1.1 message as JSON values: decimals become exact JSON numbers (as the 2021 wire sent them, `6.49e-06`
+ * included), dates epoch milliseconds, undefined fields are left out. Keys are untouched.
  */
 export function toV1Json(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (isDecimal(value)) return Number((value as Decimal).toString());
+  if (isDecimal(value)) return new LosslessNumber(value.toString());
   if (value instanceof Date) return value.getTime();
   if (Array.isArray(value)) return value.map(toV1Json);
   const out: Record<string, unknown> = {};
@@ -77,5 +86,6 @@ export function toV1Json(value: unknown): unknown {
  * encodeV1Payload({ MarketName: 'BTC-ETH', Nonce: 9, Buys: [], Sells: [], Fills: [] }) // 'q1byVfJ1…'
  */
 export function encodeV1Payload(message: object): string {
-  return encodePayload(minifyKeys(toV1Json(message)));
+  const text = stringify(minifyKeys(toV1Json(message))) as string;
+  return deflateRawSync(Buffer.from(text, 'utf8')).toString('base64');
 }
