@@ -1,5 +1,6 @@
 /**
- * The simulator's network face: one loopback HTTP server carrying the v3 REST interface (`/v3`), the classic
+ * The simulator's network face: one loopback HTTP server carrying the v3 REST interface (`/v3`), the legacy v1.1
+ * REST interface (`/api/v1.1`, same engine and keys), the classic
  * SignalR hub (`/signalr`, the seed's `{socket_url}`), the ASP.NET Core SignalR hub (`/hub`, for
  * `@microsoft/signalr` clients) and the control API (`/control`), all over one {@link SimEngine}.
  */
@@ -23,6 +24,7 @@ import { Router } from './rest/router.js';
 import { addAccountRoutes } from './rest/routes/account-routes.js';
 import { addMarketRoutes } from './rest/routes/market-routes.js';
 import { addOrderRoutes } from './rest/routes/order-routes.js';
+import { createV1RestHandler, V1_BASE_PATH } from './v1/v1-rest-handler.js';
 
 /** Options of {@link startSimServer}. */
 export interface SimServerOptions {
@@ -51,6 +53,8 @@ export interface SimServer {
   readonly port: number;
   /** `http://127.0.0.1:PORT/v3` */
   readonly restUrl: string;
+  /** `http://127.0.0.1:PORT/api/v1.1` (legacy v1.1 REST, same engine, accounts and keys) */
+  readonly restV1Url: string;
   /** `http://127.0.0.1:PORT/signalr` (classic SignalR) */
   readonly hubUrl: string;
   /** `http://127.0.0.1:PORT/hub` (ASP.NET Core SignalR) */
@@ -97,6 +101,15 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
     ...(opts.onInternalError ? { onInternalError: opts.onInternalError } : {}),
   });
 
+  const restV1 = createV1RestHandler({
+    engine,
+    keys: accounts,
+    clock: engine.clock,
+    faults: restFaults,
+    limiter,
+    ...(opts.onInternalError ? { onInternalError: opts.onInternalError } : {}),
+  });
+
   const hub = new Hub({
     clock: opts.hubClock ?? systemClock,
     backend: {
@@ -120,6 +133,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
   const server = createServer((req, res) => {
     void (async () => {
       if (await rest(req, res)) return;
+      if (await restV1(req, res)) return;
       if (await control(req, res)) return;
       req.resume();
       sendError(res, 404, 'NOT_FOUND', `no such endpoint: ${req.method} ${req.url}`);
@@ -148,6 +162,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
   return {
     port,
     restUrl: `${origin}/v3`,
+    restV1Url: `${origin}${V1_BASE_PATH}`,
     hubUrl: `${origin}/signalr`,
     coreHubUrl: `${origin}/hub`,
     controlUrl: `${origin}/control`,

@@ -290,27 +290,7 @@ export class HttpTransport {
   }
 
   #transportError(err: unknown, ref: RequestRef): NetworkError | TimeoutError {
-    const e = err as { code?: unknown; message?: unknown; errors?: unknown };
-    const code = typeof e?.code === 'string' ? e.code : undefined;
-    const what = `${ref.method} ${ref.path}`;
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return new TimeoutError(`${what}: no response within ${this.#timeoutMs} ms`, {
-        timeoutMs: this.#timeoutMs,
-        request: ref,
-        cause: err,
-      });
-    }
-    // Happy-eyeballs connects fail with an AggregateError whose parts carry the codes.
-    const parts = Array.isArray(e?.errors) ? (e.errors as { code?: unknown }[]) : [];
-    const notSent =
-      (code !== undefined && NOT_SENT_CODES.has(code)) ||
-      (parts.length > 0 && parts.every((p) => typeof p?.code === 'string' && NOT_SENT_CODES.has(p.code)));
-    const msg = typeof e?.message === 'string' && e.message ? e.message : String(err);
-    return new NetworkError(`${what}: ${code ? `${code} ` : ''}${msg}`, {
-      mayHaveReachedServer: !notSent,
-      request: ref,
-      cause: err,
-    });
+    return transportError(err, ref, this.#timeoutMs);
   }
 
   #apiError(res: RawResponse, ref: RequestRef, where: string): ApiError {
@@ -355,4 +335,32 @@ export function parseSequence(value: string | undefined, where: string): number 
   const n = /^\d+$/.test(v) ? Number(v) : NaN;
   if (!Number.isSafeInteger(n)) throw new WireFormatError(where, 'Sequence header', `is not a sequence number: ${snippet(value)}`);
   return n;
+}
+
+/**
+ * Map an undici failure to {@link TimeoutError} (headers/body timeout) or {@link NetworkError}, saying whether the
+ * request may have reached the server. Shared by the v3 and v1.1 transports.
+ */
+export function transportError(err: unknown, ref: RequestRef, timeoutMs: number): NetworkError | TimeoutError {
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  const what = `${ref.method} ${ref.path}`;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new TimeoutError(`${what}: no response within ${timeoutMs} ms`, {
+      timeoutMs: timeoutMs,
+      request: ref,
+      cause: err,
+    });
+  }
+  // Happy-eyeballs connects fail with an AggregateError whose parts carry the codes.
+  const parts = Array.isArray(e?.errors) ? (e.errors as { code?: unknown }[]) : [];
+  const notSent =
+    (code !== undefined && NOT_SENT_CODES.has(code)) ||
+    (parts.length > 0 && parts.every((p) => typeof p?.code === 'string' && NOT_SENT_CODES.has(p.code)));
+  const msg = typeof e?.message === 'string' && e.message ? e.message : String(err);
+  return new NetworkError(`${what}: ${code ? `${code} ` : ''}${msg}`, {
+    mayHaveReachedServer: !notSent,
+    request: ref,
+    cause: err,
+  });
 }

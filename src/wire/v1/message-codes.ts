@@ -63,11 +63,17 @@ export type V1MessageCode = (typeof V1_MESSAGE_CODES)[number];
  * throttledMessage('/account/getbalances') // 'Call to GetBalances was throttled. Try again in 60 seconds.'
  */
 export function throttledMessage(path: string, seconds = 60): string {
-  const leaf = path.split('/').pop() ?? '';
-  // getbalances -> GetBalances, cancel -> Cancel (the service's method names).
-  const name = leaf.replace(/^get([a-z])/, (_m, c: string) => `Get${c.toUpperCase()}`).replace(/^[a-z]/, (c) => c.toUpperCase());
+  const leaf = (path.split('/').pop() ?? '').toLowerCase();
+  const name = V1_METHOD_NAMES.find((n) => n.toLowerCase() === leaf) ?? leaf;
   return `Call to ${name} was throttled. Try again in ${seconds} seconds.`;
 }
+
+/** The service's method names of the v1.1 endpoints (the last path segment, as the service spelled it). */
+export const V1_METHOD_NAMES = [
+  'GetMarkets', 'GetCurrencies', 'GetTicker', 'GetMarketSummaries', 'GetMarketSummary', 'GetOrderBook',
+  'GetMarketHistory', 'BuyLimit', 'SellLimit', 'Cancel', 'GetOpenOrders', 'GetBalances', 'GetBalance',
+  'GetDepositAddress', 'Withdraw', 'GetOrder', 'GetOrderHistory', 'GetWithdrawalHistory', 'GetDepositHistory',
+] as const;
 
 /** True when a v1.1 failure message says the call limit was hit. */
 export function isThrottledMessage(message: string): boolean {

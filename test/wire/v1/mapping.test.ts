@@ -12,6 +12,8 @@ import {
   historyFromV1, marketFromV1, marketToV1, newOrderFromV1, newOrderToV1, orderBookFromV1, orderBookToV1, orderFromV1,
   orderToV1, orderToV1History, summaryFromV1, summaryToV1, symbolToV1Market, tickerFromV1, tickerToV1, tradeFromV1,
   tradeToV1, v1MarketToSymbol, withdrawalFromV1, withdrawalToV1, withdrawFromV1, MappingError,
+  balanceDeltaFromV1, balanceDeltaToV1, bookDeltaToV1, exchangeDeltaFromV1, fillToV1, liteSummaryFromV1, orderDeltaFromV1,
+  orderDeltaToV1, summaryDeltasFromV1,
   type V1Balance, type V1Currency, type V1DepositHistoryEntry, type V1HistoryEntry, type V1Market, type V1MarketHistoryEntry,
   type V1MarketSummary, type V1Order, type V1WithdrawalHistoryEntry,
 } from '../../../src/wire/v1/index.js';
@@ -88,6 +90,20 @@ const v1Deposit: V1DepositHistoryEntry = {
 const v3Deposit: Deposit = {
   id: 'd-uuid', currencySymbol: 'ETH', quantity: dec('3'), cryptoAddress: '0xdef', confirmations: 40, updatedAt: t1,
   status: 'COMPLETED', txId: '0xtx',
+};
+
+const uE = {
+  MarketName: 'BTC-LTC', Nonce: 41,
+  Buys: [{ Type: 1, Rate: dec('0.01'), Quantity: dec('3') }, { Type: 0, Rate: dec('0.02'), Quantity: dec('5') }],
+  Sells: [],
+  Fills: [{ FillId: 77, OrderType: 'SELL' as const, Rate: dec('0.5'), Quantity: dec('1'), TimeStamp: t0 }],
+};
+const uO = {
+  AccountUuid: 'acct-uuid', Nonce: 8,
+  Order: {
+    OrderUuid: 'o-9', Exchange: 'BTC-LTC', OrderType: 'LIMIT_BUY', Quantity: dec('3'), QuantityRemaining: dec('2'), Limit: dec('1'),
+    CommissionPaid: dec('0'), Price: dec('1'), Opened: t0, Closed: t1, IsOpen: false, ImmediateOrCancel: false, Updated: t1,
+  },
 };
 
 const s = (v: unknown) => (v === null || v === undefined ? v : typeof v === 'object' && 'toFixed' in (v as object) ? String(v) : v);
@@ -174,6 +190,17 @@ const rows: [string, () => unknown, unknown, () => unknown, unknown][] = [
   ['deposit Id → id, Amount → quantity', () => [depositFromV1(v1Deposit).id, s(depositFromV1(v1Deposit).quantity)], ['1', '2.12345678'], () => [depositToV1(v3Deposit, 9).Id, s(depositToV1(v3Deposit, 9).Amount)], [9, '3']],
   ['LastUpdated → updatedAt', () => depositFromV1(v1Deposit).updatedAt, t0, () => depositToV1(v3Deposit, 9).LastUpdated, t1],
   ['Confirmations, TxId, CryptoAddress', () => [depositFromV1(v1Deposit).confirmations, depositFromV1(v1Deposit).txId, depositFromV1(v1Deposit).cryptoAddress], [2, 'e26d', '15Vy'], () => [depositToV1(v3Deposit, 9).Confirmations, depositToV1(v3Deposit, 9).TxId, depositToV1(v3Deposit, 9).CryptoAddress], [40, '0xtx', '0xdef']],
+  // Hub payloads (uE, uS, uL, uO, uB)
+  ['Nonce → sequence (uE)', () => exchangeDeltaFromV1(uE).sequence, 41, () => orderDeltaToV1('acct', 9, v3Order).Nonce, 9],
+  ['uE MarketName reversed → marketSymbol', () => exchangeDeltaFromV1(uE).marketSymbol, 'LTC-BTC', () => balanceDeltaToV1(3, v3Balance).Nonce, 3],
+  ['Buys/Sells → bidDeltas/askDeltas; delta Type deprecated (quantity 0 removes)', () => exchangeDeltaFromV1(uE).bidDeltas.map((e) => s(e.quantity)), ['0', '5'], () => [bookDeltaToV1({ rate: dec('1'), quantity: dec('0') }).Type, bookDeltaToV1({ rate: dec('1'), quantity: dec('2') }, false).Type, bookDeltaToV1({ rate: dec('1'), quantity: dec('2') }).Type], [1, 0, 2]],
+  ['FillId (int) → trade id (uuid); fill Rate → rate; OrderType → takerSide', () => { const t = exchangeDeltaFromV1(uE).trades[0]!; return [t.id, s(t.rate), t.takerSide, t.executedAt]; }, ['77', '0.5', 'SELL', t0], () => { const f = fillToV1(v3Trade, 12); return [f.FillId, f.Uuid, s(f.Rate), f.OrderType]; }, [12, 'trade-uuid', '1.5', 'BUY']],
+  ['uS Nonce → sequence, Deltas → summaries + tickers', () => { const u = summaryDeltasFromV1({ Nonce: 5, Deltas: [v1Summary] }); return [u.sequence, u.summaries[0]!.symbol, s(u.tickers[0]!.bidRate)]; }, [5, 'LTC-BTC', '0.01271001'], () => summaryToV1(v3Summary, v3Ticker).MarketName, 'USD-ETH'],
+  ['uL Last/BaseVolume/PrevDay → lastTradeRate/quoteVolume/percentChange', () => { const l = liteSummaryFromV1({ MarketName: 'BTC-LTC', Last: dec('0.0132'), BaseVolume: dec('47'), PrevDay: dec('0.012') }); return [l.symbol, s(l.lastTradeRate), s(l.quoteVolume), s(l.percentChange)]; }, ['LTC-BTC', '0.0132', '47', '10'], () => s(summaryToV1(v3Summary, v3Ticker).PrevDay), '1600'],
+  ['IsOpen → status (OPEN, CLOSED); AccountUuid → accountId; Updated → updatedAt', () => { const o = orderDeltaFromV1(uO); return [o.accountId, o.sequence, o.delta.status, o.delta.updatedAt, s(o.delta.fillQuantity)]; }, ['acct-uuid', 8, 'CLOSED', t1, '1'], () => { const o = orderDeltaToV1('acct', 9, v3Order).Order; return [o.IsOpen, o.OrderUuid, o.Exchange]; }, [false, 'order-1', 'USD-ETH']],
+  ['uO Type deprecated (derived from the order state)', () => 'type' in orderDeltaFromV1(uO), false, () => [orderDeltaToV1('a', 1, v3Order).Type, orderDeltaToV1('a', 1, { ...v3Order, status: 'OPEN', closedAt: undefined } as Order).Type], [3, 1]],
+  ['uB Balance → total, Nonce → sequence, int AccountId → uuid accountId (named by the caller)', () => { const b = balanceDeltaFromV1({ Nonce: 4, Delta: { Currency: 'BTC', Balance: dec('2'), Available: dec('1'), Updated: t0 } }, 'acct-uuid'); return [b.accountId, b.sequence, s(b.delta.total), b.delta.updatedAt]; }, ['acct-uuid', 4, '2', t0], () => { const b = balanceDeltaToV1(3, v3Balance, 7).Delta; return [b.AccountId, s(b.Balance), b.Updated]; }, [7, '1.5', t1]],
+  ['uB Uuid, Pending, AutoSell deprecated', () => Object.keys(balanceDeltaFromV1({ Nonce: 1, Delta: { Currency: 'BTC', Balance: dec('2'), Available: dec('1'), Updated: t0 } }, 'a').delta).sort(), ['available', 'currencySymbol', 'total', 'updatedAt'], () => { const b = balanceDeltaToV1(3, v3Balance).Delta; return [b.Uuid, s(b.Pending), b.AutoSell]; }, [null, '0', false]],
 ];
 
 describe('v1.1 ⇄ v3 mapping (seed 001 section 9)', () => {

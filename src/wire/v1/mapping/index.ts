@@ -3,3 +3,4 @@ export * from './funds.js';
 export * from './mapping-error.js';
 export * from './market-data.js';
 export * from './orders.js';
+export * from './streams.js';
