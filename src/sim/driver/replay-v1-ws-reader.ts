@@ -23,7 +23,8 @@ import { parseClassicFrame } from '../../bittrex/hub/classic-frames.js';
 import type { OrderBookEntry, Trade } from '../../model/market.js';
 import { tradeFromV1 } from '../../wire/v1/mapping/market-data.js';
 import { symbolFromV1 } from '../../wire/v1/mapping/market-data.js';
-import type { V1BookDelta, V1DeltaFill, V1StateFill } from '../../wire/v1/hub/messages.js';
+import { exchangeDeltaFromV1 } from '../../wire/v1/mapping/streams.js';
+import type { V1StateFill } from '../../wire/v1/hub/messages.js';
 import { decodeV1Payload } from '../../wire/v1/hub/protocol.js';
 import { type LineRef, type ReaderOptions, ReplayFormatError } from './replay-error.js';
 import { type ReaderResult, type ReplayEvent, recordedSecondsToMs } from './replay-events.js';
@@ -64,14 +65,6 @@ export function readV1WsCapture(text: string, file: string, opts: V1CaptureOptio
 
 const levels = (rows: readonly { Quantity: OrderBookEntry['quantity']; Rate: OrderBookEntry['rate'] }[]): OrderBookEntry[] =>
   rows.map((r) => ({ quantity: r.Quantity, rate: r.Rate }));
-
-/** v1.1 ADD/UPDATE set the quantity; REMOVE is v3's quantity 0. */
-const deltas = (rows: readonly V1BookDelta[]): OrderBookEntry[] =>
-  rows.map((r) => ({ quantity: r.Type === 1 ? r.Quantity.mul(0) : r.Quantity, rate: r.Rate }));
-
-function deltaTrade(f: V1DeltaFill): Trade {
-  return tradeFromV1({ Id: f.FillId, TimeStamp: f.TimeStamp, Quantity: f.Quantity, Price: f.Rate, Total: f.Quantity.mul(f.Rate), FillType: 'FILL', OrderType: f.OrderType, Uuid: null });
-}
 
 function stateTrade(f: V1StateFill): Trade {
   return tradeFromV1({ Id: f.Id, TimeStamp: f.TimeStamp, Quantity: f.Quantity, Price: f.Price, Total: f.Total, FillType: f.FillType, OrderType: f.OrderType, Uuid: f.Uuid ?? null });
@@ -125,11 +118,11 @@ export function parseV1CaptureLine(line: string, ref: LineRef, state: V1CaptureS
     const payload = push.args[0];
     if (push.method === 'uE') {
       if (typeof payload !== 'string') throw new ReplayFormatError(ref, `M[${i}] (uE) has no payload`);
-      const d = decodeV1Payload('uE', payload);
-      const marketSymbol = symbolFromV1(d.MarketName);
+      const d = exchangeDeltaFromV1(decodeV1Payload('uE', payload));
+      const marketSymbol = d.marketSymbol;
       state.markets.add(marketSymbol);
-      events.push({ kind: 'orderBookDelta', at, marketSymbol, depth: 500, sequence: d.Nonce, bidDeltas: deltas(d.Buys), askDeltas: deltas(d.Sells), source: ref });
-      if (d.Fills.length > 0) events.push({ kind: 'trade', at, marketSymbol, sequence: d.Nonce, trades: d.Fills.map(deltaTrade), source: ref });
+      events.push({ kind: 'orderBookDelta', at, marketSymbol, depth: 500, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas, source: ref });
+      if (d.trades.length > 0) events.push({ kind: 'trade', at, marketSymbol, sequence: d.sequence, trades: d.trades, source: ref });
     } else if (push.method === 'uS') {
       if (typeof payload !== 'string') throw new ReplayFormatError(ref, `M[${i}] (uS) has no payload`);
       const s = decodeV1Payload('uS', payload);
