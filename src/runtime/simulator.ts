@@ -70,6 +70,7 @@ export async function startSimulator(cfg: SimFileConfig, opts: { env?: NodeJS.Pr
       const line: Record<string, unknown> = {
         ready: true,
         rest: server.restUrl,
+        restV1: server.restV1Url,
         hub: server.hubUrl,
         coreHub: server.coreHubUrl,
         control: server.controlUrl,

@@ -44,6 +44,8 @@ export interface SimServerOptions {
    * engine runs on a virtual clock: transport liveness is wall-clock business for real clients.
    */
   hubClock?: Clock;
+  /** v1.1 result shapes where the service and its document disagree (server/v1/v1-shapes.ts); default `service`. */
+  v1ResultShapes?: 'service' | 'document';
   /** Where unexpected handler failures (bugs) are reported. */
   onInternalError?: (err: unknown, where: string) => void;
 }
@@ -107,6 +109,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
     clock: engine.clock,
     faults: restFaults,
     limiter,
+    shapes: opts.v1ResultShapes,
     ...(opts.onInternalError ? { onInternalError: opts.onInternalError } : {}),
   });
 

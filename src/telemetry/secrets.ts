@@ -21,6 +21,8 @@ export const SECRET_KEYS: ReadonlySet<string> = new Set([
   'apikey',
   'apisecret',
   'apisignature',
+  // v1.1's signature header (seed 001 section 5).
+  'apisign',
   'secret',
   'signature',
   'password',

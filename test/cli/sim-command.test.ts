@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { createRestClient } from '../../src/bittrex/rest/index.js';
+import { createV1RestClient } from '../../src/bittrex/v1/rest/index.js';
 import { repoPath } from '../helpers/shared.js';
 
 /** Start `rexbot sim` as a real child process and wait for its ready line. */
@@ -47,6 +48,12 @@ describe('rexbot sim', () => {
       expect(book.data.ask.length).toBeGreaterThan(0);
       expect(book.data.bid[0]!.rate.lt(book.data.ask[0]!.rate)).toBe(true);
       await client.close();
+      // The same key on the legacy v1.1 interface, over the same engine (quote-first market names there).
+      expect(sim.ready.restV1).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\.1$/);
+      const v1 = createV1RestClient({ baseUrl: sim.ready.restV1 as string, credentials: { apiKey: key, apiSecret: secret } });
+      expect((await v1.account.getBalance('USD')).Balance.toString()).toBe('100000');
+      expect((await v1.public.getOrderBook('USD-BTC')).buy.length).toBeGreaterThan(0);
+      await v1.close();
     } finally {
       expect(await sim.stop()).toBe(0);
     }

@@ -216,6 +216,7 @@ describe('redactSecrets / registerSecret', () => {
     expect(isSecretKey('Api-Signature')).toBe(true);
     expect(isSecretKey('api_secret')).toBe(true);
     expect(isSecretKey('APIKEY')).toBe(true);
+    expect(isSecretKey('apisign')).toBe(true);
     expect(isSecretKey('nextPageToken')).toBe(false);
     expect(isSecretKey('apiTimestamp')).toBe(false);
   });

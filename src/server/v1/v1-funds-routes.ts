@@ -9,6 +9,7 @@ import type { NumericIds } from './numeric-ids.js';
 import { V1Failure } from './v1-failure.js';
 import { addressParams, amountParam, currencyParam, optionalCurrencyParam } from './v1-params.js';
 import { signedV1, type V1Routes } from './v1-routes.js';
+import { single, type V1ResultShapes } from './v1-shapes.js';
 
 /** The engine parts the v1.1 funds routes use. */
 export type V1FundsBackend = Pick<SimEngine, 'funds' | 'currency'>;
@@ -17,7 +18,7 @@ export type V1FundsBackend = Pick<SimEngine, 'funds' | 'currency'>;
 export const V1_FUNDS_HISTORY_SIZE = 200;
 
 /** Add the funds routes. */
-export function addV1FundsRoutes(routes: V1Routes, e: V1FundsBackend, depositIds: NumericIds): void {
+export function addV1FundsRoutes(routes: V1Routes, e: V1FundsBackend, depositIds: NumericIds, shapes: V1ResultShapes): void {
   const f = e.funds;
   /** The catalog's currency (INVALID_CURRENCY when unknown). */
   const currency = (c: string) => e.currency(c).symbol;
@@ -48,7 +49,7 @@ export function addV1FundsRoutes(routes: V1Routes, e: V1FundsBackend, depositIds
       }
       const shown = addressToV1(address);
       if (!shown) throw new V1Failure('ADDRESS_GENERATING');
-      return [shown];
+      return single(shapes, shown);
     }))
     .set('/account/withdraw', signedV1('withdraw', (q, a) => {
       const c = currency(currencyParam(q));

@@ -6,18 +6,15 @@ import {
 } from '../../wire/v1/mapping/index.js';
 import type { V1MarketSummary } from '../../wire/v1/rest-types.js';
 import type { NumericIds } from './numeric-ids.js';
+import { bookResult, single, type V1ResultShapes } from './v1-shapes.js';
 import { bookTypeParam, marketParam } from './v1-params.js';
 import type { V1Routes } from './v1-routes.js';
 
 /** The engine parts the v1.1 public routes read. */
 export type V1PublicBackend = Pick<SimEngine, 'catalog' | 'markets' | 'currencies' | 'ticker' | 'tickers' | 'summary' | 'summaries' | 'orderBook' | 'trades'>;
 
-/**
- * Add the public routes. WIRE: getticker, getmarketsummary and getorderbook answer arrays (one item) as the seed
- * and the official document declare them; the service of 2014-2018 answered single objects there, and rexbot's
- * client reads either.
- */
-export function addV1PublicRoutes(routes: V1Routes, e: V1PublicBackend, tradeIds: NumericIds): void {
+/** Add the public routes (getticker and getorderbook in `shapes`, see v1-shapes.ts). */
+export function addV1PublicRoutes(routes: V1Routes, e: V1PublicBackend, tradeIds: NumericIds, shapes: V1ResultShapes): void {
   const pub = (path: string, handle: (q: URLSearchParams) => unknown) => routes.set(path, { auth: 'public', handle: (c) => handle(c.query) });
   /** The catalog's symbol for a v1.1 market parameter (INVALID_MARKET when unknown). */
   const market = (q: URLSearchParams) => e.catalog.market(marketParam(q)).symbol;
@@ -32,7 +29,7 @@ export function addV1PublicRoutes(routes: V1Routes, e: V1PublicBackend, tradeIds
     return e.markets().map((m) => marketToV1(m, cur));
   });
   pub('/public/getcurrencies', () => e.currencies().map(currencyToV1));
-  pub('/public/getticker', (q) => [tickerToV1(e.ticker(market(q)))]);
+  pub('/public/getticker', (q) => single(shapes, tickerToV1(e.ticker(market(q)))));
   pub('/public/getmarketsummaries', () => {
     const tickers = new Map(e.tickers().data.map((t) => [t.symbol, t]));
     const created = new Map(e.markets().map((m) => [m.symbol, m.createdAt]));
@@ -48,7 +45,8 @@ export function addV1PublicRoutes(routes: V1Routes, e: V1PublicBackend, tradeIds
   });
   pub('/public/getorderbook', (q) => {
     const symbol = market(q);
-    return [orderBookToV1(e.orderBook(symbol, 500).data, bookTypeParam(q))];
+    const type = bookTypeParam(q);
+    return bookResult(shapes, orderBookToV1(e.orderBook(symbol, 500).data, type), type);
   });
   pub('/public/getmarkethistory', (q) => e.trades(market(q)).data.map((t) => tradeToV1(t, tradeIds.idOf(t.id))));
 }

@@ -22,6 +22,7 @@ import { addV1FundsRoutes } from './v1-funds-routes.js';
 import { addV1PublicRoutes } from './v1-public-routes.js';
 import { addV1TradingRoutes } from './v1-trading-routes.js';
 import type { V1Routes } from './v1-routes.js';
+import type { V1ResultShapes } from './v1-shapes.js';
 
 /** The v1.1 base path (seed: version v1.1 is in the base address; official: `/api/v1.1`). */
 export const V1_BASE_PATH = '/api/v1.1';
@@ -35,6 +36,8 @@ export interface V1RestHandlerOptions {
   /** The same limiter as v3: one key, one budget. */
   limiter: KeyRateLimiter;
   basePath?: string;
+  /** Result shapes where the service and its document disagree (v1-shapes.ts); default `service`. */
+  shapes?: V1ResultShapes | undefined;
   onInternalError?: (err: unknown, where: string) => void;
 }
 
@@ -46,11 +49,11 @@ export function sendV1(res: ServerResponse, status: number, success: boolean, me
 }
 
 /** Build the v1.1 routes over `engine`. */
-export function createV1Routes(engine: SimEngine): V1Routes {
+export function createV1Routes(engine: SimEngine, shapes: V1ResultShapes = 'service'): V1Routes {
   const routes: V1Routes = new Map();
-  addV1PublicRoutes(routes, engine, new NumericIds());
-  addV1TradingRoutes(routes, engine);
-  addV1FundsRoutes(routes, engine, new NumericIds());
+  addV1PublicRoutes(routes, engine, new NumericIds(), shapes);
+  addV1TradingRoutes(routes, engine, shapes);
+  addV1FundsRoutes(routes, engine, new NumericIds(), shapes);
   return routes;
 }
 
@@ -58,7 +61,7 @@ export function createV1Routes(engine: SimEngine): V1Routes {
 export function createV1RestHandler(opts: V1RestHandlerOptions) {
   const base = (opts.basePath ?? V1_BASE_PATH).replace(/\/$/, '');
   const baseLower = base.toLowerCase();
-  const routes = createV1Routes(opts.engine);
+  const routes = createV1Routes(opts.engine, opts.shapes);
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const target = req.url ?? '/';
     const qi = target.indexOf('?');

@@ -129,6 +129,10 @@ describe('v1.1 answers', () => {
     await expect(client.public.getMarketSummaries()).rejects.toThrow(/result\[0\]\.TimeStamp is missing/);
     replies.push({ status: 503, body: 'down' });
     await expect(client.public.getCurrencies()).rejects.toBeInstanceOf(ApiError);
+    replies.push({ status: 404, body: '{"success":false,"message":"NOT_FOUND","result":null}' });
+    await expect(client.public.getCurrencies()).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    replies.push(ok([1, 2]));
+    await expect(client.public.getOrderBook('BTC-LTC', 'buy')).rejects.toThrow(/result\[0\] is not an object: 1/);
   });
 
   it('refuses a private call without credentials before sending', async () => {

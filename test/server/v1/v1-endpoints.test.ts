@@ -4,7 +4,7 @@
  * with what v3 answers for the same state.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { V1ApiError } from '../../../src/bittrex/v1/rest/index.js';
+import { signV1Url, V1ApiError } from '../../../src/bittrex/v1/rest/index.js';
 import { dec } from '../../../src/core/decimal.js';
 import { balanceFromV1, marketFromV1, orderFromV1, summaryFromV1, tradeFromV1 } from '../../../src/wire/v1/index.js';
 import { startV1World, type V1World } from './v1-harness.js';
@@ -142,3 +142,42 @@ describe('v1.1 REST endpoints through the simulator server', () => {
     expect(body.result[0]!.TimeStamp).toMatch(V1_DATE);
   });
 });
+
+describe('v1.1 result shapes where the service and its document disagree', () => {
+  let w: V1World;
+  let doc: V1World;
+  beforeAll(async () => {
+    w = await startV1World();
+    doc = await startV1World({ v1ResultShapes: 'document' });
+  });
+  afterAll(async () => {
+    await w?.close();
+    await doc?.close();
+  });
+  const raw = async (world: V1World, q: string) => ((await (await fetch(`${world.sim.restV1Url}${q}`)).json()) as { result: unknown }).result;
+
+  it('service (default): single objects and {Quantity, Rate} levels, as the service and its clients had them', async () => {
+    expect(await raw(w, '/public/getticker?market=USD-BTC')).toMatchObject({ Bid: 29990, Ask: 30000 });
+    expect(await raw(w, '/public/getorderbook?market=USD-BTC&type=both')).toMatchObject({ buy: [{ Quantity: 0.4, Rate: 29990 }, expect.anything()], sell: expect.any(Array) });
+    expect(await raw(w, '/public/getorderbook?market=USD-BTC&type=sell')).toEqual([{ Quantity: 0.4, Rate: 30000 }, { Quantity: 0.5, Rate: 30010 }]);
+    const { uuid } = await w.v1.market.buyLimit({ market: 'USD-BTC', quantity: dec('0.01'), rate: dec('25000') });
+    const signedRaw = await fetchSigned(w, `/account/getorder?uuid=${uuid}`);
+    expect(signedRaw).toMatchObject({ OrderUuid: uuid, Closed: null });
+  });
+
+  it('document: the arrays the seed declares, and rexbot\'s client reads both', async () => {
+    expect(await raw(doc, '/public/getticker?market=USD-BTC')).toMatchObject([{ Bid: 29990 }]);
+    expect(await raw(doc, '/public/getorderbook?market=USD-BTC&type=buy')).toMatchObject([{ buy: [{ quantity: 0.4, rate: 29990 }, expect.anything()], sell: [] }]);
+    const { uuid } = await doc.v1.market.buyLimit({ market: 'USD-BTC', quantity: dec('0.01'), rate: dec('25000') });
+    expect(await fetchSigned(doc, `/account/getorder?uuid=${uuid}`)).toMatchObject([{ OrderUuid: uuid }]);
+    expect((await doc.v1.account.getOrder(uuid)).OrderUuid).toBe(uuid);
+    expect((await doc.v1.public.getOrderBook('USD-BTC', 'sell')).sell[0]!.rate.toString()).toBe('30000');
+    expect((await doc.v1.public.getTicker('USD-BTC')).Bid?.toString()).toBe('29990');
+  });
+});
+
+async function fetchSigned(world: V1World, pathAndQuery: string): Promise<unknown> {
+  const url = `${world.sim.restV1Url}${pathAndQuery}&apikey=${world.user.apiKey}&nonce=${Date.now()}`;
+  const res = await fetch(url, { headers: { apisign: signV1Url(world.user.apiSecret, url) } });
+  return ((await res.json()) as { result: unknown }).result;
+}

@@ -23,9 +23,9 @@ export interface V1World {
 }
 
 /** Start the world. `callsPerMinute` turns the server's call limit on. */
-export async function startV1World(opts: { callsPerMinute?: number } = {}): Promise<V1World> {
+export async function startV1World(opts: { callsPerMinute?: number; v1ResultShapes?: 'service' | 'document' } = {}): Promise<V1World> {
   const engine = createSimEngine({ clock: systemClock, config: defaultSimConfig({ addressProvisionDelayMs: 50, withdrawalStepMs: 50 }) });
-  const sim = await startSimServer({ engine, ...(opts.callsPerMinute ? { callsPerMinute: opts.callsPerMinute } : {}) });
+  const sim = await startSimServer({ engine, ...(opts.callsPerMinute ? { callsPerMinute: opts.callsPerMinute } : {}), ...(opts.v1ResultShapes ? { v1ResultShapes: opts.v1ResultShapes } : {}) });
   const maker = engine.createParticipant({ BTC: dec('10'), USD: dec('1000000') });
   const taker = engine.createParticipant({ BTC: dec('10'), USD: dec('1000000') });
   for (const [rate, direction] of [['30000', 'SELL'], ['30010', 'SELL'], ['29990', 'BUY'], ['29980', 'BUY']] as const) {

@@ -3,9 +3,9 @@
  * `market`, `account`), answering the exact v1.1 types of `wire/v1/rest-types.ts`. Turn them into the v3 model
  * with `wire/v1/mapping` (`orderFromV1`, `balanceFromV1`, …).
  *
- * WIRE: where the seed (and the official document) declare an array but the service of 2014-2018 answered a
- * single object — getticker, getorder, getdepositaddress, getorderbook — the client accepts both and returns
- * one value; the simulator answers what the seed declares.
+ * WIRE: where the seed (and the official document) declare an array but the service answered a single object —
+ * getticker, getorder, getdepositaddress, getorderbook (`{Quantity, Rate}` levels, a bare array for one side) —
+ * the client accepts both and returns one value (see server/v1/v1-shapes.ts for the evidence).
  */
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../../../core/clock.js';
@@ -100,7 +100,9 @@ function single<T>(item: Decoder<T>): Decoder<T> {
 function orderBookOf(type: V1BookType): Decoder<V1OrderBook> {
   const side = v1array(decodeV1OrderBookEntry);
   return (v, path, where) => {
-    const bareSide = Array.isArray(v) && (v.length === 0 || !('buy' in (v[0] as object) || 'sell' in (v[0] as object)));
+    const first: unknown = Array.isArray(v) ? v[0] : undefined;
+    const isBook = typeof first === 'object' && first !== null && ('buy' in first || 'sell' in first);
+    const bareSide = Array.isArray(v) && !isBook;
     if (bareSide && type !== 'both') {
       const levels = side(v, path, where);
       return type === 'buy' ? { buy: levels, sell: [] } : { buy: [], sell: levels };

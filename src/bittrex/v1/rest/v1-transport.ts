@@ -199,9 +199,17 @@ export class V1Transport {
 
   #httpError(raw: Raw, ref: RequestRef, where: string): ApiError {
     if (raw.status !== 429) this.#throttler.succeeded();
+    // A 404/405 from the service's own front still came in the wrapper: its message is the better code.
+    let message: string | undefined;
+    try {
+      const body = JSON.parse(raw.text) as { success?: unknown; message?: unknown };
+      if (body.success === false && typeof body.message === 'string' && body.message) message = body.message;
+    } catch {
+      message = undefined;
+    }
     return new ApiError({
       status: raw.status,
-      code: raw.status === 429 ? 'THROTTLED' : `HTTP_${raw.status}`,
+      code: raw.status === 429 ? 'THROTTLED' : (message ?? `HTTP_${raw.status}`),
       detail: raw.text ? `${where} answered HTTP ${raw.status}: ${snippet(raw.text)}` : undefined,
       request: ref,
     });
