@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StreamMessage } from '../../src/bittrex/hub/messages.js';
 import { createV1Gateway, type V1Gateway } from '../../src/bittrex/v1/gateway/v1-gateway.js';
 import { createThrottler } from '../../src/bittrex/rest/throttler.js';
+import { VirtualClock } from '../../src/core/clock.js';
 import { dec } from '../../src/core/decimal.js';
 import { ApiError } from '../../src/core/errors.js';
 import type { Order } from '../../src/model/order.js';
@@ -35,11 +36,17 @@ afterEach(async () => {
   open = [];
 });
 
-async function fresh(): Promise<Target> {
+async function fresh(streamClock?: VirtualClock): Promise<Target> {
   const engine = createConformanceEngine();
   const server = await startSimServer({ engine });
   const { accountId, apiKey, apiSecret } = createFundedAccount(engine, {});
-  const g = createV1Gateway({ restUrl: server.restV1Url, hubUrl: server.hubUrl, credentials: { apiKey, apiSecret }, throttler: createThrottler({ callsPerMinute: 100_000 }) });
+  const g = createV1Gateway({
+    restUrl: server.restV1Url,
+    hubUrl: server.hubUrl,
+    credentials: { apiKey, apiSecret },
+    throttler: createThrottler({ callsPerMinute: 100_000 }),
+    ...(streamClock ? { clock: streamClock, staleAfterMs: 5_000 } : {}),
+  });
   const maker = seedMarket({ gateway: g, engine, accountId, close: async () => undefined });
   const t = { g, engine, me: accountId, maker, server };
   open.push(t);
@@ -162,5 +169,28 @@ describe('ExchangeGateway conformance (what v1.1 expresses): v1.1 gateway to the
     });
     expect(seen.filter((m) => m.name === 'order').every((m) => m.name === 'order' && m.data.accountId === me)).toBe(true);
     await expect(g.streams.subscribe([`candle_${M}_MINUTE_1`])).rejects.toThrow(/INVALID_CHANNEL/);
+  });
+
+  it('recycles the connection when uE stop while uL shows the market trading; every stream resyncs on the new epoch', async () => {
+    const clock = new VirtualClock(Date.now());
+    const { g, engine, maker, server } = await fresh(clock);
+    const epochs: number[] = [];
+    g.streams.connectionEpoch$.subscribe((e) => epochs.push(e));
+    await g.streams.subscribe([`orderbook_${M}_25`]);
+    const books: number[] = [];
+    g.streams.messages$.subscribe((m) => m.name === 'orderBook' && books.push(m.data.sequence));
+    const taker = engine.createParticipant({ USD: dec('100000'), BTC: dec('10') });
+    const trade = () => engine.placeOrder(taker, limit('BUY', '30100', '0.01', { timeInForce: 'IMMEDIATE_OR_CANCEL' }));
+    trade();
+    await vi.waitFor(() => expect(books.length).toBeGreaterThan(0));
+    // From now on the connection numbers uE but delivers none, while the market keeps trading (uL shows it).
+    server.v1Hub.faults.dropExchangeDeltas = true;
+    await vi.waitFor(async () => {
+      await clock.advance(2_000);
+      trade();
+      expect(epochs).toContain(1);
+    }, { timeout: 10_000, interval: 100 });
+    server.v1Hub.faults.dropExchangeDeltas = false;
+    expect(maker).toBeTruthy();
   });
 });

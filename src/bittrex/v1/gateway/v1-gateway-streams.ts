@@ -9,6 +9,7 @@
  * - `order`, `balance` → uO and uB (Authenticate at connect), numbered by the gateway per channel.
  * - `execution` → v1.1 has no execution stream: each uO whose filled quantity grew becomes one execution of the
  *   difference (rate = proceeds difference / quantity difference), kept in {@link V1Executions}.
+ * - A followed market whose uE stop while uL shows it trading gets the connection recycled (reconnect, new epoch).
  * - `heartbeat` needs nothing; `conditional_order` is accepted and stays empty (its snapshot too: v1.1 has no
  *   conditional orders, and the gateway refuses to place one). Every other channel (candles, tickers, summaries, conditional orders, deposits,
  *   sub-accounts) has no v1.1 form and is refused by name.
@@ -20,7 +21,7 @@ import type { GatewayStreams, Snapshot } from '../../../gateway/exchange-gateway
 import type { Order } from '../../../model/order.js';
 import type { OrderBook } from '../../../model/market.js';
 import { balanceDeltaFromV1, exchangeDeltaFromV1, orderDeltaFromV1 } from '../../../wire/v1/mapping/streams.js';
-import { symbolToV1Market } from '../../../wire/v1/market-name.js';
+import { symbolToV1Market, v1MarketToSymbol } from '../../../wire/v1/market-name.js';
 import { GatewaySubscriptionError } from '../../gateway/gateway-errors.js';
 import { HubSubscriptionError } from '../../hub/hub-errors.js';
 import { V1HubClient, type V1HubCredentials, type V1HubEvent } from '../hub/v1-hub-client.js';
@@ -35,6 +36,11 @@ export interface V1GatewayStreamsOptions {
   decorate: (o: Order) => Order;
   /** Wait before reconnecting; default 1 000 ms. */
   reconnectDelayMs?: number;
+  /**
+   * A followed market whose uE stop for this long while uL shows it trading gets the connection recycled (the
+   * document's "connections may need recycling"); default 30 000 ms.
+   */
+  staleAfterMs?: number;
 }
 
 const BOOK_RE = /^orderbook_([A-Za-z0-9]+-[A-Za-z0-9]+)_(1|25|500)$/;
@@ -59,6 +65,8 @@ export class V1GatewayStreams implements GatewayStreams {
   readonly #tradeSeq = new Map<string, number>();
   #orderSeq = 0;
   #balanceSeq = 0;
+  /** v3 symbol → when its last uE came, and its last uL volume. */
+  readonly #activity = new Map<string, { deltaAt: number; volume: string | undefined }>();
   #client: V1HubClient | undefined;
   #connecting: Promise<V1HubClient> | undefined;
   #closed = false;
@@ -136,10 +144,30 @@ export class V1GatewayStreams implements GatewayStreams {
     const client = new V1HubClient({ url: this.#opts.hubUrl, credentials: this.#opts.credentials });
     client.events$.subscribe((e) => this.#onEvent(client, e));
     await client.connect();
+    await client.subscribeToSummaryLiteDeltas();
+    this.#activity.clear();
     // Markets followed on a previous connection are followed again on this one.
     for (const symbol of new Set([...this.#books.keys(), ...this.#trades])) await client.subscribeToExchangeDeltas(symbolToV1Market(symbol));
     this.#client = client;
     return client;
+  }
+
+  /** Recycle the connection when a followed market trades (uL volume moves) but its uE have stopped. */
+  #watch(client: V1HubClient, deltas: readonly { MarketName: string; BaseVolume: { toString(): string } }[]): void {
+    const now = this.#opts.clock.now();
+    for (const d of deltas) {
+      const symbol = v1MarketToSymbol(d.MarketName);
+      if (symbol === undefined || (!this.#books.has(symbol) && !this.#trades.has(symbol))) continue;
+      const a = this.#activity.get(symbol) ?? { deltaAt: now, volume: undefined };
+      const volume = d.BaseVolume.toString();
+      const traded = a.volume !== undefined && a.volume !== volume;
+      this.#activity.set(symbol, { ...a, volume });
+      if (traded && now - a.deltaAt > (this.#opts.staleAfterMs ?? 30_000)) {
+        // Closing reports `closed`, which reconnects and bumps the epoch: every synchronizer resyncs.
+        void client.close();
+        return;
+      }
+    }
   }
 
   #onEvent(client: V1HubClient, e: V1HubEvent): void {
@@ -158,8 +186,10 @@ export class V1GatewayStreams implements GatewayStreams {
     }
     if (e.type !== 'message' || this.#client !== client) return;
     const m = e.message;
+    if (m.name === 'uL') return this.#watch(client, m.data.Deltas);
     if (m.name === 'uE') {
       const d = exchangeDeltaFromV1(m.data);
+      this.#activity.set(d.marketSymbol, { deltaAt: this.#opts.clock.now(), volume: this.#activity.get(d.marketSymbol)?.volume });
       for (const depth of this.#books.get(d.marketSymbol) ?? []) {
         this.#messages.next({ name: 'orderBook', data: { marketSymbol: d.marketSymbol, depth: depth as 1 | 25 | 500, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas } });
       }

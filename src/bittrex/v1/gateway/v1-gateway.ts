@@ -33,7 +33,7 @@ import type { Credentials } from '../../rest/auth.js';
 import type { Throttler } from '../../rest/throttler.js';
 import { createV1RestClient, type V1RestClient } from '../rest/v1-rest-client.js';
 import { V1ApiError } from '../rest/v1-errors.js';
-import { V1GatewayStreams } from './v1-gateway-streams.js';
+import { V1GatewayStreams, type V1GatewayStreamsOptions } from './v1-gateway-streams.js';
 
 /** Options of {@link createV1Gateway}. */
 export interface V1GatewayOptions {
@@ -45,6 +45,8 @@ export interface V1GatewayOptions {
   clock?: Clock | undefined;
   throttler?: Throttler | undefined;
   venue?: string | undefined;
+  /** See {@link V1GatewayStreamsOptions.staleAfterMs}. */
+  staleAfterMs?: number | undefined;
 }
 
 /** The v1.1 gateway, with its REST client exposed for what the port does not cover. */
@@ -97,7 +99,7 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
     const c = clientIds.get(o.id);
     return c === undefined ? o : { ...o, clientOrderId: c };
   };
-  const streams = new V1GatewayStreams({ hubUrl: opts.hubUrl, credentials: opts.credentials, clock, decorate });
+  const streams = new V1GatewayStreams({ hubUrl: opts.hubUrl, credentials: opts.credentials, clock, decorate, ...(opts.staleAfterMs !== undefined ? { staleAfterMs: opts.staleAfterMs } : {}) });
   const call = <T>(p: Promise<T>): Promise<T> => p.catch(asApiError);
   const order = async (id: string): Promise<Order> => {
     const o = decorate(orderFromV1(await call(rest.account.getOrder(id))));
