@@ -13,6 +13,10 @@
  *   (`"I":"1"`), as the classic server did, which that parse accepts.
  * - The client never calls /start before its first invocation returns on some paths; the simulator serves
  *   invocations as soon as the socket is open (WIRE.md, "Hub").
+ * - node-bittrex-api 0.8.3 itself cannot be pointed here unchanged for its websocket part: before connecting it
+ *   fetches https://bittrex.com/ through cloudscraper (no option turns that off), and it defaults to the pre-2018
+ *   hub name `CoreHub` (option `websockets_hubs`). So its hub client is driven here the way node-bittrex-api drives
+ *   it; node-bittrex-api's REST part is tested unchanged elsewhere (test/compat/).
  * - The document types QuerySummaryState's result as `{Nonce, Fills:[…summaries]}`; on the wire it is `{N, s:[…]}`
  *   (`s` = Summaries in the document's own key table). The simulator sends `s`, which is what clients read.
  */
