@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { filter, firstValueFrom } from 'rxjs';
 import { V1HubAuthError, V1HubClient, type V1HubEvent, type V1HubMessage } from '../../../src/bittrex/v1/hub/v1-hub-client.js';
 import { HubInvocationError } from '../../../src/bittrex/hub/transport.js';
+import { createV1RestClient } from '../../../src/bittrex/v1/rest/v1-rest-client.js';
 import { dec } from '../../../src/core/decimal.js';
 import type { V1Messages } from '../../../src/wire/v1/hub/messages.js';
 import { startFixture, type SimFixture, type TestAccount } from '../sim-fixture.js';
@@ -112,6 +113,21 @@ describe('v1.1 hub c2 on the simulator', () => {
     // Nonces of the account messages run on per connection.
     const nonces = [...messages(seen, 'uO'), ...messages(seen, 'uB')].map((m) => m.Nonce).sort((x, y) => x - y);
     expect(nonces).toEqual(nonces.map((_, i) => i + 1));
+  });
+
+  it('mixes with v3 on one engine: an order placed over v3 REST shows as uO; cancelled over v1.1 REST, it shows as CANCEL', async () => {
+    const trader = await fx.account({ USD: '100000' });
+    const { seen } = await connect({ apiKey: trader.apiKey, apiSecret: trader.apiSecret });
+    const placed = await trader.client.orders.create({ marketSymbol: 'BTC-USD', direction: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: dec('0.01'), limit: dec('18000') });
+    await vi.waitFor(() => expect(messages(seen, 'uO').some((m) => m.Order.OrderUuid === placed.id && m.Type === 0)).toBe(true));
+    const v1 = createV1RestClient({ baseUrl: fx.sim.restV1Url, credentials: { apiKey: trader.apiKey, apiSecret: trader.apiSecret }, clock: fx.clock });
+    try {
+      await v1.market.cancel(placed.id);
+    } finally {
+      await v1.close();
+    }
+    await vi.waitFor(() => expect(messages(seen, 'uO').some((m) => m.Order.OrderUuid === placed.id && m.Type === 3 && !m.Order.IsOpen)).toBe(true));
+    expect((await trader.client.orders.get(placed.id)).status).toBe('CLOSED');
   });
 
   it('serves QuerySummaryState, uS and uL in v1.1 market names', async () => {
