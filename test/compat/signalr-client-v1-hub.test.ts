@@ -17,6 +17,10 @@
  *   fetches https://bittrex.com/ through cloudscraper (no option turns that off), and it defaults to the pre-2018
  *   hub name `CoreHub` (option `websockets_hubs`). So its hub client is driven here the way node-bittrex-api drives
  *   it; node-bittrex-api's REST part is tested unchanged elsewhere (test/compat/).
+ * - bittrex-signalr-client 1.1.10, the other v1.1 hub client of the time, hard-codes `https://bittrex.com/signalr`
+ *   (`BASE_PATH` in lib/connection.js, no option), so no URL can point it elsewhere. Its negotiate sends
+ *   `transport=serverSentEvents` before connecting over WebSockets; the simulator's negotiate ignores `transport`,
+ *   as the classic server did (it only matters on /connect).
  * - The document types QuerySummaryState's result as `{Nonce, Fills:[…summaries]}`; on the wire it is `{N, s:[…]}`
  *   (`s` = Summaries in the document's own key table). The simulator sends `s`, which is what clients read.
  */
