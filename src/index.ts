@@ -16,6 +16,7 @@ export { systemClock, VirtualClock, type Clock, type TimerHandle } from './core/
 export { ApiError, NetworkError, TimeoutError, WireFormatError, ValidationError, RexbotError } from './core/errors.js';
 export { createRestClient, type RestClient, type RestClientOptions } from './bittrex/rest/client.js';
 export { createThrottler, type Throttler } from './bittrex/rest/throttler.js';
+export { createSharedThrottler, type SharedThrottler, type SharedThrottlerOptions } from './bittrex/rest/shared-throttler.js';
 export { signRequest, signHubAuth, type Credentials } from './bittrex/rest/auth.js';
 export { createBittrexGateway, type BittrexGateway, type BittrexGatewayOptions } from './bittrex/gateway.js';
 export { createHubClient } from './bittrex/hub/hub-client.js';

@@ -25,6 +25,11 @@ export interface ReplayCandle {
   marketSymbol: string;
   interval: CandleInterval;
   candle: Candle;
+  /**
+   * False for a candle still forming (a hub `candle` message: the current candle, sent at its start and on every
+   * trade, stamped with its reception time). Absent or true for a closed candle (candle files).
+   */
+  final?: boolean;
   source: LineRef;
 }
 

@@ -90,6 +90,8 @@ export interface ReportInput {
   denials: Record<string, number>;
   /** Every modelling assumption in force, one sentence each (fill model, queue model, latency, fees, data gaps). */
   assumptions: string[];
+  /** Queue model this run used (`pessimistic`, `optimistic`, or the probabilistic default's name), when known. */
+  queueModel?: string | undefined;
   /** Other queue models' outcomes for the same run, when `--band` was asked for. */
   band?: ReportBandRun[] | undefined;
   /** Market events processed (backtest), for the report's footer. */

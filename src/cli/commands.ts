@@ -2,6 +2,7 @@
 import { registerCommand } from './main.js';
 
 registerCommand('version', 'print the version', async () => ({
+  usage: 'usage: rexbot version',
   async run() {
     const { readFile } = await import('node:fs/promises');
     const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -15,3 +16,5 @@ registerCommand('run', 'run a bot from its YAML config (paper trading against th
 registerCommand('validate', 'check a bot config and its strategy plugins without trading', async () => (await import('./validate-command.js')).validateCommand);
 registerCommand('schema', 'print the JSON Schema of bot config files', async () => (await import('./schema-command.js')).schemaCommand);
 registerCommand('record', 'record hub streams and their snapshots to a replayable .jsonl.gz file', async () => (await import('./record-command.js')).recordCommand);
+registerCommand('backtest', 'run a bot config over recorded data on virtual time and write report.html (--band, --sweep)', async () => (await import('./backtest-command.js')).backtestCommand);
+registerCommand('report', "render a paper or live run's order journal as report.html (the backtest's report)", async () => (await import('./report-command.js')).reportCommand);

@@ -5,6 +5,8 @@
 
 /** One sub-command of the CLI. */
 export interface Command {
+  /** Usage and help text; `rexbot <command> --help` prints it and exits 0. */
+  usage?: string;
   /** Runs the command; resolves with the exit code. */
   run(args: string[]): Promise<number>;
 }
@@ -46,5 +48,10 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const cmd = await load();
+  // Help is asked for before anything else is looked at, so `rexbot run --help` never starts a bot.
+  if (cmd.usage !== undefined && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(`${cmd.usage}\n`);
+    return 0;
+  }
   return cmd.run(rest);
 }

@@ -94,6 +94,7 @@ export async function runRecording(a: RecordArgs, stop: Promise<unknown>, env: N
 
 /** The `record` sub-command. */
 export const recordCommand: Command = {
+  usage: USAGE,
   async run(args) {
     if (args.includes('--help') || args.includes('-h')) {
       process.stdout.write(`${USAGE}\n`);

@@ -1,23 +1,43 @@
 /**
  * `rexbot run <config.yaml>`: run a bot until SIGINT/SIGTERM, then shut down gracefully (strategies stop, in-flight
  * requests settle, open orders are cancelled if the config says so, the journal is flushed). A second signal
- * during shutdown exits at once.
+ * during shutdown exits at once. Everything that can be checked is checked before anything starts: the config,
+ * every plugin and its params. A bot left with no running strategy stops by itself and exits 1 with the reason
+ * (unless `onAllStrategiesFailed: keep`).
  */
+import { parseArgs } from 'node:util';
 import { ConfigError } from '../runtime/config/yaml-config.js';
 import { loadBotConfig } from '../runtime/bot-config.js';
 import { runBot } from '../runtime/bot-runner.js';
 import { PluginError } from '../strategy/strategy-errors.js';
-import { createLogger } from '../telemetry/logger.js';
+import { createLogger, resolveLogFormat, type LogFormat } from '../telemetry/logger.js';
 import type { Command } from './main.js';
+
+const USAGE = `usage: rexbot run <config.yaml> [--pretty | --json]
+
+Run a bot until Ctrl-C (paper trading against the embedded simulator when the config's venue is paper).
+  --pretty   readable coloured log lines (the default on a terminal; or log.format: pretty)
+  --json     JSON log lines (the default when output is not a terminal; or log.format: json)
+Exit 0 after a graceful stop, 1 when the bot failed or stopped because no strategy was left running,
+2 for a bad command line, config or plugin.`;
 
 /** The `run` command. */
 export const runCommand: Command = {
+  usage: USAGE,
   async run(args) {
-    const file = args.find((a) => !a.startsWith('-'));
-    if (!file || args.includes('--help') || args.includes('-h')) {
-      process.stdout.write('usage: rexbot run <config.yaml>\n');
-      return file ? 0 : 2;
+    let parsed;
+    try {
+      parsed = parseArgs({ args, allowPositionals: true, options: { pretty: { type: 'boolean' }, json: { type: 'boolean' } } });
+    } catch (err) {
+      process.stderr.write(`rexbot run: ${(err as Error).message}\n${USAGE}\n`);
+      return 2;
     }
+    const { values, positionals } = parsed;
+    if (positionals.length !== 1 || (values.pretty && values.json)) {
+      process.stderr.write(`${values.pretty && values.json ? 'rexbot run: --pretty and --json exclude each other\n' : ''}${USAGE}\n`);
+      return 2;
+    }
+    const file = positionals[0]!;
     let cfg;
     try {
       cfg = loadBotConfig(file);
@@ -25,7 +45,9 @@ export const runCommand: Command = {
       process.stderr.write(`rexbot run: ${err instanceof ConfigError ? err.message : (err as Error).message}\n`);
       return 2;
     }
-    const logger = createLogger({ name: cfg.bot.name, level: cfg.log.level });
+    const flag: LogFormat | undefined = values.pretty ? 'pretty' : values.json ? 'json' : undefined;
+    const format = resolveLogFormat(cfg.log.format, flag, process.stdout.isTTY);
+    const logger = createLogger({ name: cfg.bot.name, level: cfg.log.level, format });
     let bot;
     try {
       bot = await runBot(cfg, { logger });
@@ -37,11 +59,21 @@ export const runCommand: Command = {
       logger.fatal({ err }, 'bot failed to start');
       return 1;
     }
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
+    const outcome = await new Promise<{ signal: true } | { failed: string }>((resolve) => {
+      const stop = () => resolve({ signal: true });
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      void bot.failed.then((reason) => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve({ failed: reason });
+      });
     });
+    if ('failed' in outcome) {
+      // The bot has already cancelled its orders and stopped; say why on stderr too, where a person looks.
+      process.stderr.write(`rexbot run: stopped: ${outcome.failed}\n`);
+      return 1;
+    }
     const force = () => process.exit(130);
     process.once('SIGINT', force);
     process.once('SIGTERM', force);

@@ -4,6 +4,7 @@ import type { Command } from './main.js';
 
 /** The `schema` command. */
 export const schemaCommand: Command = {
+  usage: 'usage: rexbot schema > config/bot.schema.json\n\nPrint the JSON Schema of bot config files (for editor completion).',
   async run() {
     process.stdout.write(`${JSON.stringify(botConfigJsonSchema(), null, 2)}\n`);
     return 0;

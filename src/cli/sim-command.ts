@@ -15,6 +15,7 @@ const DEFAULT_CONFIG = 'config/sim.yaml';
 
 /** The `sim` command. */
 export const simCommand: Command = {
+  usage: 'usage: rexbot sim [--config config/sim.yaml] [--port N]\n\nRun the exchange simulator until Ctrl-C; prints one line of JSON (URLs, demo key) when ready.',
   async run(args) {
     let values: { config?: string | undefined; port?: string | undefined; help?: boolean | undefined };
     try {

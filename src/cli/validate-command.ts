@@ -1,31 +1,68 @@
 /**
- * `rexbot validate <config.yaml>`: check a bot config without trading — the YAML against the schema (errors name
- * file, line and field), every strategy plugin loads and its params pass the plugin's schema.
+ * `rexbot validate <config.yaml>`: everything that can be checked without trading, in the order a run would meet
+ * it — the YAML against the schema (errors name file, line and field), every strategy plugin loads and its params
+ * pass the plugin's schema (placed at their line in the YAML, with "did you mean" for unknown keys), TypeScript
+ * plugins type-check, and each strategy's `setup()` and first intents run for a few simulated seconds against an
+ * in-process simulated market. Exit 0 when all of it passes, 1 otherwise.
  */
-import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../runtime/config/yaml-config.js';
 import { loadBotConfig } from '../runtime/bot-config.js';
-import { loadConfiguredStrategy } from '../strategy/load-strategy.js';
+import { loadBotPlugins } from '../runtime/bot-plugins.js';
+import { dryRun, DRY_RUN_MS } from '../runtime/dry-run.js';
+import { PluginError } from '../strategy/strategy-errors.js';
+import { formatTypeError, typecheckPlugins } from '../strategy/typecheck-plugins.js';
 import type { Command } from './main.js';
+
+const USAGE = `usage: rexbot validate <config.yaml> [--no-typecheck] [--no-dry-run]
+
+Check a bot config without trading:
+  1. the YAML against the schema (file:line:col of each problem)
+  2. every strategy plugin loads and its params pass its schema
+  3. TypeScript plugins type-check (when the typescript package is installed; --no-typecheck skips)
+  4. each strategy's setup() and first intents run for ${DRY_RUN_MS / 1000} simulated seconds against an
+     in-process simulated market (--no-dry-run skips)
+Exit 0 when everything passes, 1 when something does not, 2 on a bad command line.`;
 
 /** The `validate` command. */
 export const validateCommand: Command = {
+  usage: USAGE,
   async run(args) {
-    const file = args.find((a) => !a.startsWith('-'));
-    if (!file) {
-      process.stderr.write('usage: rexbot validate <config.yaml>\n');
+    const files = args.filter((a) => !a.startsWith('-'));
+    const unknown = args.filter((a) => a.startsWith('-') && !['--no-typecheck', '--no-dry-run'].includes(a));
+    if (files.length !== 1 || unknown.length > 0) {
+      process.stderr.write(`${unknown.length > 0 ? `rexbot validate: unknown option ${unknown[0]}\n` : ''}${USAGE}\n`);
       return 2;
     }
+    const file = files[0]!;
     try {
       const cfg = loadBotConfig(file);
-      const baseDir = dirname(resolve(file));
-      for (const s of cfg.strategies) {
-        await loadConfiguredStrategy({ use: s.use, name: s.name, params: s.params }, { baseDir });
+      const loaded = await loadBotPlugins(cfg);
+      if (!args.includes('--no-typecheck')) {
+        const tc = await typecheckPlugins(loaded.map((s) => s.path));
+        if (!tc.checked) process.stderr.write(`${file}: type check skipped: ${tc.reason}\n`);
+        else if (tc.errors.length > 0) {
+          process.stderr.write(`${file}: strategy plugins do not type-check:\n${tc.errors.map((e) => `  ${formatTypeError(e)}`).join('\n')}\n`);
+          return 1;
+        }
       }
-      process.stdout.write(`${file}: ok (${cfg.strategies.length} strateg${cfg.strategies.length === 1 ? 'y' : 'ies'}, venue ${cfg.venue.kind})\n`);
+      let rehearsal = '';
+      if (!args.includes('--no-dry-run')) {
+        const r = await dryRun(cfg);
+        if (r.skipped) rehearsal = `; setup not rehearsed: ${r.skipped}`;
+        else {
+          const failed = r.strategies.filter((s) => s.status === 'failed');
+          if (failed.length > 0) {
+            process.stderr.write(`${file}: ${failed.map((s) => `strategy '${s.name}' failed in a ${r.ranMs / 1000} s simulated run: ${s.error ?? 'unknown error'}`).join('\n')}\n`);
+            return 1;
+          }
+          rehearsal = `; ${r.ranMs / 1000} s simulated: ${r.strategies.map((s) => `${s.name} ${s.intents} intent${s.intents === 1 ? '' : 's'}`).join(', ')}`;
+        }
+      }
+      const n = cfg.strategies.length;
+      process.stdout.write(`${file}: ok (${n} strateg${n === 1 ? 'y' : 'ies'}, venue ${cfg.venue.kind}${rehearsal})\n`);
       return 0;
     } catch (err) {
-      process.stderr.write(`${err instanceof ConfigError ? err.message : `${file}: ${(err as Error).message}`}\n`);
+      process.stderr.write(`${err instanceof ConfigError || err instanceof PluginError ? err.message : `${file}: ${(err as Error).message}`}\n`);
       return 1;
     }
   },

@@ -116,6 +116,11 @@ export class VirtualClock implements Clock {
     await flushMicrotasks();
   }
 
+  /** When the next pending timer is due (epoch ms), or undefined when none is pending. */
+  nextTimerAt(): number | undefined {
+    return this.#nextDue()?.at;
+  }
+
   /** Set the time without firing timers (only forward). Useful for replays that drive time from data. */
   set(target: number): void {
     if (target > this.#now) this.#now = target;

@@ -56,6 +56,8 @@ export const ERROR_CODES = [
   'INVALID_PARAMETER',
   'PAYLOAD_TOO_LARGE',
   'SERVICE_UNAVAILABLE',
+  // Seed section 7: 501 "service not implemented".
+  'NOT_IMPLEMENTED',
   'INTERNAL_ERROR',
 ] as const;
 

@@ -3,6 +3,10 @@
  * account's available balance does not show them, so the risk engine adds these to avoid approving the same
  * funds twice. Buys hold quote (limit × quantity, or the ceiling; a market buy is valued at the best ask),
  * sells hold base (the quantity, or a ceiling converted at the limit or best bid).
+ *
+ * This is the notional figure for a risk context without `pendingOrders`. The kernel gives the risk engine
+ * `OrderManager.pendingOrders()` instead, which it values by the exchange's own rule, commission and book walk
+ * included (src/risk/order-reserve.ts).
  */
 import { type Decimal, ZERO } from '../core/decimal.js';
 import type { Market } from '../model/market.js';

@@ -10,7 +10,8 @@
  *   them finished), with every one of its legs — dropping a finished leg would make it look unarmed;
  * - the fills of everything kept (execution de-duplication and per-order fill quantities);
  * - the positions every fill adds up to and the newest fill (reconciliation pages executions from it): one
- *   `checkpoint` record, written after the kept fills because replaying it replaces the positions folded so far.
+ *   `checkpoint` record, written after the kept fills because replaying it replaces the positions folded so far;
+ * - the newest `limits` record (day-open equity, peaks, trading restriction), as it was.
  *
  * Everything else is a finished request — closed with its fills journaled, rejected, or lost (sent, never found:
  * nothing was placed) — and goes. Intent keys need nothing of their own: the journal never stopped a key from
@@ -71,6 +72,7 @@ export function compactRecords(state: JournalState, at: number): JournalRecord[]
   for (const f of state.fills.values()) if (keepOrders.has(f.id) || keepConditionals.has(f.id)) out.push(f);
   const positions = state.positions();
   if (positions.length > 0 || state.lastFill) out.push({ t: 'checkpoint', at, positions, lastFill: state.lastFill });
+  if (state.limits) out.push(state.limits);
   return out;
 }
 

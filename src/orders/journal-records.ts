@@ -13,7 +13,9 @@ import { arrayOf, bool, date, dec, id, int, object, oneOf, str, type Decoder } f
 import { WireFormatError } from '../core/errors.js';
 import { ORDER_DIRECTIONS } from '../model/enums.js';
 import { decodeNewOrder, type NewOrder } from '../model/order.js';
+import type { EquityCurveState } from '../portfolio/equity-curve.js';
 import type { PositionSnapshot } from '../portfolio/position.js';
+import type { RiskLimitState } from '../risk/risk-engine.js';
 
 /**
  * Why an order exists, so a restarted bot can resume what it was doing: a plain placement, a quote-ladder level,
@@ -56,6 +58,18 @@ export interface CheckpointRecord {
   at: number;
   positions: PositionSnapshot[];
   lastFill?: { executionId: string; executedAt: Date } | undefined;
+}
+
+/**
+ * The equity curve's and the risk engine's limit state (day open, peaks, restriction), so that a restart carries
+ * the daily-loss and drawdown limits on exactly as if the process had never stopped. Written by the kernel when
+ * it changes (src/risk/limits-keeper.ts); the newest one counts, and compaction keeps it.
+ */
+export interface LimitsRecord {
+  t: 'limits';
+  at: number;
+  curve: EquityCurveState;
+  risk: RiskLimitState;
 }
 
 /** One line of the journal. `at` is the clock's epoch ms when it was written. */
@@ -111,7 +125,8 @@ export type JournalRecord =
   /** A filled bracket entry's exit legs were dealt with (placed, denied or refused): never arm it again. */
   | { t: 'armed'; at: number; id: string }
   | FillRecord
-  | CheckpointRecord;
+  | CheckpointRecord
+  | LimitsRecord;
 
 /** A record's type tag. */
 export type JournalRecordType = JournalRecord['t'];
@@ -135,6 +150,14 @@ const positionSnapshot = object<PositionSnapshot>(
     lastRate: dec,
   },
   {},
+);
+const curveState = object<EquityCurveState>({ at: int, equity: dec, peak: dec, maxDrawdown: dec, day: int, dayOpen: dec }, {});
+const riskLimitState = object<RiskLimitState>(
+  { peak: dec, day: int, state: oneOf(['ACTIVE', 'REDUCING', 'HALTED'] as const), reason: str },
+  {
+    resumeBase: object<{ day: number; equity: Decimal }>({ day: int, equity: dec }, {}),
+    cause: oneOf(['manual', 'dailyLoss', 'drawdown'] as const),
+  },
 );
 const bracket = object<BracketLegs>({ takeProfit: dec, stopLoss: dec }, {});
 const role = oneOf(ORDER_ROLES);
@@ -212,6 +235,7 @@ const decoders: { [K in JournalRecordType]: Decoder<Rec<K>> } = {
     { t: tag('checkpoint'), at: int, positions: arrayOf(positionSnapshot) },
     { lastFill: object<{ executionId: string; executedAt: Date }>({ executionId: id, executedAt: date }, {}) },
   ),
+  limits: object<LimitsRecord>({ t: tag('limits'), at: int, curve: curveState, risk: riskLimitState }, {}),
 };
 
 /**

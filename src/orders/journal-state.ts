@@ -9,7 +9,7 @@ import type { NewConditionalOrder } from '../model/conditional-order.js';
 import type { NewOrder } from '../model/order.js';
 import { quoteOf } from '../portfolio/portfolio.js';
 import { Position, type PositionSnapshot } from '../portfolio/position.js';
-import type { BracketLegs, FillRecord, JournalRecord, OrderRole } from './journal-records.js';
+import type { BracketLegs, FillRecord, JournalRecord, LimitsRecord, OrderRole } from './journal-records.js';
 
 /** How far a journaled request got. `intent` and `sent` mean the exchange's answer never made it to disk. */
 export type JournaledStatus = 'intent' | 'sent' | 'acked' | 'rejected' | 'closed' | 'lost';
@@ -78,6 +78,8 @@ export class JournalState {
   readonly fills = new Map<string, FillRecord>();
   /** The latest journaled fill by execution time (the point to fetch missed executions from). */
   lastFill: { executionId: string; executedAt: Date } | undefined;
+  /** The newest limits record (equity curve and risk limit state): what a restart carries the limits on from. */
+  limits: LimitsRecord | undefined;
   readonly #batches = new Map<string, string[]>();
   readonly #filledById = new Map<string, Decimal>();
   /**
@@ -187,6 +189,9 @@ export class JournalState {
         this.#noteLastFill(r);
         return;
       }
+      case 'limits':
+        this.limits = r;
+        return;
       case 'checkpoint': {
         this.#positions.clear();
         for (const p of r.positions) this.#positions.set(positionKey(p.strategy, p.marketSymbol), Position.restore(p, quoteOf(p.marketSymbol)));

@@ -57,6 +57,11 @@ export interface JournalOptions {
    * record, never read by the bot (default: none — what was compacted away is gone).
    */
   historyPath?: string | undefined;
+  /**
+   * fsync durable appends (default true). A backtest turns it off: its journal is the record of a simulated run,
+   * there is no crash to recover from, and a disk flush per group commit would dominate its run time.
+   */
+  fsync?: boolean | undefined;
 }
 
 /** Size of the journal file. */
@@ -120,6 +125,7 @@ export class Journal {
   #state: JournalState;
   #size: JournalSize;
   readonly #historyPath: string | undefined;
+  #fsync = true;
   #auto: AutoCompactOptions | undefined;
   #autoScheduled = false;
   #autoNextBytes = 0;
@@ -173,7 +179,9 @@ export class Journal {
       fsyncSync(fd);
     }
     if (!existed || early.length > 0) syncDirectory(path);
-    return new Journal(path, fd, records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath);
+    const journal = new Journal(path, fd, records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath);
+    journal.#fsync = options.fsync ?? true;
+    return journal;
   }
 
   /**
@@ -295,7 +303,7 @@ export class Journal {
       if (this.#fd === undefined) throw new RexbotError('JOURNAL_CLOSED', `journal ${this.path} is closed`);
       const buf = Buffer.from(queue.map((p) => `${p.line}\n`).join(''), 'utf8');
       writeAll(this.#fd, buf);
-      if (queue.some((p) => p.durable)) fsyncSync(this.#fd);
+      if (this.#fsync && queue.some((p) => p.durable)) fsyncSync(this.#fd);
       this.#written += queue.length;
       this.#size.records += queue.length;
       this.#size.bytes += buf.length;

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Decimal } from '../core/decimal.js';
 import type { Intent } from '../model/intent.js';
+import type { PendingOrder } from '../risk/order-reserve.js';
 import type { Counter } from 'prom-client';
 import { createLogger } from '../telemetry/logger.js';
 import { metricName } from '../telemetry/metrics.js';
@@ -214,6 +215,26 @@ export class OrderManager {
   /** Funds reserved by placements sent but not yet acknowledged (what the exchange balance does not show yet). */
   inFlightReserved(currency: string): Decimal {
     return unacknowledgedReserve(this.#registry.unacknowledgedOrders(), currency, this.#d.markets, this.#d.marketStore);
+  }
+
+  /**
+   * The account's live orders as the risk engine counts them (src/risk/order-reserve.ts): ours — resting, cancel
+   * pending or still in flight — with what each can still trade (quantity orders: the unfilled quantity), and the
+   * open orders of the account this manager did not place.
+   */
+  pendingOrders(): PendingOrder[] {
+    const out: PendingOrder[] = [];
+    for (const e of this.#registry.allLiveOrders()) {
+      if (e.isFinal) continue;
+      const spec = e.order ?? e.request;
+      if (!spec) continue;
+      out.push({ strategy: e.strategy, marketSymbol: e.marketSymbol, direction: e.direction, type: spec.type, quantity: e.remaining, limit: spec.limit, ceiling: spec.ceiling, unacknowledged: e.isUnacknowledged });
+    }
+    for (const o of this.#d.account.openOrders()) {
+      if (this.#registry.orderById(o.id)) continue;
+      out.push({ strategy: undefined, marketSymbol: o.marketSymbol, direction: o.direction, type: o.type, quantity: o.quantity?.minus(o.fillQuantity), limit: o.limit, ceiling: o.ceiling, unacknowledged: false });
+    }
+    return out;
   }
 
   /** Open orders of the account, counting placements in flight and orders not placed by this manager. */

@@ -22,6 +22,21 @@ export interface EquityPoint {
 }
 
 /**
+ * What a restart needs to carry the curve on exactly as if the process had never stopped: the last point, the
+ * peak, the maximum drawdown and the day-open equity of its UTC day (see {@link EquityCurve.restore}).
+ */
+export interface EquityCurveState {
+  /** Time and equity of the last point recorded. */
+  at: number;
+  equity: Decimal;
+  peak: Decimal;
+  maxDrawdown: Decimal;
+  /** UTC day of `dayOpen`. */
+  day: number;
+  dayOpen: Decimal;
+}
+
+/**
  * Points, peak, drawdown and day-open equity.
  *
  * @example
@@ -76,6 +91,38 @@ export class EquityCurve {
    */
   dayOpen(now: number): Decimal {
     return utcDay(now) === this.#day ? this.#dayOpen : this.last.equity;
+  }
+
+  /** The state a restart restores with {@link EquityCurve.restore}. */
+  state(): EquityCurveState {
+    const last = this.last;
+    return { at: last.at, equity: last.equity, peak: this.#peak, maxDrawdown: this.#maxDrawdown, day: this.#day, dayOpen: this.#dayOpen };
+  }
+
+  /**
+   * Carry on from a saved {@link EquityCurveState}: the points become its last point alone; peak, maximum drawdown
+   * and day open are the saved ones. A restart on a later UTC day opens that day at the saved last equity — the
+   * equity last seen before the day began, as {@link EquityCurve.record} would have had it.
+   */
+  restore(s: EquityCurveState): void {
+    this.#points = [{ at: s.at, equity: s.equity }];
+    this.#peak = s.peak;
+    this.#maxDrawdown = s.maxDrawdown;
+    this.#day = s.day;
+    this.#dayOpen = s.dayOpen;
+  }
+
+  /**
+   * Start again from `equity` at `at`, with no history: it is the day open, the peak and the last point. For a
+   * restart that has positions (and their realized PnL) but no saved state — their PnL was made before now, so
+   * it must count neither as today's nor as a fall from a peak of zero.
+   */
+  rebase(at: number, equity: Decimal): void {
+    this.#points = [{ at, equity }];
+    this.#peak = equity;
+    this.#maxDrawdown = ZERO;
+    this.#day = utcDay(at);
+    this.#dayOpen = equity;
   }
 
   /**

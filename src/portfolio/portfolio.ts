@@ -8,7 +8,12 @@
  * Currencies: every market's PnL is kept in its own quote currency. Aggregates (equity, unrealized, daily PnL,
  * drawdown) are in the portfolio's reporting currency — `quoteCurrency`, or the quote currency of the first
  * market filled. Amounts in another quote currency Q are converted with the marks of `Q-<reporting>` (or the
- * inverse of `<reporting>-Q`); without such a mark they cannot be valued and are left out.
+ * inverse of `<reporting>-Q`). Without such a mark (a book emptied, a stream down) the amount is valued at the
+ * last rate seen (or the last fill rate of a position in that market) and the valuation says it is STALE; it is
+ * never silently left out, which would move equity by the whole amount and fake (or hide) a drawdown (an open
+ * position whose own market has no mark is valued at its last fill rate, and is stale too). Only an
+ * amount with no rate ever known is left out, and the valuation says so (`unvalued`): the risk engine then does
+ * not judge its limits on that figure.
  *
  * Equity is PnL-based: zero at start, realized + unrealized afterwards. {@link Portfolio.markToMarket} records a
  * point of the equity curve, from which the maximum drawdown and the daily PnL (UTC day of the clock) follow.
@@ -17,7 +22,7 @@ import { Observable, Subject } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { type Decimal, ZERO } from '../core/decimal.js';
 import type { OrderEvent } from '../orders/order-events.js';
-import { type EquityPoint, EquityCurve } from './equity-curve.js';
+import { type EquityCurveState, type EquityPoint, EquityCurve } from './equity-curve.js';
 import { Position, type PositionSnapshot, type PositionView } from './position.js';
 
 /** The `fill` order event the portfolio consumes. */
@@ -25,6 +30,22 @@ export type FillEvent = Extract<OrderEvent, { type: 'fill' }>;
 
 /** Mark (mid) price of a market, or undefined when there is none. */
 export type Marks = (marketSymbol: string) => Decimal | undefined;
+
+/**
+ * Equity and how sure it is: `stale` lists the currencies valued at a last known rate instead of a current mark,
+ * `unvalued` those with no rate at all (left out of `equity`).
+ */
+export interface EquityValuation {
+  equity: Decimal;
+  stale: string[];
+  unvalued: string[];
+}
+
+/** A conversion mark: one unit of a currency is `mark` reporting units, or 1 / `mark` when `inverse`. */
+interface Rate {
+  mark: Decimal;
+  inverse: boolean;
+}
 
 /** Options of a {@link Portfolio}. */
 export interface PortfolioOptions {
@@ -42,6 +63,12 @@ export interface PortfolioOptions {
 export function quoteOf(marketSymbol: string): string {
   const dash = marketSymbol.indexOf('-');
   return dash < 0 ? marketSymbol : marketSymbol.slice(dash + 1);
+}
+
+/** Base currency of a `BASE-QUOTE` market symbol. */
+function baseOf(marketSymbol: string): string {
+  const dash = marketSymbol.indexOf('-');
+  return dash < 0 ? marketSymbol : marketSymbol.slice(0, dash);
 }
 
 /**
@@ -63,9 +90,19 @@ export class Portfolio {
   readonly #seen = new Set<string>();
   readonly #maxSeen: number;
   readonly #changes = new Subject<FillEvent>();
+  /** Last mark seen per currency linking it to the reporting currency (`inverse`: of `<reporting>-<currency>`). */
+  readonly #rates = new Map<string, Rate>();
+  #valuation: EquityValuation = { equity: ZERO, stale: [], unvalued: [] };
+  readonly #staleness = new Subject<EquityValuation>();
 
   /** Every fill applied (duplicates are not re-emitted), after the positions hold it. */
   readonly changes$: Observable<FillEvent> = this.#changes.asObservable();
+
+  /**
+   * The marked valuation each time its stale or unvalued currencies change (see {@link Portfolio.markToMarket}):
+   * the kernel logs it; an empty pair of lists means equity is current again.
+   */
+  readonly staleness$: Observable<EquityValuation> = this.#staleness.asObservable();
 
   constructor(opts: PortfolioOptions) {
     this.#clock = opts.clock;
@@ -147,29 +184,56 @@ export class Portfolio {
    * its last fill rate.
    */
   unrealizedPnl(marks: Marks, strategy?: string): Decimal {
+    const v = { stale: new Set<string>(), unvalued: new Set<string>() };
     let sum = ZERO;
     for (const p of this.#select(strategy)) {
       if (p.quantity.isZero()) continue;
-      const v = this.#convert(p.unrealizedPnl(marks(p.marketSymbol) ?? p.lastRate), p.quoteCurrency, marks);
-      if (v) sum = sum.plus(v);
+      const c = this.#convert(p.unrealizedPnl(marks(p.marketSymbol) ?? p.lastRate), p.quoteCurrency, marks, v);
+      if (c) sum = sum.plus(c);
     }
     return sum;
   }
 
-  /** Realized + unrealized PnL in the reporting currency (other quote currencies converted at `marks`). */
+  /**
+   * Realized + unrealized PnL in the reporting currency (other quote currencies converted at `marks`, else at the
+   * last rate seen: see {@link Portfolio.valueEquity}).
+   */
   equity(marks: Marks, strategy?: string): Decimal {
+    return this.valueEquity(marks, strategy).equity;
+  }
+
+  /** {@link Portfolio.equity} with the currencies it could only value at an old rate, or not at all. */
+  valueEquity(marks: Marks, strategy?: string): EquityValuation {
+    const v = { stale: new Set<string>(), unvalued: new Set<string>() };
     let sum = ZERO;
     for (const p of this.#select(strategy)) {
-      const mark = marks(p.marketSymbol) ?? p.lastRate;
-      const v = this.#convert(p.realizedPnl.plus(p.unrealizedPnl(mark)), p.quoteCurrency, marks);
-      if (v) sum = sum.plus(v);
+      let mark = marks(p.marketSymbol);
+      if (!mark) {
+        // An open position without a mark is valued at its last fill rate: stale, like a missing conversion.
+        if (!p.quantity.isZero()) v.stale.add(baseOf(p.marketSymbol));
+        mark = p.lastRate;
+      }
+      const c = this.#convert(p.realizedPnl.plus(p.unrealizedPnl(mark)), p.quoteCurrency, marks, v);
+      if (c) sum = sum.plus(c);
     }
-    return sum;
+    return { equity: sum, stale: [...v.stale].sort(), unvalued: [...v.unvalued].sort() };
   }
 
-  /** Record the portfolio's equity at `marks` now as a point of the equity curve, and return it. */
+  /**
+   * Record the portfolio's equity at `marks` now as a point of the equity curve, and return it. Its valuation is
+   * {@link Portfolio.lastValuation}; a change in what is stale is emitted on {@link Portfolio.staleness$}.
+   */
   markToMarket(marks: Marks): EquityPoint {
-    return this.#curve.record(this.#clock.now(), this.equity(marks));
+    const v = this.valueEquity(marks);
+    const before = this.#valuation;
+    this.#valuation = v;
+    if (before.stale.join() !== v.stale.join() || before.unvalued.join() !== v.unvalued.join()) this.#staleness.next(v);
+    return this.#curve.record(this.#clock.now(), v.equity);
+  }
+
+  /** The valuation of the last {@link Portfolio.markToMarket}. */
+  get lastValuation(): EquityValuation {
+    return this.#valuation;
   }
 
   /**
@@ -195,6 +259,22 @@ export class Portfolio {
     return this.#curve.maxDrawdown;
   }
 
+  /** What a restart needs to carry the equity curve on (day open, peak, last point): see {@link Portfolio.restoreEquity}. */
+  equityState(): EquityCurveState {
+    return this.#curve.state();
+  }
+
+  /**
+   * After a restart, once the positions are restored: carry the equity curve on from `saved` (the state the last
+   * run journaled), so the day open and the peak are what they would have been had the process never stopped.
+   * Without a saved state (a journal from before it was kept), the curve starts again at the equity now, so the
+   * restored positions' PnL counts neither as today's nor as a fall from a peak of zero.
+   */
+  restoreEquity(saved: EquityCurveState | undefined, marks: Marks): void {
+    if (saved) this.#curve.restore(saved);
+    else this.#curve.rebase(this.#clock.now(), this.equity(marks));
+  }
+
   /** The recorded equity points, oldest first (bounded). */
   equityCurve(): readonly EquityPoint[] {
     return this.#curve.points();
@@ -214,13 +294,39 @@ export class Portfolio {
     for (const p of this.#positions.values()) if (strategy === undefined || p.strategy === strategy) yield p;
   }
 
-  // `amount` of `from` in the reporting currency, or undefined when no mark links the two.
-  #convert(amount: Decimal, from: string, marks: Marks): Decimal | undefined {
+  /**
+   * `amount` of `from` in the reporting currency: at the current mark linking the two (remembered), else at the
+   * last rate seen or a position's last fill rate in a market linking them (`from` noted as stale), else
+   * undefined (noted as unvalued).
+   */
+  #convert(amount: Decimal, from: string, marks: Marks, note: { stale: Set<string>; unvalued: Set<string> }): Decimal | undefined {
     if (from === this.#quote || amount.isZero()) return amount;
     const direct = marks(`${from}-${this.#quote}`);
-    if (direct?.gt(ZERO)) return amount.times(direct);
-    const inverse = marks(`${this.#quote}-${from}`);
-    if (inverse?.gt(ZERO)) return amount.div(inverse);
+    let rate: Rate | undefined;
+    if (direct?.gt(ZERO)) rate = { mark: direct, inverse: false };
+    else {
+      const inverse = marks(`${this.#quote}-${from}`);
+      if (inverse?.gt(ZERO)) rate = { mark: inverse, inverse: true };
+    }
+    if (rate) this.#rates.set(from, rate);
+    else {
+      rate = this.#rates.get(from) ?? this.#lastFillRate(from);
+      if (!rate) {
+        note.unvalued.add(from);
+        return undefined;
+      }
+      note.stale.add(from);
+    }
+    return rate.inverse ? amount.div(rate.mark) : amount.times(rate.mark);
+  }
+
+  // The last fill rate of a position in a market linking `from` and the reporting currency, if any.
+  #lastFillRate(from: string): Rate | undefined {
+    for (const p of this.#positions.values()) {
+      if (!p.lastRate.gt(ZERO)) continue;
+      if (p.marketSymbol === `${from}-${this.#quote}`) return { mark: p.lastRate, inverse: false };
+      if (p.marketSymbol === `${this.#quote}-${from}`) return { mark: p.lastRate, inverse: true };
+    }
     return undefined;
   }
 }

@@ -33,8 +33,11 @@ const isSeq = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((c) => typeof c === 'string');
 const EVENTS = new Set(['connected', 'reconnected', 'resubscribed', 'decode-error']);
 
-/** Check line 1; returns what is wrong, or the header. */
-function readHeader(v: unknown): RecordingHeader | string {
+/**
+ * Check line 1 (already JSON-parsed); returns what is wrong, or the header. Exported for the backtest's
+ * recording reader (backtest/readers/rexbot.ts), which applies a bad-line policy this reader does not have.
+ */
+export function readHeader(v: unknown): RecordingHeader | string {
   if (!isObj(v) || v.format !== RECORDING_FORMAT) return `not a rexbot recording (line 1 must have "format":"${RECORDING_FORMAT}")`;
   if (typeof v.version !== 'number' || !Number.isInteger(v.version) || v.version < 1) return `header "version" is not a version number`;
   if (v.version > RECORDING_VERSION) return `recording version ${v.version} is newer than this reader (${RECORDING_VERSION})`;
@@ -47,8 +50,8 @@ function readHeader(v: unknown): RecordingHeader | string {
   return v as unknown as RecordingHeader;
 }
 
-/** Classify a line after the header; returns what is wrong, or the entry. */
-function readEntry(v: unknown, line: number): RecordingEntry | string {
+/** Classify a line after the header (already JSON-parsed); returns what is wrong, or the entry. */
+export function readEntry(v: unknown, line: number): RecordingEntry | string {
   if (!isObj(v)) return 'not a JSON object';
   if (!isTime(v.t)) return '"t" is not epoch milliseconds';
   if (typeof v.name === 'string' && v.event === undefined) {

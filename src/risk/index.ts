@@ -26,3 +26,5 @@ export { priceBandCheck } from './checks/price-band.js';
 export { streamLiveCheck } from './checks/stream-live.js';
 export { submitRateCheck } from './checks/submit-rate.js';
 export { confirmedReducing, tradingStateCheck } from './checks/trading-state.js';
+export { maxBase, pendingExposure, pendingReserve, reserveOf, type PendingOrder, type PricedOrder } from './order-reserve.js';
+export { LimitsKeeper, restoreLimitState, type LimitsSnapshot } from './limits-keeper.js';

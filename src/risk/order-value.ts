@@ -81,7 +81,7 @@ const FIRST_LEVELS = 16;
  * estimateFill({ type: 'LIMIT', quantity: dec('2'), limit: dec('100'), ... }, store)
  * // { base: 2, quote: 200, worstRate: 100, complete: true }
  */
-export function estimateFill(order: ProposedOrder, store: ReadonlyMarketStore): FillEstimate | undefined {
+export function estimateFill(order: Pick<ProposedOrder, 'marketSymbol' | 'direction' | 'type' | 'quantity' | 'limit' | 'ceiling'>, store: ReadonlyMarketStore): FillEstimate | undefined {
   if (order.type === 'LIMIT') {
     if (!order.quantity || !order.limit) return undefined;
     return { base: order.quantity, quote: order.quantity.times(order.limit), worstRate: order.limit, complete: true };

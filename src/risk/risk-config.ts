@@ -59,7 +59,12 @@ export interface RiskConfig {
   priceBand: Decimal | undefined;
   /** Orders approved per rolling window. Default 120 per 60,000 ms. */
   submitRate: { maxOrders: number; windowMs: number };
-  /** Commission rate assumed when checking that a buy is affordable. Default 0.0075 (0.75 %). */
+  /**
+   * Commission rate assumed when valuing what an order holds (src/risk/order-reserve.ts, by the exchange's rounding
+   * rule in src/model/trading-amounts.ts) and how much a ceiling sell can sell. Set it to the exchange's rate (the
+   * simulator's larger of maker and taker) and the engine's estimate equals the exchange's reservation to the
+   * last unit. Default 0.0075 (0.75 %).
+   */
   commissionRate: Decimal;
   /** Daily loss (reporting currency, > 0) at which trading is restricted. Default: off. */
   dailyLossLimit?: Decimal | undefined;

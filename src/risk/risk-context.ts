@@ -9,6 +9,7 @@ import type { ProposedOrder, RiskReason } from '../model/intent.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { ReadonlyMarketStore } from '../store/market-store.js';
 import type { FillEstimate } from './order-value.js';
+import type { PendingOrder } from './order-reserve.js';
 import type { RiskCheckName, RiskConfig } from './risk-config.js';
 
 /**
@@ -30,8 +31,17 @@ export interface RiskContext {
   available(currency: string): Decimal;
   /** Open orders of the account, including placements in flight. */
   openOrderCount(): number;
-  /** Funds reserved by placements sent but not yet acknowledged (not yet reflected in `available`). */
+  /**
+   * Funds reserved by placements sent but not yet acknowledged (not yet reflected in `available`). Used only
+   * without {@link RiskContext.pendingOrders}, which lets the engine value them by its own rule instead.
+   */
   inFlightReserved(currency: string): Decimal;
+  /**
+   * The account's live orders — resting, or sent and not yet acknowledged — each with what it can still trade.
+   * With it, max position and REDUCING count them at their worst case, and unacknowledged placements are
+   * reserved exactly as the exchange will hold them (src/risk/order-reserve.ts).
+   */
+  pendingOrders?(): Iterable<PendingOrder>;
   /** Positions and PnL. */
   portfolio: Portfolio;
   /** BTC value of `amount` of `currency` (for the dust rule); undefined when no rate is known. */

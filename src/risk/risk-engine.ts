@@ -14,7 +14,9 @@
  *   needs a person.
  * Automatic transitions only ever tighten (ACTIVE → REDUCING → HALTED). Limits are re-evaluated on every
  * evaluate() and every `evaluationIntervalMs` of the clock, because marks move without any order.
- * {@link RiskEngine.resume} accepts the losses so far: the daily loss and the drawdown then count from the
+ * Equity is the portfolio's: an amount whose conversion mark is missing is valued at its last known rate (the
+ * `rexbot_equity_stale` gauge is then 1), never as zero; with no rate ever known it is 2 and the limits are not
+ * judged until one is. {@link RiskEngine.resume} accepts the losses so far: the daily loss and the drawdown then count from the
  * equity at the moment of the resume (otherwise the next evaluation would trip the same limit again).
  */
 import { BehaviorSubject, type Observable } from 'rxjs';
@@ -78,7 +80,26 @@ export interface RiskStats {
 }
 
 /** Why the current restriction is in place (decides how it may be lifted). */
-type Cause = 'manual' | 'dailyLoss' | 'drawdown';
+export type RestrictionCause = 'manual' | 'dailyLoss' | 'drawdown';
+type Cause = RestrictionCause;
+
+/**
+ * What the limits need to survive a restart exactly ({@link RiskEngine.limitState}, journaled by the kernel and
+ * given back to {@link RiskEngine.restoreLimits}): the drawdown peak, the UTC day the engine last saw, the
+ * daily-loss baseline a resume set, and the restriction in force with its cause.
+ */
+export interface RiskLimitState {
+  /** Equity the drawdown counts from (the highest seen, or the equity at the last resume). */
+  peak: Decimal;
+  /** UTC day of the last evaluation (a daily-loss REDUCING ends when it changes). */
+  day: number;
+  /** The daily-loss baseline {@link RiskEngine.resume} set, for its UTC day. */
+  resumeBase?: { day: number; equity: Decimal } | undefined;
+  state: TradingState;
+  /** Why `state` is not ACTIVE. */
+  cause?: RestrictionCause | undefined;
+  reason: string;
+}
 
 const SEVERITY: Record<TradingState, number> = { ACTIVE: 0, REDUCING: 1, HALTED: 2 };
 
@@ -114,6 +135,7 @@ export class RiskEngine {
   readonly #denials: Counter<'reason'> | undefined;
   readonly #evaluations: Counter<'verdict'> | undefined;
   readonly #stateGauge: Gauge | undefined;
+  readonly #staleGauge: Gauge | undefined;
   #closed = false;
 
   /** The trading state as it changes; emits the current state on subscription. */
@@ -141,6 +163,7 @@ export class RiskEngine {
       openOrderCount: () => ctx.openOrderCount(),
       inFlightReserved: (c) => ctx.inFlightReserved(c),
       portfolio: ctx.portfolio,
+      ...(ctx.pendingOrders ? { pendingOrders: () => ctx.pendingOrders!() } : {}),
       ...(ctx.btcValue ? { btcValue: (c: string, a: Decimal) => ctx.btcValue!(c, a) } : {}),
       get tradingState() {
         return engine.state;
@@ -162,6 +185,8 @@ export class RiskEngine {
       this.#evaluations = reuse(metrics, 'risk_evaluations_total') ?? metrics.counter({ name: 'risk_evaluations_total', help: 'Orders evaluated by the risk engine, per verdict', labelNames: ['verdict'] });
       this.#stateGauge = reuse(metrics, 'risk_trading_state') ?? metrics.gauge({ name: 'risk_trading_state', help: 'Trading state: 0 ACTIVE, 1 REDUCING, 2 HALTED' });
       this.#stateGauge.set(0);
+      this.#staleGauge = reuse(metrics, 'equity_stale') ?? metrics.gauge({ name: 'equity_stale', help: 'Equity valued with a last known rate (1), or missing an amount no rate values (2); 0 when current' });
+      this.#staleGauge.set(0);
     }
     this.#timer = ctx.clock.setInterval(() => this.refresh(), config.evaluationIntervalMs);
   }
@@ -240,6 +265,31 @@ export class RiskEngine {
     this.#transition('ACTIVE', reason);
   }
 
+  /** What a restart needs to carry the limits on (see {@link RiskEngine.restoreLimits}). */
+  limitState(): RiskLimitState {
+    const { state, reason } = this.#state$.value;
+    return { peak: this.#peak, day: this.#day, resumeBase: this.#resumeBase, state, cause: this.#cause, reason };
+  }
+
+  /**
+   * After a restart, once the portfolio holds the restored positions and equity curve: carry the limits on from
+   * `saved` exactly as if the process had never stopped — the same peak, the same resume baseline, the same
+   * restriction (a halt still waits for a person; a daily-loss REDUCING of an earlier day ends at the next
+   * evaluation, as it would have at midnight). Without a saved state, the peak is the equity now: the restored
+   * PnL was made before, and is not a fall from a peak of zero.
+   */
+  restoreLimits(saved: RiskLimitState | undefined): void {
+    if (!saved) {
+      this.#peak = this.#ctx.portfolio.markToMarket(this.#marks).equity;
+      return;
+    }
+    this.#peak = saved.peak;
+    this.#day = saved.day;
+    this.#resumeBase = saved.resumeBase;
+    this.#cause = saved.state === 'ACTIVE' ? undefined : saved.cause;
+    this.#transition(saved.state, saved.reason);
+  }
+
   /** Re-evaluate the daily loss and drawdown limits now (the clock interval calls this). */
   refresh(): void {
     if (!this.#closed) this.#refreshAt(this.#ctx.clock.now());
@@ -256,6 +306,8 @@ export class RiskEngine {
   #refreshAt(now: number): void {
     const portfolio = this.#ctx.portfolio;
     const equity = portfolio.markToMarket(this.#marks).equity;
+    const valuation = portfolio.lastValuation;
+    this.#staleGauge?.set(valuation.unvalued.length > 0 ? 2 : valuation.stale.length > 0 ? 1 : 0);
     const day = utcDay(now);
     if (day !== this.#day) {
       this.#day = day;
@@ -265,6 +317,9 @@ export class RiskEngine {
         this.#transition('ACTIVE', 'new UTC day: daily loss limit reset');
       }
     }
+    // An amount no rate values is missing from `equity`: judged on it, the limits would trip (or miss) by that
+    // whole amount. They wait until it can be valued; the gauge and the portfolio's staleness$ say why.
+    if (valuation.unvalued.length > 0) return;
     if (equity.gt(this.#peak)) this.#peak = equity;
     const { maxDrawdown, dailyLossLimit } = this.#config;
     if (maxDrawdown) {

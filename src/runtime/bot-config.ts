@@ -9,8 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { budgetRule } from '../bittrex/rest/shared-budget.js';
+import { ValidationError } from '../core/errors.js';
 import { riskConfigSchema } from '../risk/risk-config.js';
 import { ConfigError, loadYamlConfig } from './config/yaml-config.js';
+import { backtestVenueSchema } from './config/backtest-venue.js';
 import { marketSymbolSchema, portSchema } from './config/schema-helpers.js';
 
 const strategySchema = z.strictObject({
@@ -41,7 +44,24 @@ const venueSchema = z.discriminatedUnion('kind', [
     hubUrl: z.url(),
     dialect: z.enum(['v3', 'v1']).default('v3'),
   }),
+  backtestVenueSchema,
 ]);
+
+const rateLimitSchema = z.strictObject({
+  /**
+   * Share the API key's call budget with every other bot process using the key, through this Redis
+   * (`redis://host:port`; put a password in the environment: `${REDIS_URL}`). Unset: this process alone.
+   */
+  shared: z.string().regex(/^rediss?:\/\/[^\s]+$/, 'a redis:// or rediss:// URL').optional(),
+  /** How many bot processes may use the key at once; each declared one that is not running holds back its fallback share. */
+  maxProcesses: z.number().int().positive().default(2),
+  /** Calls a minute this process may make alone while Redis is unreachable; default callsPerMinute / maxProcesses (rounded down). */
+  fallbackShare: z.number().int().positive().optional(),
+  /** Calls a minute only cancels may use (of the shared budget); default a tenth of callsPerMinute (rounded up). */
+  cancelReserve: z.number().int().min(0).optional(),
+  /** No call starts within this many ms either side of a minute boundary (latency and clock skew to the server). */
+  boundaryGuardMs: z.number().int().min(0).max(14_999).default(250),
+});
 
 /** Schema of a bot config file. */
 export const botConfigSchema = z.strictObject({
@@ -75,11 +95,33 @@ export const botConfigSchema = z.strictObject({
     .prefault({}),
   /** What happens to a failed strategy's open orders. */
   onStrategyFailure: z.enum(['cancel', 'keep']).default('cancel'),
+  /**
+   * When no strategy is running any more because they failed: `stop` (default) cancels the open orders and ends the
+   * process with a non-zero exit code and the reason; `keep` keeps the bot running (streams, ops endpoint).
+   */
+  onAllStrategiesFailed: z.enum(['stop', 'keep']).default('stop'),
   shutdown: z.strictObject({ cancelOpenOrders: z.boolean().default(true), timeoutMs: z.number().int().positive().default(10_000) }).prefault({}),
   ops: z.strictObject({ host: z.string().default('127.0.0.1'), port: portSchema.default(0), enabled: z.boolean().default(true) }).prefault({}),
-  log: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info') }).prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
+      /** `auto` (default): readable coloured lines on a terminal, JSON lines otherwise; or always `json` / `pretty`. */
+      format: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    })
+    .prefault({}),
   /** Rate limit of the venue per API key (the service allowed about 60 calls a minute). */
   callsPerMinute: z.number().int().positive().default(60),
+  /** Sharing that budget between processes (see README "Several bot processes on one API key"). */
+  rateLimit: rateLimitSchema.prefault({}),
+}).superRefine((cfg, ctx) => {
+  if (cfg.rateLimit.shared === undefined) return;
+  try {
+    budgetRule({ callsPerMinute: cfg.callsPerMinute, ...cfg.rateLimit });
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    const field = err.field === 'callsPerMinute' ? ['callsPerMinute'] : ['rateLimit', err.field];
+    ctx.addIssue({ code: 'custom', path: field, message: err.message.slice(err.field.length + 2) });
+  }
 });
 
 /** A parsed bot config. */
@@ -90,6 +132,11 @@ export function botConfigJsonSchema(): unknown {
   return z.toJSONSchema(botConfigSchema, { io: 'input', unrepresentable: 'any' });
 }
 
+/** The interface version a venue speaks: `v1` (legacy v1.1) or `v3`; a backtest venue has no wire, so `v3`. */
+export function venueDialect(venue: BotConfig['venue']): 'v3' | 'v1' {
+  return 'dialect' in venue ? venue.dialect : 'v3';
+}
+
 /** Load, validate and post-check a bot config file. Errors name file, line and field. */
 export function loadBotConfig(file: string, env: NodeJS.ProcessEnv = process.env): BotConfig {
   const cfg = loadYamlConfig(file, botConfigSchema, env);
@@ -98,7 +145,7 @@ export function loadBotConfig(file: string, env: NodeJS.ProcessEnv = process.env
     if (names.has(s.name)) throw new ConfigError(file, [{ path: `strategies[${i}].name`, message: `duplicate strategy name '${s.name}'` }]);
     names.add(s.name);
   }
-  if (cfg.venue.dialect === 'v1' && cfg.transport !== 'classic') {
+  if (venueDialect(cfg.venue) === 'v1' && cfg.transport !== 'classic') {
     // The v1.1 hub (c2) was only ever a classic SignalR hub; there is nothing for @microsoft/signalr to talk to.
     throw new ConfigError(file, [{ path: 'transport', message: `venue.dialect v1 streams over the classic SignalR hub c2 only; transport '${cfg.transport}' has no v1.1 form (use classic)` }]);
   }

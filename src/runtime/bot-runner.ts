@@ -8,15 +8,18 @@ import type { Logger } from 'pino';
 import { createBittrexGateway } from '../bittrex/gateway.js';
 import { createV1Gateway } from '../bittrex/v1/gateway/v1-gateway.js';
 import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
-import { createThrottler } from '../bittrex/rest/throttler.js';
+import { createSharedThrottler, type SharedThrottler } from '../bittrex/rest/shared-throttler.js';
+import { createThrottler, type Throttler } from '../bittrex/rest/throttler.js';
 import { systemClock, type TimerHandle } from '../core/clock.js';
 import { createLogger, registerSecret } from '../telemetry/logger.js';
 import { createMetrics, throttlerMetrics } from '../telemetry/metrics.js';
 import { startOpsServer, type OpsServer } from '../telemetry/ops-server.js';
-import { resolveCredentials, type BotConfig } from './bot-config.js';
+import { resolveCredentials, venueDialect, type BotConfig } from './bot-config.js';
+import { loadBotPlugins } from './bot-plugins.js';
 import { Kernel } from './kernel.js';
 import { loadSimConfig, parseSimConfig } from './sim-config.js';
 import { startSimulator, type RunningSimulator } from './simulator.js';
+import type { StrategyFailure } from '../strategy/strategy-errors.js';
 
 /** A running bot. */
 export interface RunningBot {
@@ -25,6 +28,11 @@ export interface RunningBot {
   readonly simulator: RunningSimulator | undefined;
   readonly ops: OpsServer | undefined;
   readonly journalPath: string;
+  /**
+   * Resolves with the reason when the bot stopped by itself because no strategy was left running
+   * (`onAllStrategiesFailed: stop`); the open orders were cancelled and the bot is stopped by then. Never rejects.
+   */
+  readonly failed: Promise<string>;
   /** Graceful stop: strategies, in-flight requests, (optionally) open orders, journal, connections. */
   stop(): Promise<void>;
 }
@@ -42,6 +50,9 @@ export const SUMMARY_INTERVAL_MS = 5_000;
 export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<RunningBot> {
   const logger = opts.logger ?? createLogger({ name: cfg.bot.name, level: cfg.log.level });
   const baseDir = dirname(resolve(cfg.file));
+  // Every plugin loads and its params check out before anything starts: a typo in a param is reported with its
+  // line in the YAML, not after the embedded simulator has started and the streams have synchronized.
+  await loadBotPlugins(cfg);
   const clock = systemClock;
   let simulator: RunningSimulator | undefined;
   let restUrl: string;
@@ -50,10 +61,12 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   if (cfg.venue.kind === 'paper') {
     const simCfg = cfg.venue.simulator ? loadSimConfig(resolve(baseDir, cfg.venue.simulator), opts.env) : parseSimConfig('', '<defaults>', baseDir);
     simulator = await startSimulator(simCfg, { env: {}, onInternalError: (err, where) => logger.error({ err, where }, 'simulator internal error') });
-    restUrl = cfg.venue.dialect === 'v1' ? simulator.server.restV1Url : simulator.server.restUrl;
+    restUrl = venueDialect(cfg.venue) === 'v1' ? simulator.server.restV1Url : simulator.server.restUrl;
     hubUrl = cfg.transport === 'core' ? simulator.server.coreHubUrl : simulator.server.hubUrl;
     credentials = { apiKey: simulator.demo.apiKey, apiSecret: simulator.demo.apiSecret };
     logger.info({ rest: restUrl, hub: hubUrl, driver: simulator.driver.kind }, 'paper trading against the in-process simulator');
+  } else if (cfg.venue.kind === 'backtest') {
+    throw new Error(`${cfg.file}: venue kind 'backtest' runs with \`rexbot backtest ${cfg.file}\`, not \`rexbot run\``);
   } else {
     restUrl = cfg.venue.restUrl;
     hubUrl = cfg.venue.hubUrl;
@@ -62,12 +75,12 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   if (credentials) registerSecret(credentials.apiSecret);
 
   const metrics = createMetrics({ defaultMetrics: true, labels: { bot: cfg.bot.name } });
-  const throttler = createThrottler({ clock, callsPerMinute: cfg.callsPerMinute });
+  const { throttler, shared } = await createKeyThrottler(cfg, credentials, logger);
   throttlerMetrics(throttler, metrics.registry);
-  const gateway: ExchangeGateway = cfg.venue.dialect === 'v1'
+  const gateway: ExchangeGateway = venueDialect(cfg.venue) === 'v1'
     ? createV1Gateway({ restUrl, hubUrl, credentials, clock, throttler })
     : createBittrexGateway({ restUrl, hubUrl, transport: cfg.transport, credentials, clock, throttler, logger: logger.child({ component: 'gateway' }) });
-  if (cfg.venue.dialect === 'v1') logger.info({ rest: restUrl, hub: hubUrl }, 'speaking the legacy v1.1 interface (limit orders only; no candles or conditional orders)');
+  if (venueDialect(cfg.venue) === 'v1') logger.info({ rest: restUrl, hub: hubUrl }, 'speaking the legacy v1.1 interface (limit orders only; no candles or conditional orders)');
 
   // A paper run talks to a simulator born with this process, so it keeps its own journal; a live bot keeps one
   // journal for its whole life, which is what makes a restart after a crash reconcile.
@@ -77,6 +90,19 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
     : join(resolve(baseDir, cfg.journal.dir), `${cfg.bot.name}.jsonl`);
 
   let kernel: Kernel;
+  let reportFailure: (reason: string) => void = () => undefined;
+  const failed = new Promise<string>((resolve) => (reportFailure = resolve));
+  let stopBot: (how?: { cancelOpenOrders?: boolean }) => Promise<void> = async () => undefined;
+  const onAllStrategiesFailed = (failures: readonly StrategyFailure[]) => {
+    const reason = `no strategy is running: ${failures.map((f) => f.message).join('; ')}`;
+    if (cfg.onAllStrategiesFailed === 'keep') {
+      logger.error({ strategies: failures.map((f) => f.strategy) }, `${reason} (onAllStrategiesFailed: keep, so the bot stays up)`);
+      return;
+    }
+    logger.error({ strategies: failures.map((f) => f.strategy) }, `${reason}; cancelling open orders and stopping`);
+    // Out of the failing strategy's call stack: stopping waits for in-flight requests.
+    queueMicrotask(() => void stopBot({ cancelOpenOrders: true }).then(() => reportFailure(reason)));
+  };
   try {
     kernel = await Kernel.create({
       gateway,
@@ -90,13 +116,15 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
       journalHistoryPath: cfg.journal.keepHistory ? `${journalPath}.history` : undefined,
       depth: cfg.depth,
       // v1.1 has no candles: follow none rather than refuse to start.
-      ...(cfg.venue.dialect === 'v1' ? { candleIntervals: [] } : {}),
+      ...(venueDialect(cfg.venue) === 'v1' ? { candleIntervals: [] } : {}),
       baseDir,
       onStrategyFailure: cfg.onStrategyFailure,
+      onAllStrategiesFailed,
     });
     await kernel.start();
   } catch (err) {
     await gateway.close().catch(() => undefined);
+    await shared?.close();
     await simulator?.stop();
     throw err;
   }
@@ -106,29 +134,77 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   const summary: TimerHandle = clock.setInterval(() => logSummary(logger, kernel), SUMMARY_INTERVAL_MS);
 
   let stopping: Promise<void> | undefined;
+  stopBot = (how: { cancelOpenOrders?: boolean } = {}) => {
+    stopping ??= (async () => {
+      const cancelOpenOrders = how.cancelOpenOrders ?? cfg.shutdown.cancelOpenOrders;
+      summary.cancel();
+      logger.info({ cancelOpenOrders }, 'stopping');
+      await kernel.stop({ cancelOpenOrders });
+      logSummary(logger, kernel);
+      await ops?.close();
+      await gateway.close();
+      await shared?.close();
+      await simulator?.stop();
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
   return {
     kernel,
     gateway,
     simulator,
     ops,
     journalPath,
-    stop() {
-      stopping ??= (async () => {
-        summary.cancel();
-        logger.info({ cancelOpenOrders: cfg.shutdown.cancelOpenOrders }, 'stopping');
-        await kernel.stop({ cancelOpenOrders: cfg.shutdown.cancelOpenOrders });
-        logSummary(logger, kernel);
-        await ops?.close();
-        await gateway.close();
-        await simulator?.stop();
-        logger.info('stopped');
-      })();
-      return stopping;
-    },
+    failed,
+    stop: () => stopBot(),
   };
 }
 
-/** One line a person can read: each market's mid and spread, open orders, and each strategy's position and PnL. */
+/**
+ * The throttler of the bot's API key: shared through Redis with every other process of the key when
+ * `rateLimit.shared` is set (and there is a key), else this process's own.
+ */
+async function createKeyThrottler(
+  cfg: BotConfig,
+  credentials: { apiKey: string } | undefined,
+  logger: Logger,
+): Promise<{ throttler: Throttler; shared: SharedThrottler | undefined }> {
+  const url = cfg.rateLimit.shared;
+  if (url === undefined || !credentials) return { throttler: createThrottler({ clock: systemClock, callsPerMinute: cfg.callsPerMinute }), shared: undefined };
+  const password = safeUrl(url)?.password;
+  if (password) registerSecret(decodeURIComponent(password));
+  const log = logger.child({ component: 'rate-limit' });
+  const { maxProcesses, fallbackShare, cancelReserve, boundaryGuardMs } = cfg.rateLimit;
+  const shared = createSharedThrottler({
+    clock: systemClock,
+    url,
+    apiKey: credentials.apiKey,
+    callsPerMinute: cfg.callsPerMinute,
+    maxProcesses,
+    fallbackShare,
+    cancelReserve,
+    boundaryGuardMs,
+    logger: log,
+  });
+  const where = safeUrl(url)?.host ?? '?';
+  if (await shared.connected()) log.info({ redis: where, ...shared.stats().shared.rule }, 'sharing the API key call budget through Redis');
+  else log.warn({ redis: where, ...shared.stats().shared.rule }, 'Redis not reachable at start: spending the fallback share until it is');
+  return { throttler: shared, shared };
+}
+
+function safeUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One line a person can read: each market's bid / ask, open orders, each strategy's position and PnL, what
+ * happened since the last summary (orders placed, cancelled, filled, denied) and the trading state. The same
+ * values are fields of the line for machines.
+ */
 export function logSummary(logger: Logger, kernel: Kernel): void {
   const markets: Record<string, string> = {};
   for (const m of kernel.marketSymbols) {
@@ -136,7 +212,7 @@ export function logSummary(logger: Logger, kernel: Kernel): void {
     const ask = kernel.live.market.bestAsk(m);
     if (bid && ask) markets[m] = `${bid.rate.toFixed()} / ${ask.rate.toFixed()}`;
   }
-  const strategies: Record<string, unknown> = {};
+  const strategies: Record<string, { status: string; positions: Record<string, string>; realizedPnl: string; unrealizedPnl: string }> = {};
   for (const s of kernel.strategies) {
     strategies[s.name] = {
       status: s.status,
@@ -145,5 +221,20 @@ export function logSummary(logger: Logger, kernel: Kernel): void {
       unrealizedPnl: kernel.portfolio.unrealizedPnl(kernel.mark, s.name).toFixed(8),
     };
   }
-  logger.info({ markets, openOrders: kernel.live.account?.openOrders().length ?? 0, trading: kernel.risk.state, strategies }, 'summary');
+  const openOrders = kernel.live.account?.openOrders().length ?? 0;
+  const activity = kernel.activity.takeCounts();
+  const text = [
+    ...Object.entries(markets).map(([m, q]) => `${m} ${q}`),
+    `${openOrders} open`,
+    ...Object.entries(strategies).map(([name, s]) =>
+      `${name}${s.status === 'running' ? '' : ` (${s.status})`} ${Object.entries(s.positions).map(([m, q]) => `${m} ${q}`).join(' ') || 'flat'} pnl ${trimZeros(s.realizedPnl)}/${trimZeros(s.unrealizedPnl)}`),
+    `placed ${activity.placed} cancelled ${activity.cancelled} fills ${activity.fills}${activity.denied > 0 ? ` denied ${activity.denied}` : ''}${activity.rejected > 0 ? ` rejected ${activity.rejected}` : ''}`,
+    kernel.risk.state,
+  ].join(' | ');
+  logger.info({ markets, openOrders, trading: kernel.risk.state, strategies, activity }, `summary: ${text}`);
+}
+
+/** `-0.12000000` → `-0.12`, `3.00000000` → `3`: exact digits, shorter to read. */
+function trimZeros(fixed: string): string {
+  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
 }

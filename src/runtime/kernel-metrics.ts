@@ -7,11 +7,12 @@ import type { Logger } from 'pino';
 import { Subscription } from 'rxjs';
 import type { GatewayStreams } from '../gateway/exchange-gateway.js';
 import type { Metrics } from '../telemetry/metrics.js';
+import type { OrderActivityLog } from '../telemetry/order-activity-log.js';
 import type { Kernel } from './kernel.js';
 
 /** Attach metrics and event logging to `kernel`; unsubscribe to detach. */
-export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: Logger; streams?: GatewayStreams }): Subscription {
-  const { metrics, kernel, logger } = opts;
+export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: Logger; streams?: GatewayStreams; activity?: OrderActivityLog }): Subscription {
+  const { metrics, kernel, logger, activity } = opts;
   const events = metrics.counter({ name: 'order_events_total', help: 'Order events by type (outcome) and strategy', labelNames: ['type', 'strategy'] as const });
   const fills = metrics.counter({ name: 'fills_total', help: 'Fills by strategy and market', labelNames: ['strategy', 'market'] as const });
   const ackLatency = metrics.histogram({
@@ -62,6 +63,7 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
   const sentAt = new Map<string, number>();
   sub.add(kernel.orders.events$.subscribe((e) => {
     events.inc({ type: e.type, strategy: e.strategy });
+    activity?.onEvent(e);
     switch (e.type) {
       case 'submitted':
         sentAt.set(e.clientOrderId, e.at);
@@ -70,12 +72,13 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
         const t0 = sentAt.get(e.clientOrderId);
         if (t0 !== undefined) ackLatency.observe({ strategy: e.strategy }, Math.max(0, e.at - t0) / 1000);
         sentAt.delete(e.clientOrderId);
-        logger.info({ strategy: e.strategy, key: e.intentKey, market: e.order.marketSymbol, side: e.order.direction, type: e.order.type, qty: e.order.quantity?.toString(), limit: e.order.limit?.toString(), status: e.order.status }, 'order accepted');
+        // Per-acknowledgement detail is debug: the activity log writes placed orders as short grouped lines.
+        logger.debug({ strategy: e.strategy, key: e.intentKey, market: e.order.marketSymbol, side: e.order.direction, type: e.order.type, qty: e.order.quantity?.toString(), limit: e.order.limit?.toString(), status: e.order.status }, 'order accepted');
         break;
       }
       case 'fill':
         fills.inc({ strategy: e.strategy, market: e.marketSymbol });
-        logger.info({ strategy: e.strategy, market: e.marketSymbol, side: e.direction, qty: e.quantity.toString(), rate: e.rate.toString(), fee: e.commission.toString(), taker: e.isTaker, position: kernel.portfolio.position(e.marketSymbol, e.strategy).toString() }, 'fill');
+        if (!activity) logger.info({ strategy: e.strategy, market: e.marketSymbol, side: e.direction, qty: e.quantity.toString(), rate: e.rate.toString(), fee: e.commission.toString(), taker: e.isTaker, position: kernel.portfolio.position(e.marketSymbol, e.strategy).toString() }, 'fill');
         break;
       case 'denied':
         logger.warn({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.code) }, 'intent denied by risk');

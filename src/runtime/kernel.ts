@@ -21,12 +21,16 @@ import { OrderManager, type ReconcileReport } from '../orders/order-manager.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import type { RiskConfig } from '../risk/risk-config.js';
 import { RiskEngine } from '../risk/risk-engine.js';
+import { LimitsKeeper, restoreLimitState } from '../risk/limits-keeper.js';
+import { midOf } from '../risk/order-value.js';
 import { createStrategyContext } from '../strategy/strategy-context.js';
 import { loadConfiguredStrategy, type ConfiguredStrategy } from '../strategy/load-strategy.js';
 import { runStrategy, type RunningStrategy } from '../strategy/strategy-runner.js';
+import type { StrategyFailure } from '../strategy/strategy-errors.js';
 import { createLiveData, type LiveData } from '../sync/live-data.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { HealthReport } from '../telemetry/ops-server.js';
+import { OrderActivityLog } from '../telemetry/order-activity-log.js';
 import { kernelMetrics } from './kernel-metrics.js';
 
 /** One strategy instance as the kernel runs it. */
@@ -54,6 +58,8 @@ export interface KernelOptions {
   journalCompactBytes?: number;
   /** Append each journal a compaction replaces to this file (an audit trail; default: none). */
   journalHistoryPath?: string | undefined;
+  /** fsync the journal's durable appends (default true; a backtest has nothing to recover and turns it off). */
+  journalFsync?: boolean;
   /** Order book depth kept per market. */
   depth: 1 | 25 | 500;
   /**
@@ -65,6 +71,11 @@ export interface KernelOptions {
   baseDir: string;
   /** A failed strategy's open orders: cancelled or left alone. */
   onStrategyFailure: 'cancel' | 'keep';
+  /**
+   * Called once when no strategy is running any more and at least one of them failed: the bot has nothing
+   * working left. The runtime decides (stop, or keep running); the kernel only reports it.
+   */
+  onAllStrategiesFailed?: ((failures: readonly StrategyFailure[]) => void) | undefined;
   /** How long start() waits for every stream to be live before giving up. Default 30 s. */
   liveTimeoutMs?: number;
   /**
@@ -93,6 +104,9 @@ export class Kernel {
   readonly risk: RiskEngine;
   readonly orders: OrderManager;
   readonly journal: Journal;
+  /** Placed, cancelled and filled orders as short log lines, and their counts for the periodic summary. */
+  readonly activity: OrderActivityLog;
+  readonly #limits: LimitsKeeper;
   #strategies: RunningStrategy[] = [];
   #reconcile: ReconcileReport | undefined;
   #subs: Subscription[] = [];
@@ -104,6 +118,7 @@ export class Kernel {
     private readonly markets: Map<string, Market>,
   ) {
     const { gateway, clock, logger, metrics } = opts;
+    this.activity = new OrderActivityLog(logger);
     const marketSymbols = [...new Set(opts.strategies.flatMap((s) => s.markets))];
     const candles = opts.candleIntervals ?? CANDLE_INTERVALS;
     this.live = createLiveData(gateway, { clock, markets: marketSymbols, depths: [opts.depth], trades: true, candles, logger });
@@ -111,6 +126,7 @@ export class Kernel {
     this.journal = Journal.open(opts.journalPath, {
       onWarning: (m) => logger.warn({ journal: opts.journalPath }, m),
       historyPath: opts.journalHistoryPath,
+      fsync: opts.journalFsync,
     });
     const market = (s: string) => this.markets.get(s.toUpperCase());
     const account = this.live.account!;
@@ -127,6 +143,7 @@ export class Kernel {
         available: (c) => account.balance(c)?.available ?? ZERO,
         openOrderCount: () => orders.openOrderCount(),
         inFlightReserved: (c) => orders.inFlightReserved(c),
+        pendingOrders: () => orders.pendingOrders(),
         portfolio: this.portfolio,
         btcValue: (c, amount) => this.#btcValue(c, amount),
       },
@@ -146,6 +163,19 @@ export class Kernel {
       newId: opts.newId,
     });
     this.orders = orders;
+    // Positions and limits come back together, before any evaluation: the day open, the peaks and a halt are
+    // those of the last run, so its PnL counts neither as today's nor as a fall from zero (resuming restores the
+    // same positions again, then adds what was missed).
+    const saved = this.journal.state;
+    for (const p of saved.positions()) this.portfolio.restorePosition(p);
+    restoreLimitState(saved.limits, this.portfolio, this.risk, (m) => midOf(this.live.market, m));
+    this.#limits = new LimitsKeeper({
+      clock,
+      portfolio: this.portfolio,
+      risk: this.risk,
+      checkEveryMs: opts.risk.evaluationIntervalMs,
+      write: (s) => this.journal.append({ t: 'limits', ...s }),
+    });
   }
 
   /**
@@ -183,21 +213,32 @@ export class Kernel {
     if (this.#state !== 'created') throw new Error(`kernel cannot start from state ${this.#state}`);
     this.#state = 'starting';
     const { logger, clock, metrics } = this.opts;
-    this.#subs.push(kernelMetrics({ metrics, kernel: this, logger, streams: this.opts.gateway.streams }));
+    this.#subs.push(kernelMetrics({ metrics, kernel: this, logger, streams: this.opts.gateway.streams, activity: this.activity }));
     this.#subs.push(this.live.status$.subscribe((s) => {
-      if (s.status.state === 'live') logger.debug({ stream: s.stream }, 'stream live');
-      else logger.info({ stream: s.stream, status: s.status, cause: s.cause }, 'stream status');
+      // At start every stream synchronizes and goes live at once: those lines are debug, and one info line says
+      // when all are live. Later, a stream that resyncs and comes back is news: both at info.
+      const starting = this.#state === 'starting';
+      if (s.status.state === 'live') logger[starting ? 'debug' : 'info']({ stream: s.stream }, `${s.stream} live`);
+      else logger[starting && s.status.state === 'synchronizing' ? 'debug' : 'info']({ stream: s.stream, status: s.status, cause: s.cause }, 'stream status');
     }));
     // ACTIVE is the normal state (at start, or trading resumed): info. REDUCING and HALTED stop trading: warn.
     this.#subs.push(this.risk.state$.subscribe((s) => logger[s.state === 'ACTIVE' ? 'info' : 'warn']({ state: s.state, reason: s.reason }, 'trading state')));
+    this.#subs.push(this.portfolio.staleness$.subscribe((v) => {
+      if (v.stale.length === 0 && v.unvalued.length === 0) logger.info('equity valued at current marks again');
+      else logger.warn({ stale: v.stale, unvalued: v.unvalued, equity: v.equity.toFixed() }, 'equity stale: valued at the last known rates (unvalued: no rate known, limits wait)');
+    }));
     await this.live.start();
     await this.#waitLive(this.opts.liveTimeoutMs ?? 30_000);
+    logger.info({ streams: this.live.channels.length }, `${this.live.channels.length} streams live`);
     this.#reconcile = await this.orders.reconcile();
     logger.info({ ...this.#reconcile, unknownOpenOrders: this.#reconcile.unknownOpenOrders.length }, 'journal reconciled');
     this.#startCompaction();
+    // Only now: resuming needs the journal as it was opened.
+    this.#limits.start();
     for (const c of this.configured) this.#startStrategy(c);
     this.#state = 'running';
     logger.info({ strategies: this.#strategies.map((s) => s.name), at: clock.now() }, 'kernel running');
+    this.#checkAllFailed();
   }
 
   /** Stop strategies, settle requests, optionally cancel open orders, flush the journal, stop streams. */
@@ -212,6 +253,7 @@ export class Kernel {
       this.opts.logger.error({ err }, 'cancelling open orders on shutdown failed');
     }
     await this.orders.close();
+    if (this.#reconcile) this.#limits.close();
     this.journal.close();
     this.risk.close();
     for (const s of this.#subs) s.unsubscribe();
@@ -287,13 +329,27 @@ export class Kernel {
       ctx,
       (i) => this.orders.submit(i.strategy, i.intent),
       (failure) => {
-        logger.error({ strategy: failure.strategy, phase: failure.phase, err: failure.cause }, 'strategy failed; its intents stopped');
+        // The runner has logged the failure (once, with its cause); here only the policy is applied.
         if (opts.onStrategyFailure === 'cancel') {
           this.orders.cancelAll(failure.strategy).catch((err: unknown) => logger.error({ err, strategy: failure.strategy }, 'cancelling a failed strategy\'s orders failed'));
         }
+        // During start() the check waits until every strategy has been started (see start()).
+        if (this.#state === 'running') this.#checkAllFailed();
       },
     );
     this.#strategies.push(running);
+  }
+
+  #allFailedReported = false;
+
+  /** Report, once, that no strategy is running and at least one failed. */
+  #checkAllFailed(): void {
+    if (this.#allFailedReported || this.#strategies.length === 0) return;
+    if (this.#strategies.some((s) => s.status === 'running')) return;
+    const failures = this.#strategies.flatMap((s) => (s.failure ? [s.failure] : []));
+    if (failures.length === 0) return;
+    this.#allFailedReported = true;
+    this.opts.onAllStrategiesFailed?.(failures);
   }
 
   async #waitLive(timeoutMs: number): Promise<void> {

@@ -10,7 +10,7 @@ import type { MarketDriverConfig } from '../sim/driver/market-driver.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { marketsFromRecordedList } from '../sim/driver/recorded-markets.js';
 import { loadYamlConfig, parseYamlConfig } from './config/yaml-config.js';
-import { decimalSchema, marketSymbolSchema, portSchema, positiveDecimal } from './config/schema-helpers.js';
+import { decimalSchema, marketSymbolSchema, nonNegativeDecimal, portSchema, positiveDecimal } from './config/schema-helpers.js';
 
 const lotRange = z.tuple([z.number().int().positive(), z.number().int().positive()]);
 
@@ -85,11 +85,17 @@ export const simFileSchema = z.strictObject({
     withdrawalStepMs: z.number().int().min(0).optional(),
     /** Minimum order value in satoshi (DUST_TRADE_DISALLOWED_MIN_VALUE); the seed's 50 000 by default. */
     dustMinValueSatoshi: z.number().int().min(0).optional(),
+    /** Price slippage limit of market orders (fraction; ORDERBOOK_DEPTH beyond it); `null` switches it off. Default 0.1. */
+    maxSlippage: nonNegativeDecimal.nullable().optional(),
+    /** Sub-accounts and transfers for partner accounts only (seed); false opens them to every account. Default true. */
+    partnersOnly: z.boolean().optional(),
     /** Add markets (and their currencies) from a recorded GET /v3/markets response (line 1 of a `BITTREX.0` file). */
     recordedMarkets: z.strictObject({ file: z.string(), symbols: z.array(marketSymbolSchema).min(1) }).optional(),
   }).prefault({}),
   demo: z.strictObject({
     balances: z.record(z.string().regex(/^[A-Z0-9]+$/), positiveDecimal).default({}),
+    /** Whether the demo account is a partner (sub-accounts, transfers). Default true. */
+    partner: z.boolean().default(true),
   }).prefault({}),
   driver: z.discriminatedUnion('kind', [syntheticSchema, replaySchema, z.strictObject({ kind: z.literal('none') })]).default({ kind: 'synthetic' }),
 });
@@ -133,6 +139,8 @@ export function engineConfigOf(cfg: SimFileConfig): SimConfig {
   if (ex.allowedAddressWaitMs !== undefined) out.allowedAddressWaitMs = ex.allowedAddressWaitMs;
   if (ex.withdrawalStepMs !== undefined) out.withdrawalStepMs = ex.withdrawalStepMs;
   if (ex.dustMinValueSatoshi !== undefined) out.dustMinValueSatoshi = ex.dustMinValueSatoshi;
+  if (ex.maxSlippage !== undefined) out.maxSlippage = ex.maxSlippage ?? undefined;
+  if (ex.partnersOnly !== undefined) out.partnersOnly = ex.partnersOnly;
   return out;
 }
 

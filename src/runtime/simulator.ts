@@ -49,6 +49,7 @@ export async function startSimulator(cfg: SimFileConfig, opts: { env?: NodeJS.Pr
     balances: Object.fromEntries(Object.entries(demoBalancesOf(cfg)).map(([c, d]) => [c, d.toFixed()])),
     apiKey: fromEnv ? key : undefined,
     apiSecret: fromEnv ? secret : undefined,
+    partner: cfg.demo.partner,
   });
   const server = await startSimServer({
     engine,

@@ -4,6 +4,7 @@
  * SignalR hub (`/signalr`, the seed's `{socket_url}`), the ASP.NET Core SignalR hub (`/hub`, for
  * `@microsoft/signalr` clients) and the control API (`/control`), all over one {@link SimEngine}.
  */
+import { SimError } from '../sim/sim-error.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -122,6 +123,16 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
       },
       subaccountsOf: (id) => accounts.subaccountsOf(id).map((s) => s.id),
       marketExists: (symbol) => engine.catalog.markets().some((m) => m.symbol === symbol.toUpperCase()),
+      // The catalog's own answer, so a reversed symbol is MARKET_NAME_REVERSED here as on REST.
+      marketError: (symbol) => {
+        try {
+          engine.catalog.market(symbol);
+          return undefined;
+        } catch (err) {
+          if (err instanceof SimError) return err.code;
+          throw err;
+        }
+      },
     },
   });
   const unbridge = bridgeEventsToHub(engine.bus, hub, (id) => accounts.isSubaccount(id));

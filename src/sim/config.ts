@@ -56,6 +56,19 @@ export interface SimConfig {
   allowedAddressWaitMs: number;
   /** Time between successive withdrawal status steps (REQUESTED -> AUTHORIZED -> PENDING -> COMPLETED). */
   withdrawalStepMs: number;
+  /**
+   * The markets' price slippage limit: how far (a fraction of the best opposite rate) a MARKET or CEILING_MARKET
+   * order may walk the book; an order whose fills would go further is refused with 409 ORDERBOOK_DEPTH (seed:
+   * "execution would exceed the market's price slippage limit"). Undefined: no limit (a demo that wants market
+   * orders to sweep a thin book). Default 0.1 (10 %); the service's own figure is not recorded.
+   */
+  maxSlippage?: Decimal | undefined;
+  /**
+   * Sub-accounts and transfers for partner accounts only, as the seed says (403 FORBIDDEN for others; an account is
+   * a partner when created so, e.g. control API `POST /accounts {partner: true}`). False opens them to every
+   * account (a demo). Default true.
+   */
+  partnersOnly: boolean;
   /** Minimum order value in satoshi (1e-8 BTC) below which DUST_TRADE_DISALLOWED_MIN_VALUE applies; 50 000. */
   dustMinValueSatoshi: number;
   /**
@@ -125,6 +138,8 @@ export function defaultSimConfig(overrides: Partial<SimConfig> = {}): SimConfig 
     allowedAddressWaitMs: 24 * 60 * 60 * 1000,
     withdrawalStepMs: 60_000,
     dustMinValueSatoshi: 50_000,
+    maxSlippage: dec('0.1'),
+    partnersOnly: true,
     btcReferenceRates: { ...DEFAULT_BTC_REFERENCE_RATES },
     ...overrides,
   };

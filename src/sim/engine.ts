@@ -37,7 +37,7 @@ import { IdempotencyIndex } from './idempotency.js';
 import { Ledger } from './ledger.js';
 import { MarketData, type MarketDataOptions } from './market-data/market-data.js';
 import { type Sequenced, SequenceCounters } from './sequences.js';
-import { Trading } from './trading.js';
+import { type PlaceOptions, Trading } from './trading.js';
 import type { BatchItem } from './trading-batch.js';
 import type { MarketPageQuery } from './trading-reads.js';
 
@@ -106,9 +106,9 @@ export class SimEngine {
 
   // ---- orders ----------------------------------------------------------------------------------------------
 
-  /** POST /orders (201). */
-  placeOrder(accountId: string, n: NewOrder): Order {
-    return this.trading.placeOrder(accountId, n);
+  /** POST /orders (201). `opts` is for backtests' recorded liquidity only (see {@link PlaceOptions}). */
+  placeOrder(accountId: string, n: NewOrder, opts?: PlaceOptions): Order {
+    return this.trading.placeOrder(accountId, n, opts);
   }
 
   /** DELETE /orders/{id}. */

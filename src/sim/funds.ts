@@ -17,6 +17,7 @@
  * funds.balance(accountId, 'BTC').available; // 1
  */
 import type { Decimal } from '../core/decimal.js';
+import { forbidden } from './sim-error.js';
 import type { Account, AccountVolume, CommissionRates, CurrencyPolicy, MarketPolicy } from '../model/account.js';
 import type { NewTransfer, ReceivedTransfer, SentTransfer, Subaccount, Transfer } from '../model/subaccount.js';
 import type { Address, AllowedAddress, Balance, Deposit, NewWithdrawal, Withdrawal } from '../model/wallet.js';
@@ -49,9 +50,11 @@ export class Funds {
   readonly #allowed: AllowedAddresses;
   readonly #withdrawals: Withdrawals;
   readonly #transfers: Transfers;
+  readonly #partnersOnly: boolean;
 
   constructor(deps: EngineDeps) {
     const { clock, ledger, catalog, bus, sequences, idempotency, config } = deps;
+    this.#partnersOnly = config.partnersOnly;
     this.#catalog = catalog;
     this.accounts = new AccountRegistry(clock);
     this.permissions = new Permissions(catalog);
@@ -260,39 +263,55 @@ export class Funds {
 
   // ---- sub-accounts and transfers --------------------------------------------------------------------------
 
+  // Every sub-account and transfer endpoint is for partners only (seed), unless config.partnersOnly is off: 403
+  // FORBIDDEN for an account that is not a partner (nor a sub-account of one), before anything else is looked at.
+
   /** GET /subaccounts (createdAt descending, paginated). */
   subaccounts(actorId: string, q: PageQuery = {}): Subaccount[] {
+    this.#requirePartner(actorId);
     return this.accounts.listSubaccounts(actorId, q);
   }
 
   /** POST /subaccounts (201). */
   createSubaccount(actorId: string): Subaccount {
+    this.#requirePartner(actorId);
     return this.accounts.createSubaccount(actorId);
   }
 
   /** GET /subaccounts/{subaccountId}. */
   subaccount(actorId: string, subaccountId: string): Subaccount {
+    this.#requirePartner(actorId);
     return this.accounts.getSubaccount(actorId, subaccountId);
   }
 
   /** POST /transfers (201). */
   createTransfer(actorId: string, n: NewTransfer): SentTransfer {
+    this.#requirePartner(actorId);
     return this.#transfers.create(actorId, n);
   }
 
   /** GET /transfers/sent. */
   sentTransfers(actorId: string, q: SentTransfersQuery = {}): SentTransfer[] {
+    this.#requirePartner(actorId);
     return this.#transfers.sent(actorId, q);
   }
 
   /** GET /transfers/received. */
   receivedTransfers(actorId: string, q: ReceivedTransfersQuery = {}): ReceivedTransfer[] {
+    this.#requirePartner(actorId);
     return this.#transfers.received(actorId, q);
   }
 
   /** GET /transfers/{transferId}. */
   transfer(actorId: string, transferId: string): Transfer {
+    this.#requirePartner(actorId);
     return this.#transfers.get(actorId, transferId);
+  }
+
+  #requirePartner(actorId: string): void {
+    if (this.#partnersOnly && !this.accounts.isPartner(actorId)) {
+      throw forbidden('FORBIDDEN', 'sub-accounts and transfers are for partner accounts only');
+    }
   }
 
   /** Stop listening to the ledger (an engine being torn down). */

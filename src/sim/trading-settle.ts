@@ -19,7 +19,7 @@ import type { PlannedFill } from './book/matcher.js';
 import type { OrderBook } from './book/order-book.js';
 import { FEE_ACCOUNT_ID, type Ledger } from './ledger.js';
 import type { OrderStore } from './orders-store.js';
-import { buyReserve, commissionOn } from './trading-amounts.js';
+import { buyReserve, commissionOn, fillQuote } from './trading-amounts.js';
 import type { ExecutionStore } from './trading-executions.js';
 import type { FillNotice, OrderRecord } from './trading-types.js';
 
@@ -107,9 +107,23 @@ export function settleFill(ctx: SettleContext, taker: OrderRecord, fill: Planned
   if (maker.remaining!.isZero()) {
     maker.resting = undefined;
     closeOrder(ctx, maker);
+  } else if (isDust(maker.remaining!, maker.order.limit!)) {
+    // What is left would trade for zero proceeds at the maker's own limit (every fill of a resting order is at
+    // its limit): it can never trade, so it leaves the book and the order closes (see matcher.ts).
+    ctx.book.remove(maker.order.id);
+    maker.resting = undefined;
+    closeOrder(ctx, maker);
   } else {
     trimReserve(ctx, maker);
   }
+}
+
+/**
+ * True when `remaining` base would trade for zero proceeds at `rate`: too small to ever fill there, so it must not
+ * rest (a fill for nothing would give base away; see matcher.ts).
+ */
+export function isDust(remaining: Decimal, rate: Decimal): boolean {
+  return fillQuote(remaining, rate).isZero();
 }
 
 /** Close an open order now: CLOSED, closedAt set, whatever it still reserves released. Book removal is the caller's. */

@@ -41,7 +41,7 @@ const RESTING_TIFS: readonly TimeInForce[] = ['GOOD_TIL_CANCELLED', 'POST_ONLY_G
 const AMOUNT_FIELDS = ['quantity', 'ceiling', 'limit'] as const;
 
 /** Validate `n` statically; throws the first refusal as a SimError (see the module table). */
-export function validateNewOrder(n: NewOrder, catalog: Catalog): ValidOrder {
+export function validateNewOrder(n: NewOrder, catalog: Catalog, opts: { ratePrecision?: boolean } = {}): ValidOrder {
   const raw = n as unknown as Record<string, unknown>;
   if (typeof raw.marketSymbol !== 'string' || raw.marketSymbol === '') throw malformed('marketSymbol is required');
   if (!isOneOf(raw.direction, ORDER_DIRECTIONS)) throw malformed('direction must be BUY or SELL');
@@ -78,7 +78,8 @@ export function validateNewOrder(n: NewOrder, catalog: Catalog): ValidOrder {
   if (n.useAwards !== undefined && typeof n.useAwards !== 'boolean') throw malformed('useAwards must be a boolean');
 
   const market = catalog.market(n.marketSymbol);
-  if (n.limit !== undefined && n.limit.decimalPlaces() > market.precision) {
+  // A backtest's recorded liquidity skips this (opts.ratePrecision false): the recording's rates are what they were.
+  if (opts.ratePrecision !== false && n.limit !== undefined && n.limit.decimalPlaces() > market.precision) {
     throw badRequest('RATE_PRECISION_NOT_ALLOWED', `${market.symbol} allows ${market.precision} decimals in a rate`);
   }
   return {

@@ -13,12 +13,16 @@
  *   before any fill and nothing changes (the resting order stays). Orders that stop before reaching it trade.
  * - FILL_OR_KILL (409): an FOK order that cannot fill completely right now is refused with the error; no order
  *   is created. POST_ONLY (409): a post-only order that would trade is refused; no order is created.
+ * - ORDERBOOK_DEPTH (409): a MARKET or CEILING_MARKET order whose walk would fill beyond `config.maxSlippage` of
+ *   the best opposite rate is refused whole; nothing changes (see `checkSlippage`).
  * - MAX_ORDERS_ALLOWED (409): refused when the account already has `config.maxOpenOrders` open orders (every
  *   order is open while it is being matched, so the rule applies to all types).
  * - INSUFFICIENT_AWARDS (409) for `useAwards: true`: simulated accounts hold no award credits.
  * - NOT_ALLOWED (403) when the account's MarketPolicy forbids this direction on this market (`deps.permits`).
  * - CLIENTORDERID_ALREADY_EXISTS (409, `data.existingOrderId`): same clientOrderId from the same account within
  *   24 h. Only accepted orders consume a clientOrderId; a refused request may be retried with it.
+ * - Dust: no fill has zero proceeds; a remainder that could only trade for zero proceeds at its price never rests
+ *   and never trades — the order closes with what it filled (matcher.ts, trading-settle.ts).
  * - Reservations: a LIMIT buy reserves `ceil8(q × limit) + ceil8(q × limit × max(maker, taker fee))`; sells
  *   reserve their base quantity; a MARKET buy reserves exactly its planned cost (the book walk); a ceiling buy
  *   reserves its ceiling; a ceiling sell its planned base quantity.
@@ -36,7 +40,7 @@ import { type BatchItem, runBatch } from './trading-batch.js';
 import { ExecutionStore } from './trading-executions.js';
 import { Publisher, orderView, topOf } from './trading-publish.js';
 import { TradingReads } from './trading-reads.js';
-import { Operation, type SettleContext, closeOrder, settleFill, trimReserve } from './trading-settle.js';
+import { Operation, type SettleContext, closeOrder, isDust, settleFill, trimReserve } from './trading-settle.js';
 import { SizeRules } from './trading-size-rules.js';
 import type { OrderPort } from './conditional-orders/conditional-orders.js';
 import type { OrderRecord, TradingHooks } from './trading-types.js';
@@ -51,6 +55,12 @@ export interface TradingDeps extends EngineDeps {
    * Everything is allowed when absent.
    */
   permits?: (accountId: string, marketSymbol: string, direction: 'BUY' | 'SELL') => boolean;
+}
+
+/** Options of {@link Trading.placeOrder} that no request can set. */
+export interface PlaceOptions {
+  /** The order re-enacts recorded liquidity in a backtest: size rules, rate precision and the open-order cap are skipped. */
+  recordedLiquidity?: boolean;
 }
 
 const NO_FILLS: MatchPlan = { fills: [], filled: ZERO, quote: ZERO, commission: ZERO, complete: false, selfTrade: undefined };
@@ -124,13 +134,19 @@ export class Trading implements OrderPort {
     this.#size.checkQuantity(this.#validate(accountId, n));
   }
 
-  /** POST /orders: place an order (201 semantics); throws a SimError and changes nothing when refused. */
-  placeOrder(accountId: string, n: NewOrder): Order {
+  /**
+   * POST /orders: place an order (201 semantics); throws a SimError and changes nothing when refused.
+   * `opts.recordedLiquidity` is for backtests only (never reachable over the wire): the order stands for liquidity
+   * a recording shows the real venue held, which that venue had already accepted, so the size rules
+   * (minTradeSize, dust value), the rate precision and the open-order cap are not applied to it again. Every
+   * other rule is.
+   */
+  placeOrder(accountId: string, n: NewOrder, opts: PlaceOptions = {}): Order {
     const { catalog, config, idempotency, ledger } = this.#d;
-    const v = this.#validate(accountId, n);
+    const v = this.#validate(accountId, n, opts.recordedLiquidity === true);
     const m = v.market;
-    this.#size.check(v);
-    if (this.#orders.openCount(accountId) >= config.maxOpenOrders) {
+    if (!opts.recordedLiquidity) this.#size.check(v);
+    if (!opts.recordedLiquidity && this.#orders.openCount(accountId) >= config.maxOpenOrders) {
       throw conflict('MAX_ORDERS_ALLOWED', `at most ${config.maxOpenOrders} open orders`);
     }
     const book = this.book(m.symbol);
@@ -143,6 +159,7 @@ export class Trading implements OrderPort {
       plan = book.plan({ accountId, direction: v.direction, limit: v.limit, quantity: v.quantity, ceiling: v.ceiling, takerFee: fees.taker });
       if (plan.selfTrade) throw conflict('SELF_TRADE', `order would match own order ${plan.selfTrade.orderId}`);
       if (v.fillOrKill && !plan.complete) throw conflict('FILL_OR_KILL', 'order cannot be filled completely');
+      checkSlippage(v, plan, config.maxSlippage);
     }
     const reserveCurrency = v.direction === 'BUY' ? m.quoteCurrencySymbol : m.baseCurrencySymbol;
     const reserve = reservation(v, plan, feeMax);
@@ -188,7 +205,9 @@ export class Trading implements OrderPort {
     const ctx = this.#context(book, fees, feeMax, at, op);
     for (const fill of plan.fills) settleFill(ctx, rec, fill);
     if (plan.fills.length > 0) this.#lastRate.set(m.symbol, plan.fills[plan.fills.length - 1]!.rate);
-    if (v.rests && !rec.remaining!.isZero()) {
+    // A remainder that could only trade for zero proceeds (the walk stopped on it, or it is dust at its own
+    // limit) is not tradable: it does not rest, the order closes with what it filled (matcher.ts).
+    if (v.rests && !rec.remaining!.isZero() && !plan.dust && !isDust(rec.remaining!, v.limit!)) {
       rec.resting = book.add(order.id, accountId, v.direction, v.limit!, rec.remaining!);
       // Without fills the reservation is exactly what the full quantity needs (see `reservation`): nothing to trim.
       if (plan.fills.length > 0) trimReserve(ctx, rec);
@@ -252,8 +271,8 @@ export class Trading implements OrderPort {
   }
 
   /** Static validation, clientOrderId, permissions, market status and awards, in the order the service checked. */
-  #validate(accountId: string, n: NewOrder): ValidOrder {
-    const v = validateNewOrder(n, this.#d.catalog);
+  #validate(accountId: string, n: NewOrder, recordedLiquidity = false): ValidOrder {
+    const v = validateNewOrder(n, this.#d.catalog, recordedLiquidity ? { ratePrecision: false } : {});
     const m = v.market;
     if (v.clientOrderId !== undefined) {
       const existing = this.#d.idempotency.find(accountId, clientKey(v.clientOrderId));
@@ -271,6 +290,21 @@ export class Trading implements OrderPort {
 
   #context(book: OrderBook, fees: { maker: Decimal; taker: Decimal }, feeMax: Decimal, at: Date, op: Operation): SettleContext {
     return { ledger: this.#d.ledger, book, orders: this.#orders, executions: this.#executions, newId: this.#newId, fees, feeMax, at, op };
+  }
+}
+
+/**
+ * The market's price slippage limit (config.maxSlippage): a MARKET or CEILING_MARKET order whose walk would fill
+ * further than that fraction from the best opposite rate is refused whole, 409 ORDERBOOK_DEPTH. Limit orders are
+ * bounded by their own limit.
+ */
+function checkSlippage(v: ValidOrder, plan: MatchPlan, maxSlippage: Decimal | undefined): void {
+  if (!maxSlippage || (v.type !== 'MARKET' && v.type !== 'CEILING_MARKET') || plan.fills.length === 0) return;
+  const best = plan.fills[0]!.rate;
+  const worst = plan.fills[plan.fills.length - 1]!.rate;
+  const bound = v.direction === 'BUY' ? best.times(maxSlippage.plus(1)) : best.times(maxSlippage.negated().plus(1));
+  if (v.direction === 'BUY' ? worst.gt(bound) : worst.lt(bound)) {
+    throw conflict('ORDERBOOK_DEPTH', `execution would reach ${worst.toFixed()}, beyond the market's price slippage limit of ${maxSlippage.times(100).toFixed()} % from ${best.toFixed()}`);
   }
 }
 

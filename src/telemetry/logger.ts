@@ -10,6 +10,7 @@
  */
 import { pino } from 'pino';
 import type { DestinationStream, Logger, LoggerOptions } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 import { censorSecretKeys, redactSecretsInJson, REDACTED } from './secrets.js';
 import type { Clock } from '../core/clock.js';
 
@@ -60,6 +61,36 @@ export interface CreateLoggerOptions {
    * VirtualClock so that log lines carry simulated time and two runs log the same lines.
    */
   clock?: Pick<Clock, 'now'>;
+  /**
+   * `json` (default): one JSON object per line, for machines. `pretty`: one readable line per entry (time, level,
+   * message, then the fields), coloured when the destination is a terminal. Secrets are scrubbed before either.
+   */
+  format?: LogFormat;
+}
+
+/** How log lines are written. */
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * The format to use: an explicit `--pretty` / `--json` flag wins, then a configured `json` / `pretty`; `auto`
+ * means pretty on a terminal and JSON when the output goes to a file or another program.
+ */
+export function resolveLogFormat(configured: 'auto' | LogFormat, flag: LogFormat | undefined, isTTY: boolean | undefined): LogFormat {
+  if (flag) return flag;
+  if (configured !== 'auto') return configured;
+  return isTTY ? 'pretty' : 'json';
+}
+
+/** A pino destination that prints readable lines to `out` (stdout by default), coloured when `out` is a terminal. */
+export function prettyDestination(out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout): DestinationStream {
+  return PinoPretty({
+    destination: out,
+    colorize: out.isTTY === true,
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
 }
 
 /**
@@ -92,5 +123,6 @@ export function createLogger(opts: CreateLoggerOptions = {}): Logger {
   if (opts.name !== undefined) options.name = opts.name;
   const clock = opts.clock;
   if (clock) options.timestamp = () => `,"time":${clock.now()}`;
-  return opts.destination ? pino(options, opts.destination) : pino(options);
+  const destination = opts.format === 'pretty' ? prettyDestination((opts.destination as NodeJS.WritableStream | undefined) ?? process.stdout) : opts.destination;
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -117,7 +117,7 @@ function declareThrottlerMetrics(registry: Registry, throttlers: Map<string, Thr
   const labelNames: ThrottlerLabel[] = ['throttler'];
 
   /** A gauge set from each throttler's stats at scrape time. */
-  const gauge = (name: string, help: string, read: (s: ReturnType<Throttler['stats']>) => number) =>
+  const gauge = (name: string, help: string, read: (s: ReturnType<Throttler['stats']>) => number | undefined) =>
     new Gauge<ThrottlerLabel>({
       name: metricName(name),
       help,
@@ -125,7 +125,10 @@ function declareThrottlerMetrics(registry: Registry, throttlers: Map<string, Thr
       registers,
       collect() {
         this.reset();
-        for (const [throttler, t] of throttlers) this.set({ throttler }, read(t.stats()));
+        for (const [throttler, t] of throttlers) {
+          const v = read(t.stats());
+          if (v !== undefined) this.set({ throttler }, v);
+        }
       },
     });
 
@@ -164,4 +167,35 @@ function declareThrottlerMetrics(registry: Registry, throttlers: Map<string, Thr
   counter('throttler_calls_waited_total', 'Requests that had to wait for the budget or a 429 pause', (s) => s.totals.waited);
   counter('throttler_wait_seconds_total', 'Total time requests spent waiting in the queue', (s) => s.totals.waitMs / 1000);
   counter('throttler_throttled_total', '429 / THROTTLED answers reported', (s) => s.totals.throttled);
+
+  // Only throttlers sharing their budget through Redis (rateLimit.shared) have these series.
+  gauge('throttler_shared_fallback', '1 while this process spends its local fallback share because Redis is unreachable, else 0', (s) =>
+    s.shared === undefined ? undefined : s.shared.mode === 'fallback' ? 1 : 0,
+  );
+  new Counter<ThrottlerLabel>({
+    name: metricName('throttler_shared_fallbacks_total'),
+    help: 'Times this process left the shared budget (Redis unreachable) for its local fallback share',
+    labelNames,
+    registers,
+    collect() {
+      this.reset();
+      for (const [throttler, t] of throttlers) {
+        const shared = t.stats().shared;
+        if (shared) this.inc({ throttler }, shared.fallbacks);
+      }
+    },
+  });
+  new Counter<ThrottlerLabel | 'priority'>({
+    name: metricName('throttler_shared_calls_started_total'),
+    help: 'Requests started under the shared budget, per priority',
+    labelNames: ['throttler', 'priority'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [throttler, t] of throttlers) {
+        const shared = t.stats().shared;
+        if (shared) for (const priority of REQUEST_PRIORITIES) this.inc({ throttler, priority }, shared.startedByPriority[priority]);
+      }
+    },
+  });
 }

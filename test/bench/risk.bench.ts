@@ -8,13 +8,28 @@ import { dec, ZERO } from '../../src/core/decimal.js';
 import type { ProposedOrder } from '../../src/model/intent.js';
 import type { Market, OrderBookEntry } from '../../src/model/market.js';
 import { Portfolio } from '../../src/portfolio/portfolio.js';
+import type { PendingOrder } from '../../src/risk/order-reserve.js';
 import { defaultRiskConfig } from '../../src/risk/risk-config.js';
 import { RiskEngine } from '../../src/risk/risk-engine.js';
 import { MarketStore } from '../../src/store/market-store.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import { type Bench, opsPerSecondSync } from './harness.js';
 
-function setup(): { engine: RiskEngine; limitOrder: ProposedOrder; marketOrder: ProposedOrder } {
+/** A 10-level quote ladder per side resting (one level still in flight), as the kernel's pendingOrders gives it. */
+function ladder(): PendingOrder[] {
+  const quote = (direction: 'BUY' | 'SELL', i: number): PendingOrder => ({
+    strategy: 'mm',
+    marketSymbol: 'BTC-USD',
+    direction,
+    type: 'LIMIT',
+    quantity: dec('0.01'),
+    limit: dec(String(direction === 'BUY' ? 29980 - i * 5 : 30020 + i * 5)),
+    unacknowledged: i === 0,
+  });
+  return Array.from({ length: 10 }, (_, i) => [quote('BUY', i), quote('SELL', i)]).flat();
+}
+
+function setup(pending?: PendingOrder[]): { engine: RiskEngine; limitOrder: ProposedOrder; marketOrder: ProposedOrder } {
   const clock = new VirtualClock(Date.parse('2021-06-14T10:00:00Z'));
   const store = new MarketStore();
   const levels = (from: number, step: number): OrderBookEntry[] =>
@@ -41,6 +56,7 @@ function setup(): { engine: RiskEngine; limitOrder: ProposedOrder; marketOrder: 
       available: (c) => (balances[c] ? dec(balances[c]!) : ZERO),
       openOrderCount: () => 10,
       inFlightReserved: () => ZERO,
+      ...(pending ? { pendingOrders: () => pending } : {}),
       portfolio,
       btcValue: (c, a) => (c === 'USD' ? a.div(30000) : a),
     },
@@ -62,9 +78,13 @@ export const benches: Bench[] = [
       const limit = opsPerSecondSync(() => engine.evaluate(limitOrder));
       const market = opsPerSecondSync(() => engine.evaluate(marketOrder));
       engine.close();
+      const withLadder = setup(ladder());
+      const pending = opsPerSecondSync(() => withLadder.engine.evaluate(withLadder.limitOrder));
+      withLadder.engine.close();
       return [
         { bench: 'risk-evaluate-limit', value: limit, unit: 'orders/s', note: 'every check, limits on, 25-level book' },
         { bench: 'risk-evaluate-market', value: market, unit: 'orders/s', note: 'market order walking 6 ask levels' },
+        { bench: 'risk-evaluate-pending', value: pending, unit: 'orders/s', note: 'the limit order with 20 quotes resting or in flight counted (max position, reserves)' },
       ];
     },
   },

@@ -18,7 +18,7 @@ describe('rexbot help', () => {
   it('lists every command with what it does, and where to start', async () => {
     const r = await run(['help']);
     expect(r.code).toBe(0);
-    for (const [name, words] of [['run', 'YAML config'], ['sim', 'simulator'], ['validate', 'without trading'], ['schema', 'JSON Schema'], ['record', 'record hub streams'], ['version', 'version']]) {
+    for (const [name, words] of [['run', 'YAML config'], ['sim', 'simulator'], ['validate', 'without trading'], ['schema', 'JSON Schema'], ['record', 'record hub streams'], ['backtest', 'recorded data'], ['version', 'version']]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${name} +.*${words}`, 'm'));
     }
     expect(r.stdout).toContain('rexbot run config/paper.yaml');

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { loadBotConfig } from '../../src/runtime/bot-config.js';
+import { loadBotConfig, venueDialect } from '../../src/runtime/bot-config.js';
 import { runBot, type RunningBot } from '../../src/runtime/bot-runner.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { repoPath } from '../helpers/shared.js';
@@ -23,7 +23,7 @@ afterAll(async () => {
 describe('config/paper-v1.yaml', () => {
   it('runs the paper bot over v1.1 and trades', async () => {
     const cfg = loadBotConfig(repoPath('config/paper-v1.yaml'));
-    expect(cfg.venue.dialect).toBe('v1');
+    expect(venueDialect(cfg.venue)).toBe('v1');
     bot = await runBot(
       { ...cfg, journal: { ...cfg.journal, dir: tmp }, ops: { ...cfg.ops, enabled: false } },
       { logger: createLogger({ name: 'paper-v1', level: 'silent' }) },

@@ -15,7 +15,9 @@ type Denied = Extract<OrderEvent, { type: 'denied' }>;
 describe('risk HALTED', () => {
   it('denies the strategy\'s new risk-increasing orders with TRADING_HALTED, and none reaches the engine', async () => {
     const t = await start({
-      // No noise takers: the bot stays flat, so every placement it wants would increase its risk.
+      // The bot must stay flat, so that every placement it wants would increase its risk: no noise takers, and
+      // quotes 1 % from the mid where the makers (10 bps) cannot reach them however late the bot requotes. (With
+      // quotes inside the makers, a maker requoting through a stale quote of a bot on a loaded machine filled it.)
       simYaml: `
 demo: { balances: { USD: "100000", BTC: "2" } }
 driver:
@@ -23,12 +25,12 @@ driver:
   seed: 31
   markets: [BTC-USD]
   tickMs: 200
-  # A lively market, so the strategy asks for a new ladder every few ticks while halted.
-  volatilityPerSqrtSecond: 0.003
+  # The mid moves every tick (so the strategy asks for a new ladder every tick while halted), ~2 bps a tick.
+  volatilityPerSqrtSecond: 0.0005
   makers: { halfSpreadBps: 10, requoteThresholdBps: 0 }
   takers: { ratePerMinute: 0 }
 `,
-      strategies: [{ name: 'mm', use: 'market-maker', markets: ['BTC-USD'], params: { spread: '0.0004', levels: 2, size: '0.002', throttleMs: 200 } }],
+      strategies: [{ name: 'mm', use: 'market-maker', markets: ['BTC-USD'], params: { spread: '0.02', levels: 2, size: '0.002', throttleMs: 200 } }],
     });
     await waitFor(() => expect(engineOpenOrders(t)).toHaveLength(4));
     expect(t.kernel.portfolio.position('BTC-USD').isZero()).toBe(true);

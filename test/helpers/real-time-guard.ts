@@ -31,8 +31,9 @@ export interface RealTimeGuard {
 }
 
 /** Install the guard on the global objects. Always {@link RealTimeGuard.restore} it (try/finally). */
-export function guardRealTime(): RealTimeGuard {
-  const roots = [repoPath('src') + '/', repoPath('strategies') + '/'];
+export function guardRealTime(opts: { alsoWatch?: readonly string[] } = {}): RealTimeGuard {
+  // `alsoWatch`: more repository folders (e.g. `backtest/venue`) whose calls count as the repository's.
+  const roots = [repoPath('src') + '/', repoPath('strategies') + '/', ...(opts.alsoWatch ?? []).map((d) => repoPath(...d.split('/')) + '/')];
   const calls: RealTimeCall[] = [];
   const restores: Array<() => void> = [];
   const limit = Error.stackTraceLimit;

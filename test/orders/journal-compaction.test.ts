@@ -10,7 +10,8 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { type Decimal, dec, ZERO } from '../../src/core/decimal.js';
 import type { OrderSpec } from '../../src/model/intent.js';
 import { Journal, parseJournal } from '../../src/orders/journal.js';
-import type { JournalRecord } from '../../src/orders/journal-records.js';
+import { encodeRecord, type JournalRecord } from '../../src/orders/journal-records.js';
+import { compactRecords } from '../../src/orders/journal-compaction.js';
 import { JournalState } from '../../src/orders/journal-state.js';
 import { reconcileJournal, type ReconcileResult } from '../../src/orders/reconcile.js';
 import { Portfolio } from '../../src/portfolio/portfolio.js';
@@ -149,5 +150,20 @@ describe('journal compaction', () => {
     expect(portfolio3.realizedPnl('s').toFixed()).toBe(portfolio.realizedPnl('s').toFixed());
     expect(rig.engine.openConditionalOrders(rig.me).data).toHaveLength(5);
     await third.close();
+  });
+
+  it('keeps the newest limits record, and it decodes back as written', () => {
+    const curve = { at: T0, equity: dec('-600.12345678'), peak: dec('1000'), maxDrawdown: dec('1600.12345678'), day: 19_800, dayOpen: dec('-300') };
+    const older: JournalRecord = { t: 'limits', at: T0 - 1, curve: { ...curve, peak: dec('900') }, risk: { peak: dec('900'), day: 19_800, state: 'ACTIVE', reason: 'started' } };
+    const newest: JournalRecord = {
+      t: 'limits',
+      at: T0,
+      curve,
+      risk: { peak: dec('1000'), day: 19_800, resumeBase: { day: 19_800, equity: dec('990') }, state: 'HALTED', cause: 'manual', reason: 'operator' },
+    };
+    const compacted = compactRecords(JournalState.from([older, newest]), T0 + 1);
+    expect(compacted).toEqual([newest]);
+    const text = compacted.map((r) => `${encodeRecord(r)}\n`).join('');
+    expect(JournalState.from(parseJournal('j', text).records).limits).toEqual(newest);
   });
 });

@@ -259,6 +259,16 @@ describe('OrderManager: fills, cancels', () => {
     expect(rig.manager.inFlightReserved('USD').toFixed()).toBe('0');
   });
 
+  it('lists its live orders for the risk engine: in flight, then resting, with what each can still trade', async () => {
+    rig = await makeRig();
+    rig.gateway.faults.push({ call: 'placeOrder', kind: 'timeoutBefore' });
+    rig.manager.submit('a', { kind: 'place', key: 'k1', order: resting });
+    const pick = () => rig!.manager.pendingOrders().map((p) => ({ strategy: p.strategy, direction: p.direction, quantity: p.quantity?.toFixed(), limit: p.limit?.toFixed(), unacknowledged: p.unacknowledged }));
+    expect(pick()).toEqual([{ strategy: 'a', direction: 'BUY', quantity: resting.quantity!.toFixed(), limit: resting.limit!.toFixed(), unacknowledged: true }]);
+    await rig.settle(5_000);
+    expect(pick()).toEqual([{ strategy: 'a', direction: 'BUY', quantity: resting.quantity!.toFixed(), limit: resting.limit!.toFixed(), unacknowledged: false }]);
+  });
+
   it('REST fallbacks: an order that vanished from a snapshot is fetched, its missed fills come from GET /executions', async () => {
     rig = await makeRig();
     rig.manager.submit('a', { kind: 'place', key: 'k1', order: { ...resting, limit: dec('29995') } });

@@ -33,4 +33,31 @@ describe('EquityCurve', () => {
     expect(curve.dayOpen(T0 + DAY_MS + 30).toString()).toBe('4');
     expect(utcDay(T0 + DAY_MS)).toBe(utcDay(T0) + 1);
   });
+
+  it('carries on from a saved state exactly as if it had never stopped', () => {
+    const run = new EquityCurve(T0);
+    run.record(T0 + 1_000, dec('10'));
+    run.record(T0 + DAY_MS + 1_000, dec('7'));
+    const saved = run.state();
+    // Same day: the day open and the peak are the saved ones; the next day opens at the last equity.
+    const again = new EquityCurve(T0 + DAY_MS + 5_000);
+    again.restore(saved);
+    expect(again.dayOpen(T0 + DAY_MS + 6_000).toString()).toBe('10');
+    again.record(T0 + DAY_MS + 6_000, dec('4'));
+    expect(again.peak.toString()).toBe('10');
+    expect(again.maxDrawdown.toString()).toBe('6');
+    const later = new EquityCurve(T0 + 3 * DAY_MS);
+    later.restore(saved);
+    expect(later.dayOpen(T0 + 3 * DAY_MS).toString()).toBe('7');
+    later.record(T0 + 3 * DAY_MS, dec('5'));
+    expect(later.dayOpen(T0 + 3 * DAY_MS + 1).toString()).toBe('7');
+  });
+
+  it('rebases on an equity with no history: day open and peak', () => {
+    const curve = new EquityCurve(T0);
+    curve.rebase(T0 + 10, dec('-300'));
+    expect(curve.dayOpen(T0 + 20).toString()).toBe('-300');
+    expect(curve.peak.toString()).toBe('-300');
+    expect(curve.drawdown.toString()).toBe('0');
+  });
 });

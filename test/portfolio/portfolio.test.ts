@@ -134,8 +134,12 @@ describe('Portfolio equity, drawdown and daily PnL', () => {
     expect(s(p.unrealizedPnl(marksOf({ 'ETH-BTC': '0.06', 'BTC-USD': '30000' })))).toBe('3000');
     // Through the inverse market USD-BTC (0.0001 BTC per USD): 0.1 / 0.0001.
     expect(s(p.equity(marksOf({ 'ETH-BTC': '0.06', 'USD-BTC': '0.0001' })))).toBe('1000');
-    // No link to USD: cannot be valued, left out.
-    expect(s(p.equity(marksOf({ 'ETH-BTC': '0.06' })))).toBe('0');
+    // No link to USD now: valued at the last rate seen (the inverse mark above), and said to be stale.
+    expect(p.valueEquity(marksOf({ 'ETH-BTC': '0.06' }))).toEqual({ equity: dec('1000'), stale: ['BTC'], unvalued: [] });
+    // Never any rate: left out, and said to be unvalued.
+    const fresh = new Portfolio({ clock: new VirtualClock(T0), quoteCurrency: 'USD' });
+    fresh.onFill(fill('BUY', '10', '0.05', { market: 'ETH-BTC' }));
+    expect(fresh.valueEquity(marksOf({ 'ETH-BTC': '0.06' }))).toEqual({ equity: dec('0'), stale: [], unvalued: ['BTC'] });
     expect(s(p.realizedPnl(undefined, 'BTC'))).toBe('0');
   });
 

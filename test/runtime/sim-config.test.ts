@@ -11,6 +11,13 @@ describe('simulator config', () => {
     expect(engineConfigOf(cfg).markets.length).toBeGreaterThan(3);
   });
 
+  it('sets the price slippage limit of market orders, or switches it off with null', () => {
+    expect(engineConfigOf(parseSimConfig('')).maxSlippage?.toString()).toBe('0.1');
+    expect(engineConfigOf(parseSimConfig('exchange: { maxSlippage: "0.05" }')).maxSlippage?.toString()).toBe('0.05');
+    expect(engineConfigOf(parseSimConfig('exchange: { maxSlippage: null }')).maxSlippage).toBeUndefined();
+    expect(() => parseSimConfig('exchange: { maxSlippage: -1 }')).toThrow(/maxSlippage/);
+  });
+
   it('loads the shipped config/sim.yaml', () => {
     const cfg = loadSimConfig(repoPath('config/sim.yaml'));
     expect(engineConfigOf(cfg).fees.maker.toString()).toBe('0.0035');

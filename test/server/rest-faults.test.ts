@@ -118,8 +118,11 @@ describe('REST faults and limits end to end', () => {
     await faults({ errorRate: 1, path: '/orders' });
     await apiError(me.client.orders.create(BUY), 503, 'SERVICE_UNAVAILABLE');
     await faults({ errorRate: 1, errorStatus: 500 });
-    await apiError(me.client.balances.list(), 500, 'SERVICE_UNAVAILABLE');
-    await apiError(me.client.markets.get('BTC-USD'), 500, 'SERVICE_UNAVAILABLE');
+    await apiError(me.client.balances.list(), 500, 'INTERNAL_ERROR');
+    await apiError(me.client.markets.get('BTC-USD'), 500, 'INTERNAL_ERROR');
+    // A 501 carries a 501-style code (seed section 7: service not implemented).
+    await faults({ errorRate: 1, errorStatus: 501 });
+    await apiError(me.client.markets.get('BTC-USD'), 501, 'NOT_IMPLEMENTED');
     await faults({});
     expect((await me.client.orders.listOpen()).data).toEqual([]);
   });

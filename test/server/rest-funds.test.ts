@@ -197,8 +197,9 @@ describe('REST account and wallet end to end', () => {
     expect(legacy.status).toBe(200);
     expect(legacy.text).toBe(current.text);
 
-    // The control API has no switch for the allowed-list requirement; the engine is in this process.
-    fx.engine.funds.setRequireAllowedAddresses(acct.accountId, true);
+    // The allowed-list requirement is an account setting, switched on through the control API.
+    const on = await fx.control('POST', `/accounts/${acct.accountId}/require-allowed-addresses`, { on: true });
+    expect(on.status, on.text).toBe(200);
     const w = { currencySymbol: 'BTC', quantity: dec('0.1'), cryptoAddress: BTC_ADDR };
     await apiError(acct.client.withdrawals.create(w), 409, 'WHITELIST_VIOLATION_WITHDRAWAL_ADDRESS');
     await apiError(acct.client.withdrawals.create({ ...w, cryptoAddress: '1AnotherAddressXXXXXXXXXXXXXXXXXXX' }), 409, 'WHITELIST_VIOLATION_WITHDRAWAL_ADDRESS');

@@ -90,7 +90,8 @@ export class SimFixture {
 
   /** Create a funded master account (all scopes unless told) through POST /control/accounts. */
   async account(balances: Record<string, string> = {}, scopes?: Array<'view' | 'trade' | 'withdraw'>): Promise<TestAccount> {
-    const r = await this.control('POST', '/accounts', { balances, ...(scopes ? { scopes } : {}) });
+    // Partners, so sub-accounts and transfers work for every test account (the rule itself: rest-partners.test.ts).
+    const r = await this.control('POST', '/accounts', { balances, partner: true, ...(scopes ? { scopes } : {}) });
     expect(r.status, r.text).toBe(200);
     const { accountId, apiKey, apiSecret } = r.json as { accountId: string; apiKey: string; apiSecret: string };
     return { accountId, apiKey, apiSecret, client: this.client({ apiKey, apiSecret }) };

@@ -6,8 +6,12 @@ import { simFoundations } from './sim-fixture.js';
 
 export { START, refusal } from './sim-fixture.js';
 
+/**
+ * The funds tests exercise sub-account and transfer mechanics between plain accounts, so the partners-only rule
+ * is off here unless a test asks for it (its own tests: funds-partners.test.ts).
+ */
 export function fundsFixture(overrides: Partial<SimConfig> = {}) {
-  const foundations = simFoundations(overrides);
+  const foundations = simFoundations({ partnersOnly: false, ...overrides });
   return { ...foundations, funds: new Funds(foundations) };
 }
 

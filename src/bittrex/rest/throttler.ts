@@ -17,6 +17,7 @@
 import type { Clock } from '../../core/clock.js';
 import { systemClock } from '../../core/clock.js';
 import { ValidationError } from '../../core/errors.js';
+import type { SharedThrottlerStats } from './shared-throttler.js';
 
 /** Which queue a request waits in. Cancels go before placements, placements before reads. */
 export type RequestPriority = 'cancel' | 'place' | 'read';
@@ -74,6 +75,8 @@ export interface ThrottlerStats {
     /** 429 / THROTTLED answers reported through {@link Throttler.throttled}. */
     throttled: number;
   };
+  /** Only for a throttler sharing its budget through Redis (shared-throttler.ts). */
+  shared?: SharedThrottlerStats | undefined;
 }
 
 /** Throttles the REST calls of one API key. Create one per key and share it between every client of that key. */

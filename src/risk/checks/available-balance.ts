@@ -1,13 +1,16 @@
 /**
- * Available balance: the account must hold what a full fill spends, beyond what placements in flight have
- * already claimed (`ctx.inFlightReserved`, not yet reflected in the available balance).
- * - BUY: quote — the value plus `commissionRate` on it; a ceiling buy spends exactly its ceiling (commission is
- *   inside it on the exchange).
- * - SELL: base — the quantity; a ceiling sell the base its ceiling needs grossed up for the commission.
- * An order that cannot be valued (a market order on an empty book) is denied: fail closed.
+ * Available balance: the account must hold what the exchange will reserve for this order, beyond what
+ * placements in flight have already claimed (not yet reflected in the available balance). Both are valued by
+ * the exchange's own rule ({@link reserveOf}, src/risk/order-reserve.ts), so with `commissionRate` set to the
+ * exchange's rate an order approved here is never refused for funds by the exchange, and vice versa:
+ * - BUY LIMIT: `ceil8(q × limit) + ceil8(q × limit × fee)`; BUY MARKET: its walk of the book plus fee, rounded up
+ *   the same way; a ceiling buy spends exactly its ceiling (commission is inside it on the exchange).
+ * - SELL: base — the quantity; a ceiling sell the most base it can sell.
+ * Placements in flight: from `ctx.pendingOrders` when the context gives them (each at the same rule), else
+ * `ctx.inFlightReserved`. An order that cannot be valued (a market order on an empty book) is denied: fail closed.
  */
-import { ONE } from '../../core/decimal.js';
-import { isCeilingType, reason } from '../order-value.js';
+import { reason } from '../order-value.js';
+import { pendingReserve, reserveOf } from '../order-reserve.js';
 import type { RiskCheck } from '../risk-context.js';
 
 /**
@@ -23,14 +26,14 @@ export const availableBalanceCheck: RiskCheck = {
     const market = ctx.market(order.marketSymbol);
     if (!market) return [];
     const estimate = ctx.estimate(order);
-    if (!estimate) return [reason('INSUFFICIENT_BALANCE', `${order.marketSymbol}: the order cannot be valued (no book)`)];
-    const buy = order.direction === 'BUY';
-    const currency = buy ? market.quoteCurrencySymbol : market.baseCurrencySymbol;
     const fee = config.commissionRate;
-    let need;
-    if (buy) need = isCeilingType(order) ? estimate.quote : estimate.quote.times(ONE.plus(fee));
-    else need = isCeilingType(order) && fee.lt(1) ? estimate.base.div(ONE.minus(fee)) : estimate.base;
-    const free = ctx.available(currency).minus(ctx.inFlightReserved(currency));
+    const need = estimate ? reserveOf(order, estimate, fee, ctx.marketStore) : undefined;
+    if (!need) return [reason('INSUFFICIENT_BALANCE', `${order.marketSymbol}: the order cannot be valued (no book)`)];
+    const currency = order.direction === 'BUY' ? market.quoteCurrencySymbol : market.baseCurrencySymbol;
+    const inFlight = ctx.pendingOrders
+      ? pendingReserve(ctx.pendingOrders(), currency, (s) => ctx.market(s), ctx.marketStore, fee)
+      : ctx.inFlightReserved(currency);
+    const free = ctx.available(currency).minus(inFlight);
     if (need.lte(free)) return [];
     return [reason('INSUFFICIENT_BALANCE', `needs ${need.toFixed()} ${currency}, ${free.toFixed()} available after in-flight orders`)];
   },

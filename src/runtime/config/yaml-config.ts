@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { z } from 'zod';
 import { RexbotError } from '../../core/errors.js';
+import { knownKeysAt, unknownKeyMessage } from './did-you-mean.js';
 
 /** One problem found in a config file. */
 export interface ConfigIssue {
@@ -126,7 +127,7 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, file: string,
       if (iss.code === 'unrecognized_keys') {
         // One issue per unknown key, placed on the key itself: the object that holds it may start many lines up.
         for (const key of iss.keys) {
-          issues.push({ path: pathString([...iss.path, key]), message: `unknown field "${key}"`, ...pos(keyNodeAt(doc.contents, iss.path, key)?.range?.[0]) });
+          issues.push({ path: pathString([...iss.path, key]), message: unknownKeyMessage(key, knownKeysAt(schema, iss.path)), ...pos(keyNodeAt(doc.contents, iss.path, key)?.range?.[0]) });
         }
         continue;
       }
@@ -136,6 +137,22 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, file: string,
   }
   if (issues.length > 0) throw new ConfigError(file, issues);
   return (result as { data: z.output<S> }).data;
+}
+
+/**
+ * Where a field of a YAML config text is: `locate(path)` gives the line and column of the value at `path`
+ * (`['strategies', 0, 'params', 'spread']`), or of the key `key` in the map at `path`; the nearest enclosing node
+ * when the path goes further than the document. Used to place errors found after loading (plugin params) the same
+ * way as schema errors.
+ */
+export function yamlLocator(text: string): (path: readonly PropertyKey[], key?: string) => { line?: number; col?: number } {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  return (path, key) => {
+    const node = key === undefined ? nodeAt(doc.contents, path) : keyNodeAt(doc.contents, path, key);
+    const offset = node?.range?.[0];
+    return offset === undefined ? {} : { line: lc.linePos(offset).line, col: lc.linePos(offset).col };
+  };
 }
 
 /** Read and parse a YAML config file. A missing or unreadable file is a ConfigError naming it. */

@@ -5,12 +5,15 @@
  *
  * | Method | Path | Body | Answer |
  * |---|---|---|---|
- * | POST | /accounts | `{ balances?: {CUR: "amount"}, scopes?: [...], apiKey?, apiSecret? }` | `{ accountId, apiKey, apiSecret }` |
+ * | POST | /accounts | `{ balances?: {CUR: "amount"}, scopes?: [...], apiKey?, apiSecret?, partner? }` | `{ accountId, apiKey, apiSecret }` (`partner: true`: may use sub-accounts and transfers) |
+ * | POST | /accounts/{id}/partner | `{ on: boolean }` | `{ accountId, partner }` |
  * | POST | /accounts/{id}/keys | `{ scopes?, apiKey?, apiSecret? }` | `{ apiKey, apiSecret }` |
  * | POST | /accounts/{id}/subaccounts | — | `Subaccount` |
  * | POST | /accounts/{id}/allowed-addresses | `{ currencySymbol, cryptoAddress, cryptoAddressTag? }` | `AllowedAddress` |
  * | POST | /deposits | `{ accountId, currencySymbol, quantity, pending?, txId? }` | `Deposit` |
+ * | POST | /accounts/{id}/require-allowed-addresses | `{ on: boolean }` | `{ accountId, on }` (withdrawals then need an ACTIVE allowed address, else WHITELIST_VIOLATION_WITHDRAWAL_ADDRESS) |
  * | POST | /markets/{symbol}/status | `{ status: ONLINE|OFFLINE }` | `{ symbol, status }` |
+ * | POST | /currencies/{symbol}/status | `{ status: ONLINE|OFFLINE }` | `{ symbol, status }` (wallet operations on an OFFLINE currency answer 503 CURRENCY_OFFLINE) |
  * | GET | /clock | — | `{ now, mode }` |
  * | POST | /clock/advance | `{ ms }` (virtual clock only) | `{ now }` |
  * | GET | /audit | — | per currency: total, credited, debited, discrepancy |
@@ -106,8 +109,12 @@ function scopes(v: unknown): Scope[] {
 }
 
 /** Create an account with keys and optional starting balances (credited as completed deposits). */
-export function createFundedAccount(t: Pick<ControlTarget, 'funds'>, body: { balances?: Record<string, unknown>; scopes?: unknown; apiKey?: string | undefined; apiSecret?: string | undefined }) {
-  const { accountId } = t.funds.accounts.createMasterAccount();
+export function createFundedAccount(
+  t: Pick<ControlTarget, 'funds'>,
+  body: { balances?: Record<string, unknown>; scopes?: unknown; apiKey?: string | undefined; apiSecret?: string | undefined; partner?: unknown },
+) {
+  if (body.partner !== undefined && typeof body.partner !== 'boolean') throw bad('partner must be true or false');
+  const { accountId } = t.funds.accounts.createMasterAccount({ partner: body.partner === true });
   const keyOpts: { apiKey?: string; apiSecret?: string } = {};
   if (body.apiKey) keyOpts.apiKey = body.apiKey;
   if (body.apiSecret) keyOpts.apiSecret = body.apiSecret;
@@ -125,7 +132,13 @@ export function createControlHandler(t: ControlTarget, opts: { basePath: string;
     .add('POST', '/accounts', (b) => {
       const balances = b.balances;
       if (balances !== undefined && (typeof balances !== 'object' || balances === null || Array.isArray(balances))) throw bad('balances must be an object');
-      return createFundedAccount(t, { balances: balances as Record<string, unknown> | undefined, scopes: b.scopes, apiKey: str(b, 'apiKey', false), apiSecret: str(b, 'apiSecret', false) });
+      return createFundedAccount(t, { balances: balances as Record<string, unknown> | undefined, scopes: b.scopes, apiKey: str(b, 'apiKey', false), apiSecret: str(b, 'apiSecret', false), partner: b.partner });
+    })
+    .add('POST', '/accounts/{id}/partner', (b, p) => {
+      if (typeof b.on !== 'boolean') throw bad('on must be true or false');
+      const accountId = existing(t, p.id!);
+      t.funds.accounts.setPartner(accountId, b.on);
+      return { accountId, partner: b.on };
     })
     .add('POST', '/accounts/{id}/keys', (b, p) => {
       const o: { apiKey?: string; apiSecret?: string } = {};
@@ -145,6 +158,18 @@ export function createControlHandler(t: ControlTarget, opts: { basePath: string;
       const tx = str(b, 'txId', false);
       if (tx) o.txId = tx;
       return t.funds.creditDeposit(existing(t, str(b, 'accountId')!), str(b, 'currencySymbol')!, amount(b.quantity, 'quantity'), o);
+    })
+    .add('POST', '/accounts/{id}/require-allowed-addresses', (b, p) => {
+      if (typeof b.on !== 'boolean') throw bad('on must be true or false');
+      const accountId = existing(t, p.id!);
+      t.funds.setRequireAllowedAddresses(accountId, b.on);
+      return { accountId, on: b.on };
+    })
+    .add('POST', '/currencies/{symbol}/status', (b, p) => {
+      const status = b.status;
+      if (status !== 'ONLINE' && status !== 'OFFLINE') throw bad('status must be ONLINE or OFFLINE');
+      t.catalog.setCurrencyStatus(p.symbol!, status);
+      return { symbol: t.catalog.currency(p.symbol!).symbol, status };
     })
     .add('POST', '/markets/{symbol}/status', (b, p) => {
       const status = b.status;

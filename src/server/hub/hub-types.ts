@@ -17,6 +17,12 @@ export interface HubBackend {
    * answers `MARKET_DOES_NOT_EXIST` instead of succeeding and never delivering anything.
    */
   marketExists?(marketSymbol: string): boolean;
+  /**
+   * Optional, preferred over {@link HubBackend.marketExists}: why a per-market channel's market cannot be
+   * subscribed to, as REST would answer for it (`MARKET_DOES_NOT_EXIST`, `MARKET_NAME_REVERSED` for a symbol in
+   * quote-base order), or undefined when it is listed.
+   */
+  marketError?(marketSymbol: string): string | undefined;
 }
 
 /**

@@ -254,8 +254,10 @@ export class Hub {
   #subscribe(s: Session, raw: unknown): SocketResponse {
     const info = typeof raw === 'string' ? parseChannel(raw) : undefined;
     if (!info) return fail('INVALID_CHANNEL');
-    if (info.marketSymbol !== undefined && this.#backend.marketExists?.(info.marketSymbol) === false) {
-      return fail('MARKET_DOES_NOT_EXIST');
+    if (info.marketSymbol !== undefined) {
+      const b = this.#backend;
+      const problem = b.marketError ? b.marketError(info.marketSymbol) : b.marketExists?.(info.marketSymbol) === false ? 'MARKET_DOES_NOT_EXIST' : undefined;
+      if (problem) return fail(problem);
     }
     if (info.scope !== 'public' && !s.auth) return fail('UNAUTHORIZED_USER');
     s.subscriptions.add(info.name);

@@ -3,13 +3,15 @@
  * idempotency and reconciliation paths are exercised against real sockets:
  * - `delayMs`: answer every matching request late;
  * - `dropRate`: close the connection without an answer before the request is processed;
- * - `errorRate`: answer 503 SERVICE_UNAVAILABLE (or `errorStatus`) before processing;
+ * - `errorRate`: answer 503 SERVICE_UNAVAILABLE (or `errorStatus`, with the code that status carries: see
+ *   {@link faultCode}) before processing;
  * - `throttleStorm`: answer the next N requests 429 THROTTLED;
  * - `loseResponses`: process the next N matching requests (e.g. an order IS placed) and then close the
  *   connection without answering — the "accepted but response lost" case.
  * Random choices come from a seeded generator so a test run is reproducible.
  */
 import { mulberry32 } from '../../core/prng.js';
+import type { ErrorCode } from '../../model/error-codes.js';
 
 /** Fault settings; every field optional. `path` limits faults to requests whose path starts with it. */
 export interface RestFaultSettings {
@@ -30,6 +32,19 @@ export type FaultAction =
   | { kind: 'drop'; delayMs: number }
   | { kind: 'error'; status: number; delayMs: number }
   | { kind: 'throttle'; delayMs: number };
+
+/**
+ * The error code an injected `status` answers with, so a status and its code never disagree (seed section 7):
+ * 501 NOT_IMPLEMENTED, 503/502/504 SERVICE_UNAVAILABLE, 500 INTERNAL_ERROR, 429 THROTTLED, 401 UNAUTHORIZED,
+ * 403 FORBIDDEN, 404 NOT_FOUND, any other 4xx BAD_REQUEST.
+ *
+ * @example
+ * faultCode(501) // 'NOT_IMPLEMENTED'
+ */
+export function faultCode(status: number): ErrorCode {
+  const byStatus: Record<number, ErrorCode> = { 500: 'INTERNAL_ERROR', 501: 'NOT_IMPLEMENTED', 429: 'THROTTLED', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };
+  return byStatus[status] ?? (status >= 500 ? 'SERVICE_UNAVAILABLE' : 'BAD_REQUEST');
+}
 
 /** Seeded dice for fault decisions (see src/core/prng.ts). */
 export const seededRandom = mulberry32;

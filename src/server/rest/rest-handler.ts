@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../core/clock.js';
 import { SimError } from '../../sim/sim-error.js';
 import { parseJsonBody, readBody } from './body.js';
-import type { RestFaults } from './faults.js';
+import { faultCode, type RestFaults } from './faults.js';
 import type { KeyRateLimiter } from './rate-limit.js';
 import { type Caller, type KeyDirectory, type Scope, verifyRequest } from './request-auth.js';
 import { sendError, sendJson, sendSimError } from './respond.js';
@@ -87,7 +87,7 @@ export function createRestHandler(router: Router<RouteDef>, opts: RestHandlerOpt
     }
     if (fault.kind === 'error') {
       req.resume();
-      sendError(res, fault.status, 'SERVICE_UNAVAILABLE', 'injected failure');
+      sendError(res, fault.status, faultCode(fault.status), 'injected failure');
       return true;
     }
 

@@ -34,6 +34,8 @@ export interface ApiKeyRecord {
 export interface NewMasterAccountOptions {
   /** A fixed id (demos and tests want stable ids); a random uuid otherwise. */
   accountId?: string;
+  /** A partner account (sub-accounts and transfers; see {@link AccountRegistry.isPartner}). Default false. */
+  partner?: boolean;
 }
 
 interface AccountRecord {
@@ -45,6 +47,8 @@ interface AccountRecord {
   seq: number;
   /** When true, withdrawals must go to an ACTIVE allowed address (see the wallet). */
   requireAllowedAddresses: boolean;
+  /** A partner of the exchange: may have sub-accounts and move funds to and from them (seed: "partners only"). */
+  partner: boolean;
 }
 
 /** Accounts, sub-accounts and API keys. */
@@ -63,7 +67,9 @@ export class AccountRegistry {
   createMasterAccount(opts: NewMasterAccountOptions = {}): { accountId: string } {
     const id = normalizeId(opts.accountId ?? randomUUID());
     if (this.#accounts.has(id)) throw new Error(`accounts: account ${id} already exists`);
-    this.#accounts.set(id, this.#record(id, undefined));
+    const record = this.#record(id, undefined);
+    record.partner = opts.partner ?? false;
+    this.#accounts.set(id, record);
     return { accountId: id };
   }
 
@@ -187,6 +193,23 @@ export class AccountRegistry {
     this.#require(accountId).requireAllowedAddresses = on;
   }
 
+  /**
+   * True when `accountId` is a partner account, or a sub-account of one: the seed opens sub-accounts, transfers
+   * and acting for a sub-account to partners only.
+   */
+  isPartner(accountId: string): boolean {
+    const a = this.#accounts.get(normalizeId(accountId));
+    if (!a) return false;
+    return a.masterId === undefined ? a.partner : (this.#accounts.get(a.masterId)?.partner ?? false);
+  }
+
+  /** Make a master account a partner or not (control entry point; the service's partner programme). */
+  setPartner(accountId: string, on: boolean): void {
+    const a = this.#require(accountId);
+    if (a.masterId !== undefined) throw badRequest('BAD_REQUEST', `${accountId} is a sub-account: partners are master accounts`);
+    a.partner = on;
+  }
+
   /** The account record, 400 BAD_REQUEST when the id is unknown (engine calls always name existing accounts). */
   #require(accountId: string): AccountRecord {
     const a = this.#accounts.get(normalizeId(accountId));
@@ -195,7 +218,7 @@ export class AccountRegistry {
   }
 
   #record(id: string, masterId: string | undefined): AccountRecord {
-    return { id, masterId, createdAt: this.#clock.now(), seq: this.#seq++, requireAllowedAddresses: false };
+    return { id, masterId, createdAt: this.#clock.now(), seq: this.#seq++, requireAllowedAddresses: false, partner: false };
   }
 }
 

@@ -11,6 +11,12 @@
  * - SELL: quote received − commission ≤ ceiling (the net amount arriving never exceeds the ceiling).
  * The official description says "amount of quote currency you want to spend (or receive, if selling)", which is
  * exactly the amount that leaves or arrives in the balance.
+ *
+ * No fill for nothing: a fill's proceeds are `floor8(quantity × rate)` (src/model/trading-amounts.ts), and a fill
+ * whose proceeds would round to zero does not happen — the seller would give base for no quote. The walk stops
+ * there and the plan says `dust`: what is left of the order is too small to trade at this price (the original's
+ * minTradeSize and dust rules refused such sizes outright), so it neither trades nor rests; the caller closes
+ * it. A resting order whose remainder becomes dust at its own limit is closed the same way (trading-settle.ts).
  */
 import { type Decimal, ZERO } from '../../core/decimal.js';
 import type { OrderDirection } from '../../model/enums.js';
@@ -58,6 +64,8 @@ export interface MatchPlan {
   complete: boolean;
   /** The first resting order of the taker's own account the walk reached; the walk stops there. */
   selfTrade: RestingOrder | undefined;
+  /** The walk stopped because what is left would trade for zero proceeds (see the module note); never rest it. */
+  dust?: boolean;
 }
 
 /** Plan the fills of `taker` against `opposite` (asks for a BUY, bids for a SELL). Pure: the book is not changed. */
@@ -77,22 +85,29 @@ export function planMatch(opposite: BookSide, taker: TakerOrder): MatchPlan {
       }
       let quantity: Decimal;
       let sizeBound: boolean;
+      let quote: Decimal;
       if (remaining !== undefined) {
         sizeBound = remaining.lte(maker.remaining);
         quantity = sizeBound ? remaining : maker.remaining;
+        quote = fillQuote(quantity, level.rate);
+        if (quote.isZero()) {
+          plan.dust = true;
+          break walk;
+        }
         remaining = remaining.minus(quantity);
       } else {
         const affordable = ceilingQuantity(budget!, level.rate, taker.takerFee, buy);
         sizeBound = affordable.lte(maker.remaining);
         quantity = sizeBound ? affordable : maker.remaining;
-        if (quantity.isZero()) {
+        quote = fillQuote(quantity, level.rate);
+        // What the ceiling still pays for is worth nothing at this rate: the ceiling is used up.
+        if (quote.isZero()) {
           plan.complete = true;
           break walk;
         }
         const spent = buy ? buyCost(quantity, level.rate, taker.takerFee) : sellReceipt(quantity, level.rate, taker.takerFee);
         budget = budget!.minus(spent);
       }
-      const quote = fillQuote(quantity, level.rate);
       const takerCommission = commissionOn(quote, taker.takerFee);
       plan.fills.push({ maker, quantity, rate: level.rate, quote, takerCommission });
       plan.filled = plan.filled.plus(quantity);
@@ -109,14 +124,28 @@ export function planMatch(opposite: BookSide, taker: TakerOrder): MatchPlan {
 
 /**
  * Largest base quantity (8 decimals) whose cost (BUY) or net receipt (SELL) at `rate` fits in `budget`.
- * The division gives the exact bound; the loop only corrects the rare case where the commission's rounding down
- * lets a SELL's receipt exceed its exact value by a satoshi.
+ * The exact bound `budget ÷ (rate × (1 ± fee))` is only a start: both amounts are rounded down per fill, so a
+ * larger quantity often still fits (by up to a few quote satoshis' worth of base). Cost and receipt never fall as
+ * the quantity grows, so the largest fitting quantity is found by galloping up from the start and bisecting, in
+ * satoshis; the start itself is first corrected down in the rare case a SELL's rounding pushes it over.
  */
 function ceilingQuantity(budget: Decimal, rate: Decimal, fee: Decimal, buy: boolean): Decimal {
   if (budget.lte(0)) return ZERO;
   const perUnit = buy ? rate.times(fee.plus(1)) : rate.times(fee.negated().plus(1));
-  let q = floor8(budget.div(perUnit));
   const amount = buy ? buyCost : sellReceipt;
-  while (q.gt(0) && amount(q, rate, fee).gt(budget)) q = q.minus(SATOSHI);
+  const fits = (q: Decimal) => !amount(q, rate, fee).gt(budget);
+  let q = floor8(budget.div(perUnit));
+  while (q.gt(0) && !fits(q)) q = q.minus(SATOSHI);
+  // Gallop: q fits; find a step that does not.
+  let step = SATOSHI;
+  while (fits(q.plus(step))) {
+    q = q.plus(step);
+    step = step.times(2);
+  }
+  // Bisect between q (fits) and q + step (does not).
+  while (step.gt(SATOSHI)) {
+    step = floor8(step.div(2));
+    if (fits(q.plus(step))) q = q.plus(step);
+  }
   return q;
 }

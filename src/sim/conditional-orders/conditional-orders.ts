@@ -9,8 +9,8 @@
  *   trigger floats `trailingStopPercent` below the highest (LTE) or above the lowest (GTE) trade price seen since
  *   placement, the market's last trade price at placement included; `triggerPrice` always reports its current
  *   value (seed: "the interface itself returns current values") and every move is published.
- * - `operand` is taken as given, also with trailingStopPercent ("set automatically" in the seed means the client
- *   need not think about it; the operand still says which way the trigger trails).
+ * - `operand` is taken as given; with trailingStopPercent it may be left out and is "set automatically" (seed) from
+ *   orderToCreate: a SELL trails below (LTE), a BUY above (GTE) — see decodeNewConditionalOrder (model).
  * - Once the condition is met the action runs `config.conditionalTriggerDelayMs` later (seed: "a small delay
  *   after the trade"); the order stays OPEN meanwhile. The action first cancels the paired item (an order on the
  *   book through the order port, freeing its funds; a paired conditional order becomes CANCELLED), then places

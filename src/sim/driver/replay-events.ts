@@ -12,6 +12,8 @@ export interface ReplaySnapshot {
   at: number;
   marketSymbol: string;
   sequence: number;
+  /** The depth asked for (`?depth=N`), when the source says it; the matching `orderBook` stream has this depth. */
+  depth?: number;
   /** Best (highest) first. */
   bid: OrderBookEntry[];
   /** Best (lowest) first. */

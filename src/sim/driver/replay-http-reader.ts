@@ -28,12 +28,17 @@ const ORDERBOOK_PATH_RE = /\/v3\/markets\/([^/?]+)\/orderbook$/i;
  */
 export function readHttpCapture(text: string, file: string, opts: ReaderOptions = {}): ReaderResult {
   return readCaptureLines(text, file, opts, (line, ref) => {
-    const snapshot = parseLine(line, ref);
+    const snapshot = parseHttpCaptureLine(line, ref);
     return snapshot ? { events: [snapshot], ignored: [] } : { events: [], ignored: ['other-endpoint'] };
   });
 }
 
-function parseLine(line: string, ref: LineRef): ReplaySnapshot | undefined {
+/**
+ * One line of a `BITTREX.http.*` file: the order-book snapshot it records, or undefined for another endpoint.
+ * Throws {@link ReplayFormatError} naming `ref` when the line is malformed. Shared with the backtest's streaming
+ * reader (backtest/readers/bittrex-v3-ws.ts), which reads the file line by line instead of whole.
+ */
+export function parseHttpCaptureLine(line: string, ref: LineRef): ReplaySnapshot | undefined {
   const m = LINE_RE.exec(line);
   if (!m) throw new ReplayFormatError(ref, 'is not "<url> -> <ts>: <body> header: <headers>"');
   const [, urlText, ts, rest] = m as unknown as [string, string, string, string];
@@ -64,7 +69,10 @@ function parseLine(line: string, ref: LineRef): ReplaySnapshot | undefined {
       }
     });
   }
-  return { kind: 'snapshot', at, marketSymbol, sequence, bid: book.bid, ask: book.ask, source: ref };
+  const depth = Number(url.searchParams.get('depth'));
+  const snapshot: ReplaySnapshot = { kind: 'snapshot', at, marketSymbol, sequence, bid: book.bid, ask: book.ask, source: ref };
+  if (Number.isSafeInteger(depth) && depth > 0) snapshot.depth = depth;
+  return snapshot;
 }
 
 function parseJson(text: string, ref: LineRef, what: string): unknown {

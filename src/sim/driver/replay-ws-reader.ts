@@ -13,8 +13,8 @@
  * naming file and line; with `onBadLine: 'skip'` the WHOLE line is dropped (no message of it is half used).
  */
 import { parseClassicFrame } from '../../bittrex/hub/classic-frames.js';
-import { decodePayload } from '../../bittrex/hub/codec.js';
-import { decodeStreamMessage, streamMessageName } from '../../bittrex/hub/messages.js';
+import { type StreamMessage, streamMessageName } from '../../bittrex/hub/messages.js';
+import { decodeStreamPayload } from '../../bittrex/hub/stream-payload.js';
 import { type LineRef, type ReaderOptions, ReplayFormatError } from './replay-error.js';
 import { type ReaderResult, type ReplayEvent, recordedSecondsToMs } from './replay-events.js';
 import { type ParsedLine, readCaptureLines } from './replay-lines.js';
@@ -37,28 +37,52 @@ export function readWsCapture(text: string, file: string, opts: ReaderOptions = 
   return readCaptureLines(text, file, opts, parseLine);
 }
 
-function parseLine(line: string, ref: LineRef): ParsedLine {
-  if (CONNECT_RE.test(line)) return { events: [], ignored: ['connect'] };
-  if (SENT_RE.test(line)) return { events: [], ignored: ['sent'] };
+/** One received line decoded: its time, the hub messages of the wanted names, and the names of the others. */
+export interface DecodedCaptureLine {
+  at: number;
+  messages: StreamMessage[];
+  /** Kinds of well-formed content not used (`connect`, `sent`, frame kinds, other hub methods). */
+  ignored: string[];
+}
+
+/**
+ * Decode one line of a `BITTREX.ws.*` file, keeping the hub messages named in `used` (canonical names, e.g.
+ * `orderBook`). Throws {@link ReplayFormatError} naming `ref` for a malformed line; nothing is returned for it,
+ * so a caller never half-applies a line. Shared with the backtest's streaming reader
+ * (backtest/readers/bittrex-v3-ws.ts), which also keeps `candle` messages.
+ */
+export function decodeWsCaptureLine(line: string, ref: LineRef, used: ReadonlySet<string> = USED): DecodedCaptureLine {
+  if (CONNECT_RE.test(line)) return { at: NaN, messages: [], ignored: ['connect'] };
+  if (SENT_RE.test(line)) return { at: NaN, messages: [], ignored: ['sent'] };
   const m = RECEIVED_RE.exec(line);
   if (!m) throw new ReplayFormatError(ref, 'is neither "<ts>: <frame>", "<url> <- <ts>: <json>" nor "<url> <-> <ts>"');
   const at = recordedSecondsToMs(m[1] as string);
   if (at === undefined) throw new ReplayFormatError(ref, `bad timestamp ${m[1]}`);
   const frame = parseClassicFrame(m[2] as string);
-  if (frame.kind !== 'push') return { events: [], ignored: [frame.kind] };
-  if (frame.messages.length === 0) return { events: [], ignored: ['push-empty'] };
+  if (frame.kind !== 'push') return { at, messages: [], ignored: [frame.kind] };
+  if (frame.messages.length === 0) return { at, messages: [], ignored: ['push-empty'] };
 
-  const events: ReplayEvent[] = [];
+  const messages: StreamMessage[] = [];
   const skipped: string[] = [];
   frame.messages.forEach((push, i) => {
     const name = streamMessageName(push.method);
-    if (name === undefined || !USED.has(name)) {
+    if (name === undefined || !used.has(name)) {
       skipped.push(push.method);
       return;
     }
     const payload = push.args[0];
     if (typeof payload !== 'string') throw new ReplayFormatError(ref, `M[${i}] (${push.method}) has no payload`);
-    const msg = decodeStreamMessage(name, decodePayload(payload));
+    // The hub client's own decoding (with its order-book fast path): the same messages and errors as
+    // decodeStreamMessage(name, decodePayload(payload)).
+    messages.push(decodeStreamPayload(name, payload));
+  });
+  return { at, messages, ignored: skipped };
+}
+
+function parseLine(line: string, ref: LineRef): ParsedLine {
+  const { at, messages, ignored } = decodeWsCaptureLine(line, ref);
+  const events: ReplayEvent[] = [];
+  for (const msg of messages) {
     if (msg.name === 'orderBook') {
       const d = msg.data;
       events.push({ kind: 'orderBookDelta', at, marketSymbol: d.marketSymbol, depth: d.depth, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas, source: ref });
@@ -67,6 +91,6 @@ function parseLine(line: string, ref: LineRef): ParsedLine {
     } else if (msg.name === 'trade') {
       events.push({ kind: 'trade', at, marketSymbol: msg.data.marketSymbol, sequence: msg.data.sequence, trades: msg.data.deltas, source: ref });
     }
-  });
-  return { events, ignored: skipped };
+  }
+  return { events, ignored };
 }

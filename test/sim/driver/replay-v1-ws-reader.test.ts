@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openBittrexV1Capture } from '../../../backtest/readers/bittrex-v1-ws.js';
+import { openReader } from '../../../backtest/readers/index.js';
 import type { MarketEvent } from '../../../backtest/readers/reader.js';
 import { parseClassicFrame } from '../../../src/bittrex/hub/classic-frames.js';
 import { VirtualClock } from '../../../src/core/clock.js';
@@ -125,7 +126,7 @@ describe('v1.1 capture reader on the real 2021 captures', () => {
   it('streams the same events through the backtest reader, with markets filtered and ignored kinds counted', async () => {
     const file = new URL('BITTREX.ws.21.0', DIR).pathname;
     const all: MarketEvent[] = [];
-    const reader = openBittrexV1Capture(file, {});
+    const reader = openReader('bittrex-v1-ws', file, {}); // through the backtest's registry
     for await (const batch of reader.batches()) all.push(...batch);
     const direct = readV1WsCapture(text('BITTREX.ws.21.0'), file).events;
     expect(all.map((e) => `${e.kind}:${'sequence' in e ? e.sequence : ''}`)).toEqual(direct.map((e) => `${e.kind}:${'sequence' in e ? e.sequence : ''}`));

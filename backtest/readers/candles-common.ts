@@ -1,0 +1,74 @@
+/**
+ * What the two candle readers share: the candle event (stamped when the candle closed, so a strategy never sees a
+ * bar before it is complete), the checks a candle must pass, and the time-order rule.
+ */
+import type { Decimal } from '../../src/core/decimal.js';
+import { CANDLE_INTERVALS, CANDLE_INTERVAL_MS, type CandleInterval } from '../../src/model/enums.js';
+import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
+import type { ReaderParams } from './params.js';
+import type { ReplayCandle } from './reader.js';
+
+/** The market and interval every candle of a file belongs to (candle files hold one series). */
+export interface CandleSeries {
+  market: string;
+  interval: CandleInterval;
+}
+
+/** Read the `market` and `interval` params every candle reader requires. */
+export function candleSeries(p: ReaderParams): CandleSeries {
+  const market = p.string('market');
+  if (!market) p.fail('market', `is required: the market of the file's candles, e.g. BTC-USD`);
+  const interval = p.string('interval');
+  if (!interval || !(CANDLE_INTERVALS as readonly string[]).includes(interval)) p.fail('interval', `is required, one of ${CANDLE_INTERVALS.join(', ')}`);
+  return { market: market.toUpperCase(), interval: interval as CandleInterval };
+}
+
+/** Candle values as read, before checks. */
+export interface CandleValues {
+  startsAt: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+  volume: Decimal;
+  quoteVolume: Decimal;
+}
+
+/**
+ * Builds candle events of one series in time order: each must start after the previous one (a file is one
+ * series, oldest first once read), on the interval's grid, with `low <= open, close <= high` and no negative volume.
+ */
+export class CandleSequence {
+  readonly #series: CandleSeries;
+  readonly #ms: number;
+  #last = -Infinity;
+
+  constructor(series: CandleSeries) {
+    this.#series = series;
+    this.#ms = CANDLE_INTERVAL_MS[series.interval];
+  }
+
+  /** Check `v` and return its event; throws a {@link ReplayFormatError} naming `ref` (nothing is kept then). */
+  event(v: CandleValues, ref: LineRef): ReplayCandle {
+    if (v.startsAt % this.#ms !== 0) {
+      throw new ReplayFormatError(ref, `starts at ${new Date(v.startsAt).toISOString()}, not on the ${this.#series.interval} grid`);
+    }
+    if (v.startsAt <= this.#last) {
+      throw new ReplayFormatError(ref, `starts at ${new Date(v.startsAt).toISOString()}, not after the previous candle (${new Date(this.#last).toISOString()}): rows must be in time order`);
+    }
+    if (v.low.gt(v.high) || v.open.gt(v.high) || v.open.lt(v.low) || v.close.gt(v.high) || v.close.lt(v.low)) {
+      throw new ReplayFormatError(ref, `is not a candle: open ${v.open.toFixed()} high ${v.high.toFixed()} low ${v.low.toFixed()} close ${v.close.toFixed()}`);
+    }
+    if (v.volume.isNegative() || v.quoteVolume.isNegative()) throw new ReplayFormatError(ref, 'has a negative volume');
+    this.#last = v.startsAt;
+    const { startsAt, ...prices } = v;
+    return {
+      kind: 'candle',
+      at: startsAt + this.#ms,
+      marketSymbol: this.#series.market,
+      interval: this.#series.interval,
+      candle: { startsAt: new Date(startsAt), ...prices },
+      source: ref,
+    };
+  }
+}

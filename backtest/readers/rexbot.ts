@@ -1,0 +1,134 @@
+/**
+ * Reader of rexbot recordings: what `rexbot record` writes (format name `rexbot`).
+ *
+ * **Format** (version 1, defined in src/recorder/recording-format.ts): a gzip-compressed JSON-lines file
+ * (`*.jsonl.gz`; an uncompressed file is accepted too), one JSON object per line, times `t` in epoch ms:
+ *
+ *     {"format":"rexbot-recording","version":1,"startedAt":…,"channels":[…],"source":{…}}      line 1, header
+ *     {"t":…,"name":"orderBook","payload":{"marketSymbol":"BTC-USD","depth":25,"sequence":1042,…}}
+ *     {"t":…,"snapshot":"/markets/BTC-USD/orderbook?depth=25","channel":"orderbook_BTC-USD_25","sequence":1041,"body":{…}}
+ *     {"t":…,"event":"reconnected","epoch":2,"reason":"closed"}
+ *
+ * **Events**: `orderBook` → `orderBookDelta`; `trade` → `trade`; `ticker` → `ticker` and `tickers` → one
+ * `ticker` per market; `candle` → `candle` with `final: false` (the hub sends the forming candle); an order-book
+ * snapshot line → `snapshot` with its `Sequence`, so the backtest's rule-4 sync drops the deltas it already
+ * contains. Counted in `ignored` and not turned into events: other messages (`heartbeat`, `balance`, `order`,
+ * `marketSummaries`, ... by name), snapshots of other endpoints (`snapshot:trades`, `snapshot:candles`, ...: a
+ * trade snapshot lists past trades, which must not be replayed as new ones), and connection events
+ * (`event:reconnected`, ...: the snapshot the recorder took after a reconnect follows as its own line).
+ *
+ * **Errors**: a missing or foreign header always fails (the file is not a recording). After it, a line that is not
+ * JSON, not a known line shape, or whose payload does not decode as the v3 message it names is a
+ * {@link ReplayFormatError} `file:line: reason`, thrown or skipped whole per `onBadLine`. A damaged gzip stream
+ * fails at the line it broke, after every complete line before it.
+ *
+ * **Params**: none.
+ */
+import { decodeStreamMessage, streamMessageName } from '../../src/bittrex/hub/messages.js';
+import { readOrderBookText } from '../../src/bittrex/hub/stream-payload.js';
+import { decodeOrderBook } from '../../src/model/market.js';
+import { decode } from '../../src/model/decode.js';
+import { readEntry, readHeader } from '../../src/recorder/recording-reader.js';
+import type { RecordingEntry } from '../../src/recorder/recording-format.js';
+import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
+import { type LineParser, type ParseSink, UnreadableFileError, lineReader } from './line-reader.js';
+import type { MarketDataReader, ReaderFactory, ReaderOpenOptions } from './reader.js';
+import { MARKET_MESSAGES, emitMessage, snapshotEvent } from './stream-events.js';
+import { readTradeText } from './trade-text.js';
+
+const ORDERBOOK_PREFIX = ',"name":"orderBook","payload":';
+const TRADE_PREFIX = ',"name":"trade","payload":';
+const ORDERBOOK_SNAPSHOT_RE = /^\/markets\/([^/?]+)\/orderbook(?:\?|$)/i;
+const SNAPSHOT_KIND_RE = /^\/(?:markets\/[^/?]+\/)?([a-z-]+)/i;
+
+/**
+ * Open a rexbot recording.
+ *
+ * @example
+ * const reader = openRexbotRecording('data/btc-usd.jsonl.gz', { markets: ['BTC-USD'] });
+ * for await (const batch of reader.batches()) for (const e of batch) console.log(e.kind, e.at);
+ */
+export const openRexbotRecording: ReaderFactory = (path: string, opts: ReaderOpenOptions): MarketDataReader =>
+  lineReader(path, opts, () => new RecordingParser());
+
+class RecordingParser implements LineParser {
+  #header = false;
+
+  line(text: string, ref: LineRef, out: ParseSink): void {
+    if (this.#header && this.#fast(text, ref, out)) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      const reason = `not JSON: ${(err as Error).message}`;
+      throw this.#header ? new ReplayFormatError(ref, reason) : new UnreadableFileError(ref, reason);
+    }
+    if (!this.#header) {
+      const header = ref.line === 1 ? readHeader(value) : 'the first line must be the recording header';
+      // Without a header the file is not a recording: no policy can skip that.
+      if (typeof header === 'string') throw new UnreadableFileError(ref, header);
+      this.#header = true;
+      return;
+    }
+    const entry = readEntry(value, ref.line);
+    if (typeof entry === 'string') throw new ReplayFormatError(ref, entry);
+    this.#entry(entry, ref, out);
+  }
+
+  /**
+   * The hot lines, read without JSON.parse: `{"t":<ms>,"name":"orderBook"|"trade","payload":<payload>}` as the
+   * recorder writes them, the payload in the service's canonical form (readOrderBookText, the hub client's own fast
+   * path; readTradeText). Anything else answers false and goes the general way, which also writes every error.
+   */
+  #fast(text: string, ref: LineRef, out: ParseSink): boolean {
+    if (!text.startsWith('{"t":') || text.charCodeAt(text.length - 1) !== 125) return false;
+    let i = 5;
+    let t = 0;
+    for (let c = text.charCodeAt(i); c >= 48 && c <= 57; c = text.charCodeAt(++i)) t = t * 10 + (c - 48);
+    if (i === 5 || i > 20) return false;
+    if (text.startsWith(ORDERBOOK_PREFIX, i)) {
+      const d = readOrderBookText(text.slice(i + ORDERBOOK_PREFIX.length, -1));
+      if (d === undefined) return false;
+      out.event({ kind: 'orderBookDelta', at: t, marketSymbol: d.marketSymbol, depth: d.depth, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas, source: ref });
+      return true;
+    }
+    if (text.startsWith(TRADE_PREFIX, i)) {
+      const d = readTradeText(text, i + TRADE_PREFIX.length, text.length - 1);
+      if (d === undefined) return false;
+      out.event({ kind: 'trade', at: t, marketSymbol: d.marketSymbol, sequence: d.sequence, trades: d.deltas, source: ref });
+      return true;
+    }
+    return false;
+  }
+
+  #entry(entry: RecordingEntry, ref: LineRef, out: ParseSink): void {
+    switch (entry.kind) {
+      case 'message': {
+        const name = streamMessageName(entry.name);
+        if (name === undefined || !MARKET_MESSAGES.has(name)) return out.ignore(name ?? entry.name);
+        let msg;
+        try {
+          msg = decodeStreamMessage(name, entry.payload);
+        } catch (err) {
+          throw new ReplayFormatError(ref, `payload of ${entry.name}: ${(err as Error).message}`, { cause: err });
+        }
+        return emitMessage(msg, entry.t, ref, out);
+      }
+      case 'snapshot': {
+        const m = ORDERBOOK_SNAPSHOT_RE.exec(entry.snapshot);
+        if (!m) return out.ignore(`snapshot:${SNAPSHOT_KIND_RE.exec(entry.snapshot)?.[1] ?? 'other'}`);
+        let marketSymbol: string;
+        try {
+          marketSymbol = decodeURIComponent(m[1] as string).toUpperCase();
+        } catch {
+          throw new ReplayFormatError(ref, `snapshot path ${entry.snapshot} has a bad market symbol`);
+        }
+        const book = decode(decodeOrderBook, entry.body, `snapshot ${entry.snapshot}`);
+        const depth = Number(/[?&]depth=(\d+)/.exec(entry.snapshot)?.[1]);
+        return out.event(snapshotEvent(book, marketSymbol, entry.sequence, entry.t, ref, depth > 0 ? depth : undefined));
+      }
+      case 'event':
+        return out.ignore(`event:${entry.event}`);
+    }
+  }
+}

@@ -1,0 +1,295 @@
+/**
+ * The report's metrics, per market and in total, from a {@link ReportInput}. Money is exact (decimal.js) and
+ * written with 8 decimals; ratios are numbers (`null` where undefined). Definitions:
+ *
+ * - **Net PnL**: total = last equity − first equity (valuation currency; equity points marked `stale`, which
+ *   valued some holding without a current rate, are left out when any point is not); per market = cash flow of its fills
+ *   (commissions included) + final position × last price, in the market's quote currency. **Realised** is the
+ *   sum of round trips (FIFO, see round-trips.ts); **unrealised** is net − realised.
+ * - **Return**: net PnL / first equity (per market: its contribution to the account's return).
+ * - **CAGR, Sharpe, Sortino, Calmar, max drawdown**: see ratios.ts (365-day year, resampled simple returns).
+ *   Per market they are taken on first equity + that market's PnL curve, i.e. as if it alone had traded.
+ * - **Fees**: sum of our fills' commissions. **Turnover**: Σ quantity × rate of our fills; **turnover ratio**
+ *   is turnover / first equity.
+ * - **Trades, win rate, profit factor (gross profit / gross loss), expectancy (mean PnL per round trip),
+ *   average win and loss**: over round trips; profit factor is `null` with no losing trade.
+ * - **Exposure**: fraction of the run's time with a non-zero position opened by our fills (total: any market).
+ * - **Orders**: placed = all orders we sent; filled = orders with any fill; cancelled, rejected and open by
+ *   outcome; fill rate = filled / (placed − rejected).
+ * Totals of fees, turnover and trade statistics add up markets quoted in the valuation currency only (money in
+ * different currencies does not add); the others are listed in `excludedFromTotals`. For such a market the
+ * ratios against equity (return, CAGR, Sharpe, Sortino, Calmar, turnover ratio, drawdown fraction) are `null`:
+ * its PnL is in another currency than the equity, and the report does not invent an exchange rate.
+ */
+import { Decimal, ZERO } from '../../src/core/decimal.js';
+import type { ReportFill, ReportInput, ReportOrder } from './report-input.js';
+import { exposureIntervals, lastPrice, marketLedger, marketPnlCurve, unionLength } from './market-curve.js';
+import { cagr, calmar, finite, intervalReturns, maxDrawdown, returnsInterval, sharpe, sortino, type CurvePoint } from './ratios.js';
+import { roundTrips, sum, type MarketTrades, type RoundTrip } from './round-trips.js';
+import { valuedEquity } from './series.js';
+
+/** Money as the report writes it: 8 decimals, banker's rounding. */
+export function money(d: Decimal): string {
+  return d.toFixed(8);
+}
+
+/** Order counts. */
+export interface OrderCounts {
+  placed: number;
+  filled: number;
+  cancelled: number;
+  rejected: number;
+  open: number;
+  /** filled / (placed − rejected); `null` when nothing reached the venue. */
+  fillRate: number | null;
+}
+
+/** Trade statistics over round trips. */
+export interface TradeStats {
+  trades: number;
+  wins: number;
+  losses: number;
+  winRate: number | null;
+  grossProfit: string;
+  grossLoss: string;
+  profitFactor: number | null;
+  expectancy: string | null;
+  averageWin: string | null;
+  averageLoss: string | null;
+}
+
+/** Performance of a curve. */
+export interface CurveStats {
+  netPnl: string;
+  return: number | null;
+  cagr: number | null;
+  sharpe: number | null;
+  sortino: number | null;
+  calmar: number | null;
+  maxDrawdown: { fraction: number | null; amount: string; peakAt: number | null; troughAt: number | null; recoveredAt: number | null };
+}
+
+/** One market's metrics. */
+export interface MarketMetrics extends CurveStats, TradeStats {
+  quoteCurrency: string;
+  realisedPnl: string;
+  unrealisedPnl: string;
+  fees: string;
+  turnover: string;
+  turnoverRatio: number | null;
+  exposure: number;
+  fills: number;
+  finalPosition: string;
+  orders: OrderCounts;
+}
+
+/** Account-wide metrics. */
+export interface TotalMetrics extends CurveStats, TradeStats {
+  valuationCurrency: string;
+  initialEquity: string;
+  finalEquity: string;
+  fees: string;
+  turnover: string;
+  turnoverRatio: number | null;
+  exposure: number;
+  fills: number;
+  orders: OrderCounts;
+  denials: Record<string, number>;
+  /** Resampling interval of the returns behind Sharpe and Sortino (`1d`, `1h`, `5m`, `1m`). */
+  returnsInterval: string;
+  excludedFromTotals: string[];
+}
+
+/** Every metric of a report. */
+export interface ReportMetrics {
+  total: TotalMetrics;
+  markets: Record<string, MarketMetrics>;
+}
+
+/** The quote currency of a `BASE-QUOTE` market symbol. */
+export function quoteOf(symbol: string): string {
+  const i = symbol.indexOf('-');
+  return i < 0 ? symbol : symbol.slice(i + 1);
+}
+
+/** Order counts of `orders`. */
+export function orderCounts(orders: readonly ReportOrder[]): OrderCounts {
+  let filled = 0;
+  let cancelled = 0;
+  let rejected = 0;
+  let open = 0;
+  for (const o of orders) {
+    if (new Decimal(o.fillQuantity).gt(0)) filled++;
+    if (o.outcome === 'CANCELLED') cancelled++;
+    else if (o.outcome === 'REJECTED') rejected++;
+    else if (o.outcome === 'OPEN') open++;
+  }
+  const live = orders.length - rejected;
+  return { placed: orders.length, filled, cancelled, rejected, open, fillRate: live > 0 ? filled / live : null };
+}
+
+/** Trade statistics of `trips`. */
+export function tradeStats(trips: readonly RoundTrip[]): TradeStats {
+  const wins = trips.filter((t) => t.pnl.gt(0));
+  const losses = trips.filter((t) => t.pnl.lt(0));
+  const grossProfit = sum(wins.map((t) => t.pnl));
+  const grossLoss = sum(losses.map((t) => t.pnl)).neg();
+  const n = trips.length;
+  return {
+    trades: n,
+    wins: wins.length,
+    losses: losses.length,
+    winRate: n > 0 ? wins.length / n : null,
+    grossProfit: money(grossProfit),
+    grossLoss: money(grossLoss),
+    profitFactor: grossLoss.gt(0) ? finite(grossProfit.div(grossLoss).toNumber()) : null,
+    expectancy: n > 0 ? money(grossProfit.minus(grossLoss).div(n)) : null,
+    averageWin: wins.length > 0 ? money(grossProfit.div(wins.length)) : null,
+    averageLoss: losses.length > 0 ? money(grossLoss.div(losses.length).neg()) : null,
+  };
+}
+
+/** Curve statistics of `curve` (absolute account values) over `[from, to]`. */
+export function curveStats(curve: readonly CurvePoint[], from: number, to: number): CurveStats {
+  const first = curve[0]?.value ?? ZERO;
+  const last = curve[curve.length - 1]?.value ?? ZERO;
+  // Without a positive starting equity (a journal report given none) returns are undefined: money only.
+  if (first.lte(0)) return { ...foreignCurveStats(curve), netPnl: money(last.minus(first)) };
+  const net = last.minus(first);
+  const iv = returnsInterval(to - from);
+  const rets = intervalReturns(curve, from, to, iv.ms);
+  const dd = maxDrawdown(curve);
+  const g = cagr(first, last, to - from);
+  return {
+    netPnl: money(net),
+    return: first.gt(0) ? finite(net.div(first).toNumber()) : null,
+    cagr: g,
+    sharpe: sharpe(rets, iv.ms),
+    sortino: sortino(rets, iv.ms),
+    calmar: calmar(g, dd.fraction),
+    maxDrawdown: { fraction: dd.fraction, amount: money(dd.amount), peakAt: dd.peakAt, troughAt: dd.troughAt, recoveredAt: dd.recoveredAt },
+  };
+}
+
+/**
+ * Curve statistics of a market quoted in another currency than the equity, or of a curve without a positive
+ * start: the drawdown amount and window in money; every ratio against equity is `null`.
+ */
+function foreignCurveStats(pnl: readonly CurvePoint[]): CurveStats {
+  let peak: CurvePoint | undefined;
+  let worst = { amount: ZERO, peak: ZERO, peakAt: null as number | null, troughAt: null as number | null, recoveredAt: null as number | null };
+  for (const p of pnl) {
+    if (worst.troughAt !== null && worst.recoveredAt === null && p.at > worst.troughAt && p.value.gte(worst.peak)) worst.recoveredAt = p.at;
+    if (!peak || p.value.gt(peak.value)) {
+      peak = p;
+      continue;
+    }
+    const fall = peak.value.minus(p.value);
+    if (fall.gt(worst.amount)) worst = { amount: fall, peak: peak.value, peakAt: peak.at, troughAt: p.at, recoveredAt: null };
+  }
+  return {
+    netPnl: money(pnl[pnl.length - 1]?.value ?? ZERO),
+    return: null,
+    cagr: null,
+    sharpe: null,
+    sortino: null,
+    calmar: null,
+    maxDrawdown: { fraction: null, amount: money(worst.amount), peakAt: worst.peakAt, troughAt: worst.troughAt, recoveredAt: worst.recoveredAt },
+  };
+}
+
+/**
+ * Compute every metric of `input`.
+ *
+ * @example
+ * const m = computeMetrics(input);
+ * m.total.netPnl;                  // '12.34000000'
+ * m.markets['BTC-USD'].winRate;    // 0.6
+ */
+export function computeMetrics(input: ReportInput): ReportMetrics {
+  return computeMetricsAndTrades(input).metrics;
+}
+
+/** {@link computeMetrics}, with the round trips behind the trade statistics (the report lists them). */
+export function computeMetricsAndTrades(input: ReportInput): { metrics: ReportMetrics; trades: Map<string, MarketTrades> } {
+  const { from, to } = input;
+  const span = Math.max(0, to - from);
+  const points = valuedEquity(input);
+  const equity: CurvePoint[] = points.map((p) => ({ at: p.at, value: new Decimal(p.equity) }));
+  const initial = equity[0]?.value ?? ZERO;
+  const final = equity[equity.length - 1]?.value ?? ZERO;
+  const times = [...new Set([from, ...points.map((p) => p.at), ...input.fills.map((f) => f.at), to])].sort((a, b) => a - b);
+  const trades = roundTrips(input.fills);
+  const symbols = [...new Set([...input.markets, ...input.fills.map((f) => f.marketSymbol), ...input.orders.map((o) => o.marketSymbol)])].sort();
+
+  const markets: Record<string, MarketMetrics> = {};
+  const exposureSpans: Array<[number, number]> = [];
+  const excluded: string[] = [];
+  const totalTrips: RoundTrip[] = [];
+  let fees = ZERO;
+  let turnover = ZERO;
+  const fillsBy = new Map<string, ReportFill[]>();
+  for (const f of input.fills) {
+    let list = fillsBy.get(f.marketSymbol);
+    if (!list) fillsBy.set(f.marketSymbol, (list = []));
+    list.push(f);
+  }
+  for (const symbol of symbols) {
+    const fills = fillsBy.get(symbol) ?? [];
+    const prices = input.prices[symbol] ?? [];
+    const ledger = marketLedger(fills);
+    const trips = trades.get(symbol)?.trips ?? [];
+    const pnlCurve = marketPnlCurve(ledger, prices, times).map((p) => ({ at: p.at, value: initial.plus(p.value) }));
+    const position = ledger.position[ledger.position.length - 1] ?? ZERO;
+    const cash = ledger.cash[ledger.cash.length - 1] ?? ZERO;
+    const mark = lastPrice(ledger, prices);
+    const net = cash.plus(mark ? position.times(mark) : ZERO);
+    const realised = sum(trips.map((t) => t.pnl));
+    const mFees = sum(fills.map((f) => new Decimal(f.commission)));
+    const mTurnover = sum(fills.map((f) => new Decimal(f.quantity).times(f.rate)));
+    const spans = exposureIntervals(ledger, from, to);
+    const sameCurrency = quoteOf(symbol) === input.valuationCurrency;
+    const stats = sameCurrency ? curveStats(pnlCurve, from, to) : foreignCurveStats(marketPnlCurve(ledger, prices, times));
+    markets[symbol] = {
+      quoteCurrency: quoteOf(symbol),
+      ...stats,
+      netPnl: money(net),
+      return: sameCurrency && initial.gt(0) ? finite(net.div(initial).toNumber()) : null,
+      realisedPnl: money(realised),
+      unrealisedPnl: money(net.minus(realised)),
+      fees: money(mFees),
+      turnover: money(mTurnover),
+      turnoverRatio: sameCurrency && initial.gt(0) ? finite(mTurnover.div(initial).toNumber()) : null,
+      exposure: span > 0 ? unionLength(spans) / span : 0,
+      fills: fills.length,
+      finalPosition: position.toString(),
+      orders: orderCounts(input.orders.filter((o) => o.marketSymbol === symbol)),
+      ...tradeStats(trips),
+    };
+    exposureSpans.push(...spans);
+    if (quoteOf(symbol) === input.valuationCurrency) {
+      fees = fees.plus(mFees);
+      turnover = turnover.plus(mTurnover);
+      totalTrips.push(...trips);
+    } else if (fills.length > 0) excluded.push(symbol);
+  }
+  const denials: Record<string, number> = {};
+  for (const k of Object.keys(input.denials).sort()) denials[k] = input.denials[k]!;
+  const total: TotalMetrics = {
+    valuationCurrency: input.valuationCurrency,
+    initialEquity: money(initial),
+    finalEquity: money(final),
+    ...curveStats(equity, from, to),
+    fees: money(fees),
+    turnover: money(turnover),
+    turnoverRatio: initial.gt(0) ? finite(turnover.div(initial).toNumber()) : null,
+    exposure: span > 0 ? unionLength(exposureSpans) / span : 0,
+    fills: input.fills.length,
+    orders: orderCounts(input.orders),
+    denials,
+    returnsInterval: returnsInterval(span).name,
+    excludedFromTotals: excluded,
+    ...tradeStats(totalTrips),
+  };
+  return { metrics: { total, markets }, trades };
+}

@@ -1,0 +1,106 @@
+/**
+ * `report.html`: one self-contained page (no network when opened). uPlot's bundle and stylesheet are read from
+ * node_modules at render time and inlined with the report's series; tables are rendered here, so they read
+ * without JavaScript. Nothing in the page names an external URL.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { PAGE_SCRIPT } from './report-page-script.js';
+import type { Report } from './report-json.js';
+import { metricTables, tradeTable, orderTable } from './report-tables.js';
+import { esc, fmtTime } from './report-format.js';
+
+/** uPlot's browser bundle and stylesheet, read once. */
+let assets: Promise<{ js: string; css: string }> | undefined;
+
+function uplotAssets(): Promise<{ js: string; css: string }> {
+  assets ??= (async () => {
+    const dist = dirname(createRequire(import.meta.url).resolve('uplot'));
+    const [js, css] = await Promise.all([readFile(join(dist, 'uPlot.iife.min.js'), 'utf8'), readFile(join(dist, 'uPlot.min.css'), 'utf8')]);
+    return { js, css };
+  })();
+  return assets;
+}
+
+/** JSON safe inside a `<script>` element. */
+function scriptJson(v: unknown): string {
+  return JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** Inline script text safe inside `<script>`. */
+function scriptText(js: string): string {
+  return js.replace(/<\/script/gi, '<\\/script');
+}
+
+const STYLE = `
+body{font:14px/1.4 system-ui,sans-serif;margin:0;padding:16px 24px;color:#222;background:#fff}
+h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}
+.sub{color:#666} .chart{margin:8px 0 16px;min-height:40px}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:4px 0}
+th,td{border:1px solid #ddd;padding:3px 8px;text-align:right} th:first-child,td:first-child{text-align:left}
+th{background:#f4f4f4} tr.current td{font-weight:bold} .pos{color:#1a7f37} .neg{color:#c62828}
+ul{margin:4px 0 4px 20px;padding:0} .note{color:#666;font-size:12px}
+`;
+
+/**
+ * Render `report` as one HTML page.
+ *
+ * @example
+ * await writeFile('report.html', await renderReportHtml(buildReport(input)));
+ */
+export async function renderReportHtml(report: Report): Promise<string> {
+  const { js, css } = await uplotAssets();
+  const fillsByMarket: Record<string, Array<[number, string, string]>> = {};
+  for (const m of report.markets) fillsByMarket[m] = [];
+  for (const f of report.fills) (fillsByMarket[f.marketSymbol] ??= []).push([f.at, f.direction, f.rate]);
+  const pageData = { from: report.from, to: Math.max(report.to, report.from + 1), valuationCurrency: report.valuationCurrency, series: report.series, fillsByMarket };
+  const t = report.metrics.total;
+  const title = `${report.name}: ${report.kind} report`;
+  const params = report.params && Object.keys(report.params).length > 0 ? Object.entries(report.params).map(([k, v]) => `${esc(k)}=${esc(JSON.stringify(v))}`).join(', ') : '';
+  const priceCharts = Object.keys(fillsByMarket)
+    .map((m, i) => `<div class="chart" id="chart-price-${i}" data-market="${esc(m)}"></div>`)
+    .join('\n');
+  const band = report.band.length
+    ? `<h2>Fill-model band</h2><p class="note">The same run under each queue model: the spread is what the queue assumption alone explains.</p>
+<table><tr><th>queue model</th><th>net PnL (${esc(report.valuationCurrency)})</th><th>fill rate</th><th>fills</th></tr>
+${report.band.map((b) => `<tr${b.current ? ' class="current"' : ''}><td>${esc(b.queueModel)}${b.current && b.queueModel !== 'this run' ? ' (this run)' : ''}</td><td>${esc(b.netPnl)}</td><td>${(100 * b.fillRate).toFixed(1)} %</td><td>${b.fills}</td></tr>`).join('\n')}
+</table>`
+    : '';
+  const denials = Object.entries(t.denials);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${css}</style>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${esc(title)}</h1>
+<div class="sub">${esc(report.strategies.join(', '))} on ${esc(report.markets.join(', '))} · ${fmtTime(report.from)} → ${fmtTime(report.to)}${report.queueModel ? ` · queue model ${esc(report.queueModel)}` : ''}${report.events !== undefined ? ` · ${report.events.toLocaleString('en-US')} events` : ''}${params ? ` · ${params}` : ''}</div>
+<h2>Charts</h2>
+<div class="chart" id="chart-equity"></div>
+<div class="chart" id="chart-drawdown"></div>
+<div class="chart" id="chart-position"></div>
+${priceCharts}
+<h2>Metrics</h2>
+${metricTables(report)}
+<h2>Orders</h2>
+${orderTable(report)}
+<h2>Risk denials</h2>
+${denials.length ? `<table><tr><th>reason</th><th>count</th></tr>${denials.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v}</td></tr>`).join('')}</table>` : '<p>None.</p>'}
+${band}
+<h2>Assumptions</h2>
+<ul>${report.assumptions.map((a) => `<li>${esc(a)}</li>`).join('\n')}</ul>
+<p class="note">Metric definitions: round trips are our fills matched first-in first-out per market; Sharpe and Sortino use ${esc(t.returnsInterval)} simple returns of the equity curve annualised over a 365-day year with a zero risk-free rate; money in ${esc(report.valuationCurrency)} unless a market's quote currency says otherwise.</p>
+<h2>Trades</h2>
+${tradeTable(report)}
+<script>${scriptText(js)}</script>
+<script type="application/json" id="report-data">${scriptJson(pageData)}</script>
+<script>${scriptText(PAGE_SCRIPT)}</script>
+</body>
+</html>
+`;
+}

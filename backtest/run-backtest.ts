@@ -1,0 +1,163 @@
+/**
+ * `runBacktest`: one backtest job — a bot config (file or parsed) plus parameter overrides in, a
+ * {@link ReportInput} out. A job given as `{ configPath, params, queueModel }` is plain data, so the same job can be
+ * handed to a worker thread (sweeps) or, later, a distributed queue unchanged.
+ *
+ * Parameter overrides (`params`):
+ * - a dotted path into the bot config: `venue.latency.orderEntry`, `risk.maxOpenOrders`,
+ *   `strategies.mm.params.spread` (a strategy by name or index);
+ * - a bare name: that key in the params of every strategy whose schema has it (`spread`), checked against the
+ *   strategy's schema when the run loads it; a name no strategy takes is an error naming the strategies.
+ * Overrides are applied to the config as written (before validation), so a value goes through the same schema
+ * and errors as a value in the YAML.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { performance } from 'node:perf_hooks';
+import { botConfigSchema, type BotConfig } from '../src/runtime/bot-config.js';
+import { ConfigError, parseYamlConfig } from '../src/runtime/config/yaml-config.js';
+import { loadStrategy } from '../src/strategy/load-strategy.js';
+import { openReader } from './readers/index.js';
+import type { MarketDataReader } from './readers/reader.js';
+import type { ReportInput } from './report/report-input.js';
+import { type BacktestBotConfig, type BacktestProgress, runSession } from './run/backtest-session.js';
+import type { QueueModelName } from './venue/queue-model.js';
+
+/** A backtest job. */
+export interface RunBacktestOptions {
+  /** The bot config file (venue kind `backtest`). */
+  configPath?: string | undefined;
+  /** A parsed bot config instead of a file (its `file` resolves relative paths). */
+  config?: BotConfig | undefined;
+  /** Overrides: dotted config paths or bare strategy param names (see the module note). */
+  params?: Record<string, unknown> | undefined;
+  /** Queue model instead of the config's (`pessimistic`, `optimistic`, `power`, `log`). */
+  queueModel?: string | undefined;
+  onProgress?: ((p: BacktestProgress) => void) | undefined;
+  /** Readers to use instead of opening the config's data entries (tests, benches). */
+  readers?: readonly MarketDataReader[] | undefined;
+}
+
+/** What a job returns. */
+export interface RunBacktestResult {
+  report: ReportInput;
+  stats: { events: number; wallMs: number };
+}
+
+const QUEUE_MODELS: readonly QueueModelName[] = ['pessimistic', 'optimistic', 'power', 'log'];
+
+/** Run one backtest job. */
+export async function runBacktest(opts: RunBacktestOptions): Promise<RunBacktestResult> {
+  const started = performance.now();
+  const params = opts.params ?? {};
+  const config = await resolveConfig(opts, params);
+  if (opts.queueModel !== undefined && !QUEUE_MODELS.includes(opts.queueModel as QueueModelName)) {
+    throw new RangeError(`unknown queue model "${opts.queueModel}"; known: ${QUEUE_MODELS.join(', ')}`);
+  }
+  const baseDir = dirname(resolve(config.file));
+  const readers =
+    opts.readers ??
+    config.venue.data.map((d) =>
+      openReader(d.format, resolve(baseDir, d.path), { onBadLine: d.onBadLine, markets: d.markets, params: d.params }),
+    );
+  const { report, events } = await runSession({
+    config,
+    readers,
+    queueModel: opts.queueModel as QueueModelName | undefined,
+    params: Object.keys(params).length > 0 ? params : undefined,
+    onProgress: opts.onProgress,
+  });
+  return { report, stats: { events, wallMs: performance.now() - started } };
+}
+
+/** The config of a job with its overrides applied and validated. */
+async function resolveConfig(opts: RunBacktestOptions, params: Record<string, unknown>): Promise<BacktestBotConfig> {
+  let cfg: BotConfig;
+  if (opts.configPath !== undefined) {
+    const file = opts.configPath;
+    const text = readFileSync(file, 'utf8');
+    if (Object.keys(params).length === 0) cfg = { ...parseYamlConfig(text, file, botConfigSchema), file };
+    else {
+      const raw = (parseYaml(text) ?? {}) as Record<string, unknown>;
+      await applyOverrides(raw, params, file);
+      // Validated as a whole again: an override gets the schema's own errors, named by path.
+      const parsed = botConfigSchema.safeParse(raw);
+      if (!parsed.success) {
+        throw new ConfigError(file, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: `${i.message} (with overrides ${JSON.stringify(params)})` })));
+      }
+      cfg = { ...parsed.data, file };
+    }
+  } else if (opts.config) {
+    cfg = opts.config;
+    if (Object.keys(params).length > 0) {
+      // A parsed config holds parsed values (Decimals, times): only strategy params, which the plugin validates
+      // from raw values when the run loads it, can be overridden on it. Everything else needs the file.
+      for (const name of Object.keys(params)) {
+        if (name.includes('.') && !/^strategies\.[^.]+\.params\./.test(name)) {
+          throw new Error(`runBacktest: override "${name}" needs the config as a file (configPath), so it is validated like the YAML; on a parsed config only strategy params can be overridden`);
+        }
+      }
+      const strategies = cfg.strategies.map((s) => ({ ...s, params: { ...s.params } }));
+      await applyOverrides({ strategies } as unknown as Record<string, unknown>, params, cfg.file);
+      cfg = { ...cfg, strategies };
+    }
+  } else {
+    throw new Error('runBacktest: give configPath or config');
+  }
+  if (cfg.venue.kind !== 'backtest') throw new ConfigError(cfg.file, [{ path: 'venue.kind', message: `must be 'backtest' to backtest, not '${cfg.venue.kind}'` }]);
+  return cfg as BacktestBotConfig;
+}
+
+/** Apply overrides to a raw (as written) config object. */
+async function applyOverrides(raw: Record<string, unknown>, params: Record<string, unknown>, file: string): Promise<void> {
+  const strategies = Array.isArray(raw.strategies) ? (raw.strategies as Array<Record<string, unknown>>) : [];
+  for (const [name, value] of Object.entries(params)) {
+    if (name.includes('.')) {
+      setPath(raw, name.split('.'), value, name, file);
+      continue;
+    }
+    const takers: Array<Record<string, unknown>> = [];
+    for (const s of strategies) {
+      if (await takesParam(s, name, dirname(resolve(file)))) takers.push(s);
+    }
+    if (takers.length === 0) {
+      const names = strategies.map((s) => `${String(s.name)} (${String(s.use)})`).join(', ');
+      throw new ConfigError(file, [{ path: name, message: `no strategy takes a param "${name}" (strategies: ${names || 'none'})` }]);
+    }
+    for (const s of takers) s.params = { ...((s.params as Record<string, unknown> | undefined) ?? {}), [name]: value };
+  }
+}
+
+/** Whether a strategy's params schema has `name` (true when the schema's keys cannot be listed). */
+async function takesParam(s: Record<string, unknown>, name: string, baseDir: string): Promise<boolean> {
+  if (typeof s.use !== 'string') return false;
+  const { definition } = await loadStrategy(s.use, { baseDir });
+  const shape = (definition.params as unknown as { shape?: Record<string, unknown> }).shape;
+  return shape === undefined || Object.hasOwn(shape, name);
+}
+
+/** Set `path` in `obj`; an array step is an index or, for strategies, a strategy name. */
+function setPath(obj: Record<string, unknown>, path: string[], value: unknown, full: string, file: string): void {
+  let cur: unknown = obj;
+  for (let i = 0; i < path.length - 1; i++) {
+    const step = path[i]!;
+    let next: unknown;
+    if (Array.isArray(cur)) {
+      const index = /^\d+$/.test(step) ? Number(step) : cur.findIndex((e) => (e as { name?: unknown } | null)?.name === step);
+      next = cur[index];
+      if (next === undefined) throw new ConfigError(file, [{ path: full, message: `no element "${step}" at ${path.slice(0, i).join('.') || '(root)'}` }]);
+    } else if (cur !== null && typeof cur === 'object') {
+      const o = cur as Record<string, unknown>;
+      if (o[step] === undefined || o[step] === null) o[step] = {};
+      next = o[step];
+    } else {
+      throw new ConfigError(file, [{ path: full, message: `${path.slice(0, i).join('.')} is not an object` }]);
+    }
+    cur = next;
+  }
+  if (cur === null || typeof cur !== 'object') throw new ConfigError(file, [{ path: full, message: 'cannot set a value inside a non-object' }]);
+  (cur as Record<string, unknown>)[path[path.length - 1]!] = value;
+}
+
+export type { BacktestProgress };

@@ -1,0 +1,259 @@
+/**
+ * One backtest run: the same Kernel as `rexbot run` (sync, stores, strategies, risk, orders, journal) over the
+ * {@link BacktestVenue} through its in-process gateway, on one VirtualClock, fed by recorded data merged by time.
+ *
+ * The loop: for each recorded event, move the clock to its time (timers due before it fire first, in time order:
+ * commands reaching the venue, messages reaching the bot, strategy timers, equity samples), then apply it to the
+ * venue, which publishes market data and fills; the bot receives them after the market-data latency. Events
+ * before `from` only build the recorded book (warm-up, before the kernel starts); events after `to` end the run.
+ * At the end the clock moves to `to` (or the last event), in-flight commands settle, and the kernel stops
+ * without cancelling (the report shows what was still open).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { flushMicrotasks, VirtualClock } from '../../src/core/clock.js';
+import type { Decimal } from '../../src/core/decimal.js';
+import type { BotConfig } from '../../src/runtime/bot-config.js';
+import type { BacktestVenueConfig } from '../../src/runtime/config/backtest-venue.js';
+import { Kernel } from '../../src/runtime/kernel.js';
+import { defaultSimConfig, type MarketConfig } from '../../src/sim/config.js';
+import { marketsFromRecordedList } from '../../src/sim/driver/recorded-markets.js';
+import { createSimEngine } from '../../src/sim/engine.js';
+import { createLogger } from '../../src/telemetry/logger.js';
+import { createMetrics } from '../../src/telemetry/metrics.js';
+import type { MarketDataReader, MarketEvent } from '../readers/reader.js';
+import type { ReportInput } from '../report/report-input.js';
+import { createBacktestGateway } from '../venue/backtest-gateway.js';
+import { BacktestVenue } from '../venue/backtest-venue.js';
+import { createLatency } from '../venue/latency.js';
+import { queueModel, type QueueModelName } from '../venue/queue-model.js';
+import { backtestAssumptions } from './assumptions.js';
+import { mergeByTime } from './merge-events.js';
+import { ReportBuilder } from './report-builder.js';
+
+/**
+ * The default (silent) logger, made once at load: pino reads the wall clock when a logger is created, and a run
+ * must not (the real-time guard test watches it).
+ */
+const SILENT = createLogger({ level: 'silent' });
+
+/** A bot config whose venue is a backtest. */
+export type BacktestBotConfig = BotConfig & { venue: BacktestVenueConfig };
+
+/** Progress of a run. */
+export interface BacktestProgress {
+  events: number;
+  /** Virtual time now. */
+  at: number;
+  from: number;
+  to: number;
+}
+
+/** Inputs of {@link runSession}. */
+export interface SessionOptions {
+  config: BacktestBotConfig;
+  readers: readonly MarketDataReader[];
+  /** Override of the config's queue model (`--band` runs the same config under others). */
+  queueModel?: QueueModelName | undefined;
+  params?: Record<string, unknown> | undefined;
+  onProgress?: ((p: BacktestProgress) => void) | undefined;
+  /** Events between progress reports (default 10 000). */
+  progressEvery?: number | undefined;
+  logger?: Logger | undefined;
+  /** Called with the kernel once it runs (tests look inside). */
+  onKernel?: ((kernel: Kernel, venue: BacktestVenue) => void) | undefined;
+}
+
+/** What a run returns. */
+export interface SessionResult {
+  report: ReportInput;
+  events: number;
+}
+
+/** Run one backtest (see the module note). */
+export async function runSession(opts: SessionOptions): Promise<SessionResult> {
+  const cfg = opts.config;
+  const v = cfg.venue;
+  const baseDir = dirname(resolve(cfg.file));
+  const strategies = cfg.strategies.filter((s) => s.enabled);
+  const markets = [...new Set(v.markets ?? strategies.flatMap((s) => s.markets))];
+  if (markets.length === 0) throw new Error(`${cfg.file}: no markets to backtest (no enabled strategy names one)`);
+  const events = mergeByTime(opts.readers)[Symbol.asyncIterator]();
+  let batch: MarketEvent[] = [];
+  let bi = 0;
+  const next = async (): Promise<MarketEvent | undefined> => {
+    while (bi >= batch.length) {
+      const r = await events.next();
+      if (r.done) return undefined;
+      batch = r.value;
+      bi = 0;
+    }
+    return batch[bi++];
+  };
+
+  let event = await next();
+  const from = v.from ?? event?.at ?? 0;
+  const to = v.to ?? Number.POSITIVE_INFINITY;
+  const clock = new VirtualClock(Math.min(from, event?.at ?? from));
+  const counted = (prefix: string) => {
+    let n = 0;
+    return () => `${prefix}-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}`;
+  };
+  const engine = createSimEngine({ clock, config: engineConfig(markets, v, baseDir), newId: counted('e0000000') });
+  const balances: Record<string, Decimal> = { ...v.balances };
+  const accountId = engine.createParticipant(balances);
+  const qm = queueModel(opts.queueModel ?? v.fillModel.queue, v.fillModel.exponent);
+  const venue = new BacktestVenue({ engine, clock, accountId, markets, queueModel: qm, barLimitFill: v.fillModel.barLimitFill });
+  const latency = {
+    marketData: createLatency(v.latency.marketData, baseDir, 'marketData'),
+    orderEntry: createLatency(v.latency.orderEntry, baseDir, 'orderEntry'),
+    cancel: createLatency(v.latency.cancel, baseDir, 'cancel'),
+  };
+  const gateway = createBacktestGateway(venue, latency);
+  const dir = mkdtempSync(join(tmpdir(), 'rexbot-backtest-'));
+  const logger = opts.logger ?? SILENT;
+  const valuation = markets[0]!.slice(markets[0]!.indexOf('-') + 1);
+  const report = new ReportBuilder(venue, valuation, balances);
+  let kernel: Kernel | undefined;
+  let count = 0;
+  let lastAt = from;
+  try {
+    // Warm-up: the book as it stood at `from`.
+    while (event && event.at < from) {
+      clock.set(event.at);
+      venue.apply(event);
+      event = await next();
+    }
+    await clock.advanceTo(from);
+    kernel = await Kernel.create({
+      gateway,
+      clock,
+      logger,
+      metrics: createMetrics(),
+      strategies: strategies.map((s) => ({ name: s.name, use: s.use, markets: s.markets, params: s.params })),
+      risk: cfg.risk,
+      journalPath: join(dir, 'journal.jsonl'),
+      journalCompactBytes: 0,
+      journalFsync: false,
+      depth: cfg.depth,
+      baseDir,
+      onStrategyFailure: cfg.onStrategyFailure,
+      newId: counted('c0000000'),
+    });
+    const k = kernel;
+    k.orders.events$.subscribe(report.onOrderEvent);
+    await settle(clock, k.start());
+    opts.onKernel?.(k, venue);
+    report.sample(clock.now());
+    const sampler = clock.setInterval(() => report.sample(clock.now()), v.equityIntervalMs);
+    const every = opts.progressEvery ?? 10_000;
+    const end = Number.isFinite(to) ? to : undefined;
+    while (event && event.at <= to) {
+      // Timers due by then fire first, in order. Otherwise only the reactions to the previous event must settle
+      // (one microtask flush; advanceTo would flush twice).
+      const due = clock.nextTimerAt();
+      if (due !== undefined && due <= event.at) await clock.advanceTo(event.at);
+      else {
+        clock.set(event.at);
+        await flushMicrotasks();
+      }
+      venue.apply(event);
+      lastAt = event.at;
+      if (++count % every === 0) opts.onProgress?.({ events: count, at: event.at, from, to: end ?? event.at });
+      event = await next();
+    }
+    await clock.advanceTo(end ?? lastAt);
+    sampler.cancel();
+    report.sample(clock.now());
+    opts.onProgress?.({ events: count, at: clock.now(), from, to: end ?? lastAt });
+    await settle(clock, k.stop({ cancelOpenOrders: false }));
+    kernel = undefined;
+  } finally {
+    if (kernel) await settle(clock, kernel.stop({ cancelOpenOrders: false })).catch(() => undefined);
+    await events.return?.(undefined);
+    venue.close();
+    await gateway.close();
+    engine.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const q = venue.queueStats();
+  return {
+    events: count,
+    report: report.build({
+      kind: 'backtest',
+      name: cfg.bot.name,
+      strategies: strategies.map((s) => s.name),
+      markets,
+      from,
+      to: Number.isFinite(to) ? to : lastAt,
+      assumptions: backtestAssumptions({ venue: v, queue: qm, latency, markets, engine, queueStats: q, unknownMarketEvents: venue.stats.unknownMarket, deltasBeforeSnapshot: venue.stats.deltasBeforeSnapshot, sequenceGaps: venue.stats.sequenceGaps, barMarkets: venue.barMarkets }),
+      events: count,
+      queueModel: opts.queueModel ?? v.fillModel.queue,
+      ...(opts.params && Object.keys(opts.params).length > 0 ? { params: opts.params } : {}),
+    }),
+  };
+}
+
+/**
+ * Wait for `p` while moving the clock: a kernel starting or stopping waits for gateway answers, which arrive on
+ * clock timers (latency). Fails if nothing is left to move and `p` still has not settled.
+ */
+async function settle<T>(clock: VirtualClock, p: Promise<T>): Promise<T> {
+  let done = false;
+  const tracked = p.finally(() => (done = true));
+  tracked.catch(() => undefined);
+  for (let i = 0; i < 100_000 && !done; i++) {
+    await flushMicrotasks();
+    if (done) break;
+    const due = clock.nextTimerAt();
+    if (due === undefined) {
+      await flushMicrotasks(100);
+      if (!done) throw new Error('backtest: the kernel waits for something no timer will bring');
+      break;
+    }
+    await clock.advanceTo(due);
+  }
+  return tracked;
+}
+
+/** The simulator's config with the run's markets listed and its fees. */
+function engineConfig(markets: readonly string[], v: BacktestVenueConfig, baseDir: string) {
+  const base = defaultSimConfig();
+  const extra: MarketConfig[] = [];
+  if (v.recordedMarkets) {
+    const rec = marketsFromRecordedList(resolve(baseDir, v.recordedMarkets.file), { symbols: v.recordedMarkets.symbols ?? [...markets] });
+    // Recorded definitions win over the defaults of the same symbol.
+    const recorded = new Set(rec.markets.map((m) => m.symbol));
+    base.markets = base.markets.filter((m) => !recorded.has(m.symbol));
+    extra.push(...rec.markets);
+    const have = new Set(base.currencies.map((c) => c.symbol));
+    base.currencies.push(...rec.currencies.filter((c) => !have.has(c.symbol)));
+  }
+  const known = new Set([...base.markets, ...extra].map((m) => m.symbol));
+  const currencies = new Set(base.currencies.map((c) => c.symbol));
+  for (const symbol of markets) {
+    if (known.has(symbol)) continue;
+    const [baseCur, quoteCur] = symbol.split('-') as [string, string];
+    extra.push({
+      symbol,
+      baseCurrencySymbol: baseCur,
+      quoteCurrencySymbol: quoteCur,
+      minTradeSize: base.markets[0]!.minTradeSize.mul(0).plus('0.00000001'),
+      precision: 8,
+      status: 'ONLINE',
+      createdAt: new Date(0),
+    });
+    for (const c of [baseCur, quoteCur]) {
+      if (currencies.has(c)) continue;
+      currencies.add(c);
+      base.currencies.push({ symbol: c, name: c, coinType: 'UNKNOWN', status: 'ONLINE', minConfirmations: 0, txFee: base.currencies[0]!.txFee.mul(0) });
+    }
+  }
+  return defaultSimConfig({
+    markets: [...base.markets, ...extra],
+    currencies: base.currencies,
+    ...(v.fees ? { fees: { maker: v.fees.maker, taker: v.fees.taker } } : {}),
+  });
+}

@@ -1,0 +1,173 @@
+/**
+ * Collects what a backtest run produces into a {@link ReportInput}: our orders and fills as the kernel saw them
+ * (order events), the account's equity and positions sampled on virtual time, a price series per market (mids of
+ * the recorded book), risk denials by reason, and the assumptions in force. Everything is plain data with exact
+ * decimal strings; nothing depends on the wall clock, so the same run gives the same JSON.
+ */
+import { type Decimal, toWire8, ZERO } from '../../src/core/decimal.js';
+import type { Order } from '../../src/model/order.js';
+import type { OrderEvent } from '../../src/orders/order-events.js';
+import type { SimEngine } from '../../src/sim/engine.js';
+import type { ReportEquityPoint, ReportFill, ReportInput, ReportOrder, ReportPricePoint } from '../report/report-input.js';
+import type { BacktestVenue } from '../venue/backtest-venue.js';
+
+/** Mid of a market's recorded book (or the side there is, or the last trade), undefined when nothing is known. */
+export function recordedMid(venue: BacktestVenue, symbol: string): Decimal | undefined {
+  const f = venue.feed(symbol);
+  if (!f) return undefined;
+  const bid = f.book.bid.best()?.rate;
+  const ask = f.book.ask.best()?.rate;
+  if (bid && ask) return bid.plus(ask).div(2);
+  return bid ?? ask ?? f.trades().data[0]?.rate;
+}
+
+/** Accumulates the report of one run. */
+export class ReportBuilder {
+  readonly #venue: BacktestVenue;
+  readonly #engine: SimEngine;
+  readonly #valuation: string;
+  readonly #initial: Record<string, Decimal>;
+  readonly #orders = new Map<string, ReportOrder>();
+  readonly #fills: ReportFill[] = [];
+  readonly #equity: ReportEquityPoint[] = [];
+  readonly #prices: Record<string, ReportPricePoint[]> = {};
+  readonly #denials: Record<string, number> = {};
+  #rejected = 0;
+
+  constructor(venue: BacktestVenue, valuationCurrency: string, initial: Record<string, Decimal>) {
+    this.#venue = venue;
+    this.#engine = venue.engine;
+    this.#valuation = valuationCurrency;
+    this.#initial = initial;
+    for (const m of venue.marketSymbols) this.#prices[m] = [];
+  }
+
+  /** Follow the kernel's order events. */
+  onOrderEvent = (e: OrderEvent): void => {
+    switch (e.type) {
+      case 'accepted':
+      case 'closed':
+        this.#orders.set(e.clientOrderId, reportOrder(e.order, e.strategy, e.clientOrderId, this.#orders.get(e.clientOrderId)));
+        return;
+      case 'rejected':
+        this.#rejected++;
+        this.#orders.set(e.clientOrderId ?? `rejected-${this.#rejected}`, {
+          clientOrderId: e.clientOrderId ?? `rejected-${this.#rejected}`,
+          strategy: e.strategy,
+          marketSymbol: '',
+          direction: 'BUY',
+          type: '',
+          createdAt: e.at,
+          closedAt: e.at,
+          outcome: 'REJECTED',
+          rejectCode: e.code,
+          fillQuantity: toWire8(ZERO),
+          proceeds: toWire8(ZERO),
+          commission: toWire8(ZERO),
+        });
+        return;
+      case 'fill':
+        this.#fills.push({
+          at: e.at,
+          marketSymbol: e.marketSymbol,
+          orderId: e.orderId,
+          clientOrderId: e.clientOrderId,
+          strategy: e.strategy,
+          direction: e.direction,
+          quantity: toWire8(e.quantity),
+          rate: toWire8(e.rate),
+          commission: toWire8(e.commission),
+          isTaker: e.isTaker,
+        });
+        return;
+      case 'denied':
+        for (const r of e.reasons) this.#denials[r.code] = (this.#denials[r.code] ?? 0) + 1;
+        return;
+      default:
+        return;
+    }
+  };
+
+  /** Sample equity, positions and prices now. */
+  sample(at: number): void {
+    const totals = this.#totals();
+    let equity = ZERO;
+    let stale = false;
+    for (const [currency, amount] of Object.entries(totals)) {
+      const v = this.#value(currency, amount);
+      if (v === undefined) stale = stale || !amount.isZero();
+      else equity = equity.plus(v);
+    }
+    const positions: Record<string, string> = {};
+    for (const m of this.#venue.marketSymbols) {
+      const base = this.#engine.catalog.market(m).baseCurrencySymbol;
+      positions[m] = toWire8((totals[base] ?? ZERO).minus(this.#initial[base] ?? ZERO));
+      const mid = recordedMid(this.#venue, m);
+      if (mid) this.#prices[m]!.push({ at, price: toWire8(mid) });
+    }
+    const last = this.#equity[this.#equity.length - 1];
+    const point: ReportEquityPoint = { at, equity: toWire8(equity), positions, ...(stale ? { stale: true } : {}) };
+    if (last && last.at === at) this.#equity[this.#equity.length - 1] = point;
+    else this.#equity.push(point);
+  }
+
+  /** The report; orders still open are refreshed from the engine. */
+  build(run: Omit<ReportInput, 'orders' | 'fills' | 'equity' | 'prices' | 'denials' | 'initialBalances' | 'finalBalances' | 'valuationCurrency'>): ReportInput {
+    for (const [cid, o] of this.#orders) {
+      if (o.outcome !== 'OPEN' || o.id === undefined) continue;
+      this.#orders.set(cid, reportOrder(this.#engine.getOrder(this.#venue.accountId, o.id), o.strategy, cid, o));
+    }
+    const strings = (r: Record<string, Decimal>) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b)).map(([c, v]) => [c, toWire8(v)]));
+    return {
+      ...run,
+      valuationCurrency: this.#valuation,
+      initialBalances: strings(this.#initial),
+      finalBalances: strings(this.#totals()),
+      orders: [...this.#orders.values()],
+      fills: this.#fills,
+      equity: this.#equity,
+      prices: this.#prices,
+      denials: this.#denials,
+    };
+  }
+
+  #totals(): Record<string, Decimal> {
+    const out: Record<string, Decimal> = {};
+    for (const c of Object.keys(this.#initial)) out[c] = ZERO;
+    for (const b of this.#engine.funds.balances(this.#venue.accountId).data) out[b.currencySymbol] = b.total;
+    return out;
+  }
+
+  #value(currency: string, amount: Decimal): Decimal | undefined {
+    if (currency === this.#valuation) return amount;
+    if (amount.isZero()) return ZERO;
+    const direct = this.#venue.feed(`${currency}-${this.#valuation}`) ? recordedMid(this.#venue, `${currency}-${this.#valuation}`) : undefined;
+    if (direct) return amount.mul(direct);
+    const inverse = this.#venue.feed(`${this.#valuation}-${currency}`) ? recordedMid(this.#venue, `${this.#valuation}-${currency}`) : undefined;
+    if (inverse && !inverse.isZero()) return amount.div(inverse);
+    return undefined;
+  }
+}
+
+function reportOrder(o: Order, strategy: string | undefined, clientOrderId: string, before: ReportOrder | undefined): ReportOrder {
+  const open = o.status === 'OPEN';
+  const complete = o.quantity !== undefined && o.fillQuantity.eq(o.quantity);
+  return {
+    clientOrderId,
+    id: o.id,
+    strategy,
+    marketSymbol: o.marketSymbol,
+    direction: o.direction,
+    type: o.type,
+    ...(o.quantity !== undefined ? { quantity: toWire8(o.quantity) } : {}),
+    ...(o.limit !== undefined ? { limit: toWire8(o.limit) } : {}),
+    ...(o.ceiling !== undefined ? { ceiling: toWire8(o.ceiling) } : {}),
+    timeInForce: o.timeInForce,
+    createdAt: before?.createdAt ?? o.createdAt.getTime(),
+    ...(o.closedAt ? { closedAt: o.closedAt.getTime() } : {}),
+    outcome: open ? 'OPEN' : complete || (o.quantity === undefined && o.fillQuantity.gt(0)) ? 'CLOSED' : 'CANCELLED',
+    fillQuantity: toWire8(o.fillQuantity),
+    proceeds: toWire8(o.proceeds),
+    commission: toWire8(o.commission),
+  };
+}

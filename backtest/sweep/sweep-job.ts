@@ -1,0 +1,38 @@
+/**
+ * One job of a sweep, as plain data (structured-cloneable, JSON-serialisable): which config, which parameters,
+ * where the report goes. Whatever runs it — a worker thread here, a distributed queue later — calls
+ * {@link runSweepJob} and gets plain data back. A failing job is a result with its error, never a throw.
+ */
+import { runAndReport, type RunBacktestFn } from '../run-report.js';
+import type { TotalMetrics } from '../report/metrics.js';
+
+/** A sweep job. */
+export interface SweepJob {
+  /** Position in the grid, 0-based; names the job in tables. */
+  index: number;
+  configPath: string;
+  params: Record<string, unknown>;
+  /** Folder for this run's report.json and report.html. */
+  outDir: string;
+  band?: boolean | undefined;
+}
+
+/** A job's outcome. */
+export type SweepResult =
+  | { index: number; params: Record<string, unknown>; ok: true; outDir: string; html: string; metrics: TotalMetrics; events: number; wallMs: number }
+  | { index: number; params: Record<string, unknown>; ok: false; error: string };
+
+/**
+ * Run `job` with the backtest runner `run`.
+ *
+ * @example
+ * const result = await runSweepJob({ index: 0, configPath, params: { spread: 0.002 }, outDir }, runBacktest);
+ */
+export async function runSweepJob(job: SweepJob, run: RunBacktestFn): Promise<SweepResult> {
+  try {
+    const r = await runAndReport(run, { configPath: job.configPath, outDir: job.outDir, params: job.params, band: job.band });
+    return { index: job.index, params: job.params, ok: true, outDir: r.written.dir, html: r.written.html, metrics: r.written.report.metrics.total, events: r.events, wallMs: r.wallMs };
+  } catch (e) {
+    return { index: job.index, params: job.params, ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}

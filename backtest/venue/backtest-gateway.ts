@@ -1,0 +1,291 @@
+/**
+ * The {@link ExchangeGateway} of a backtest: the kernel talks to the {@link BacktestVenue} through it exactly as
+ * it talks to Bittrex or the simulator server, with latency in virtual time and no sockets.
+ *
+ * - Commands (place, cancel, cancel-all, batch) leave the bot now and reach the venue after the order-entry (or
+ *   cancel) latency, at exactly that virtual time (a clock timer, not the next market event). Their answer comes
+ *   back after the market-data latency, behind whatever the venue published before answering.
+ * - Everything the venue publishes — market data and our private events — reaches the bot after the market-data
+ *   latency, in publication order (a later message never overtakes an earlier one, as on one connection).
+ * - Reads (balances, open orders, book, trades, candles snapshots) answer at once with the venue's state now.
+ * - Requests the REST client refuses locally are refused here the same way, at once.
+ * - Conditional orders are the venue's (engine rules, triggered by recorded trades); placing and cancelling them
+ *   take the order-entry and cancel latencies like orders.
+ */
+import { BehaviorSubject, type Observable, Subject } from 'rxjs';
+import { GatewaySubscriptionError } from '../../src/bittrex/gateway/gateway-errors.js';
+import { HubSubscriptionError } from '../../src/bittrex/hub/hub-errors.js';
+import { channelName, parseChannelName, type StreamMessage } from '../../src/bittrex/hub/messages.js';
+import {
+  optionalText,
+  requireText,
+  validateBatch,
+  validateCandleKind,
+  validateDepth,
+  validateNewConditionalOrder,
+  validateNewOrder,
+} from '../../src/bittrex/rest/validate.js';
+import type { TimerHandle, VirtualClock } from '../../src/core/clock.js';
+import { ZERO } from '../../src/core/decimal.js';
+import type { ExchangeGateway, GatewayStreams } from '../../src/gateway/exchange-gateway.js';
+import { createSimGateway, toApiError } from '../../src/gateway/sim-gateway.js';
+import type { OrderBookDepth } from '../../src/model/enums.js';
+import type { Ticker } from '../../src/model/market.js';
+import type { BacktestVenue } from './backtest-venue.js';
+import type { FeedDepth } from './market-feed.js';
+import type { Latency } from './latency.js';
+
+/** Latencies of a {@link createBacktestGateway}. */
+export interface GatewayLatencies {
+  marketData: Latency;
+  orderEntry: Latency;
+  cancel: Latency;
+}
+
+/** The gateway over `venue` (see the module note). */
+export function createBacktestGateway(venue: BacktestVenue, latency: GatewayLatencies): ExchangeGateway & { streams: BacktestStreams } {
+  const clock = venue.clock;
+  const reads = createSimGateway(venue.engine, venue.accountId, { venue: 'backtest' });
+  const streams = new BacktestStreams(venue, latency.marketData);
+  const command = <T>(l: Latency, method: string, path: string, check: () => void, run: () => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      try {
+        check();
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      clock.setTimeout(() => {
+        try {
+          const result = run();
+          streams.enqueueReply(() => resolve(result));
+        } catch (e) {
+          const err = toApiError(e, method, path);
+          streams.enqueueReply(() => reject(err));
+        }
+      }, l.next());
+    });
+  const feed = (m: string, where: string) => {
+    requireText('marketSymbol', m, where);
+    const f = venue.feed(m);
+    if (f) return f;
+    try {
+      venue.engine.market(m); // 404 MARKET_DOES_NOT_EXIST for a market the venue does not list at all
+    } catch (e) {
+      throw toApiError(e, 'GET', where);
+    }
+    throw new Error(`market ${m} is listed but has no recorded data in this backtest`);
+  };
+  const call = async <T>(fn: () => T): Promise<T> => {
+    try {
+      return fn();
+    } catch (e) {
+      throw toApiError(e, 'GET', '(backtest read)');
+    }
+  };
+
+  return {
+    ...reads,
+    venue: 'backtest',
+    streams,
+    orderBook: (m, depth) =>
+      call(() => {
+        const where = 'GET /markets/{marketSymbol}/orderbook';
+        validateDepth(depth, where);
+        return feed(m, where).snapshot(depth);
+      }),
+    trades: (m) => call(() => feed(m, 'GET /markets/{marketSymbol}/trades').trades()),
+    candles: (m, interval) =>
+      call(() => {
+        const where = 'GET /markets/{marketSymbol}/candles/{candleType}/{candleInterval}/recent';
+        validateCandleKind(interval, undefined, where);
+        return feed(m, where).candles(interval);
+      }),
+    tickers: () =>
+      call(() => ({
+        data: venue.marketSymbols.map((s): Ticker => {
+          const f = venue.feed(s)!;
+          const last = f.trades().data[0];
+          return { symbol: s, lastTradeRate: last?.rate ?? ZERO, bidRate: f.book.bid.best()?.rate ?? ZERO, askRate: f.book.ask.best()?.rate ?? ZERO };
+        }),
+        sequence: 0,
+      })),
+    placeOrder: (o) => command(latency.orderEntry, 'POST', '/orders', () => validateNewOrder(o, 'POST /orders'), () => venue.placeOrder(o)),
+    cancelOrder: (id) =>
+      command(latency.cancel, 'DELETE', `/orders/${id}`, () => requireText('orderId', id, 'DELETE /orders/{orderId}'), () => venue.cancelOrder(id)),
+    cancelAllOrders: (m) =>
+      command(latency.cancel, 'DELETE', '/orders/open', () => optionalText('marketSymbol', m, 'DELETE /orders/open'), () => venue.cancelAll(m)),
+    batch: (ops) => command(latency.orderEntry, 'POST', '/batch', () => validateBatch(ops, 'POST /batch'), () => venue.batch(ops)),
+    openConditionalOrders: (m) =>
+      call(() => {
+        optionalText('marketSymbol', m, 'GET /conditional-orders/open');
+        return venue.conditionalOrders.listOpen(venue.accountId, m);
+      }),
+    closedConditionalOrders: (p) => call(() => venue.conditionalOrders.listClosed(venue.accountId, { ...(p ?? {}) })),
+    conditionalOrder: (id) => call(() => venue.conditionalOrders.get(venue.accountId, id)),
+    placeConditionalOrder: (o) =>
+      command(
+        latency.orderEntry,
+        'POST',
+        '/conditional-orders',
+        () => validateNewConditionalOrder(o, 'POST /conditional-orders'),
+        () => venue.conditionalOrders.create(venue.accountId, o),
+      ),
+    cancelConditionalOrder: (id) =>
+      command(
+        latency.cancel,
+        'DELETE',
+        `/conditional-orders/${id}`,
+        () => requireText('conditionalOrderId', id, 'DELETE /conditional-orders/{conditionalOrderId}'),
+        () => venue.conditionalOrders.cancel(venue.accountId, id),
+      ),
+    close: async () => streams.close(),
+  };
+}
+
+/** What waits to reach the bot: a stream message or a command's answer. */
+type Outgoing = { due: number; message: StreamMessage; reply?: undefined } | { due: number; message?: undefined; reply: () => void };
+
+/** The hub side: subscriptions, and delivery after the market-data latency, in order. */
+export class BacktestStreams implements GatewayStreams {
+  readonly #venue: BacktestVenue;
+  readonly #clock: VirtualClock;
+  readonly #latency: Latency;
+  readonly #messages = new Subject<StreamMessage>();
+  readonly #epoch = new BehaviorSubject<number>(1);
+  readonly #channels = new Set<string>();
+  #out: Outgoing[] = [];
+  #head = 0;
+  #lastDue = 0;
+  #timer: TimerHandle | undefined;
+  #timerAt = 0;
+  #microtask = false;
+  #closed = false;
+  readonly #off: () => void;
+  /** Messages delivered to the bot. */
+  delivered = 0;
+
+  readonly messages$: Observable<StreamMessage> = this.#messages.asObservable();
+  readonly connectionEpoch$: Observable<number> = this.#epoch.asObservable();
+
+  constructor(venue: BacktestVenue, latency: Latency) {
+    this.#venue = venue;
+    this.#clock = venue.clock;
+    this.#latency = latency;
+    this.#off = venue.subscribe((m) => {
+      if (this.#channels.has(channelOf(m))) this.#enqueue({ due: 0, message: m });
+    });
+  }
+
+  async subscribe(channels: readonly string[]): Promise<void> {
+    if (this.#closed) throw new Error('gateway streams are closed');
+    const failures: HubSubscriptionError[] = [];
+    for (const c of channels) {
+      const parsed = parseChannelName(c);
+      if (!parsed) {
+        failures.push(new HubSubscriptionError(c, 'INVALID_CHANNEL', 'Subscribe'));
+        continue;
+      }
+      if ('marketSymbol' in parsed) {
+        const feed = this.#venue.feed(parsed.marketSymbol);
+        if (!feed) {
+          failures.push(new HubSubscriptionError(c, 'MARKET_DOES_NOT_EXIST', 'Subscribe'));
+          continue;
+        }
+        if (parsed.stream === 'orderbook') feed.follow(parsed.depth as FeedDepth);
+      }
+      this.#channels.add(c);
+    }
+    if (failures.length > 0) throw new GatewaySubscriptionError(failures);
+  }
+
+  async unsubscribe(channels: readonly string[]): Promise<void> {
+    for (const c of channels) this.#channels.delete(c);
+  }
+
+  /** A command's answer, behind what was published before it. */
+  enqueueReply(reply: () => void): void {
+    this.#enqueue({ due: 0, reply });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#off();
+    this.#timer?.cancel();
+    this.#out = [];
+    this.#messages.complete();
+    this.#epoch.complete();
+  }
+
+  #enqueue(o: Outgoing): void {
+    if (this.#closed) return;
+    const now = this.#clock.now();
+    // One connection: nothing overtakes what was sent before it.
+    o.due = Math.max(this.#lastDue, now + this.#latency.next());
+    this.#lastDue = o.due;
+    this.#out.push(o);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    const next = this.#out[this.#head];
+    if (!next) return;
+    const now = this.#clock.now();
+    if (next.due <= now) {
+      if (!this.#microtask) {
+        this.#microtask = true;
+        queueMicrotask(() => this.#drain());
+      }
+    } else if (!this.#timer || this.#timerAt > next.due) {
+      this.#timer?.cancel();
+      this.#timerAt = next.due;
+      this.#timer = this.#clock.setTimeout(() => {
+        this.#timer = undefined;
+        this.#drain();
+      }, next.due - now);
+    }
+  }
+
+  #drain(): void {
+    this.#microtask = false;
+    const now = this.#clock.now();
+    // Items queued while draining are due no earlier than those before them, so one pass keeps the order.
+    while (this.#head < this.#out.length && this.#out[this.#head]!.due <= now) {
+      const o = this.#out[this.#head++]!;
+      if (o.message) {
+        this.delivered++;
+        this.#messages.next(o.message);
+      } else {
+        o.reply();
+      }
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#out.length) {
+      this.#out = this.#out.slice(this.#head);
+      this.#head = 0;
+    }
+    this.#schedule();
+  }
+}
+
+/** The channel a published message travels on. */
+function channelOf(m: StreamMessage): string {
+  switch (m.name) {
+    case 'orderBook':
+      return channelName.orderBook(m.data.marketSymbol, m.data.depth as OrderBookDepth);
+    case 'trade':
+      return channelName.trade(m.data.marketSymbol);
+    case 'candle':
+      return channelName.candle(m.data.marketSymbol, m.data.interval);
+    case 'order':
+      return 'order';
+    case 'balance':
+      return 'balance';
+    case 'execution':
+      return 'execution';
+    case 'conditionalOrder':
+      return 'conditional_order';
+    default:
+      return m.name;
+  }
+}

@@ -1,0 +1,429 @@
+/**
+ * The backtest venue: recorded market data as the market, the simulator engine as the exchange that settles our
+ * orders. One VirtualClock; nothing here reads real time.
+ *
+ * How an order of ours meets the recording, without the recording ever changing and without re-implementing
+ * settlement (so balances, fees, precision, minTradeSize and dust rules are the engine's, to the last 1e-8):
+ * - The engine's books hold only our orders. The recorded book lives in {@link RecordedBook}s.
+ * - A marketable order (on arrival at the venue): the recorded opposite levels it can reach, less what we already
+ *   consumed there, are placed for the moment as resting orders of a "recorded liquidity" account; our order is
+ *   then placed in the engine as any order would be, matches them (taker fees, walk, rules, refusals all the
+ *   engine's), and whatever of them is left is cancelled at once. What we took is marked consumed.
+ * - A resting order: the engine rests it; {@link RestingQueues} follows its place in the recorded queue. When the
+ *   recording implies a fill, the liquidity account sends an IMMEDIATE_OR_CANCEL order at our price for that
+ *   quantity, which the engine matches against our order (maker fees) like any taker's.
+ * The liquidity account is exempt from the size rules only (the real venue had accepted the recorded orders).
+ *
+ * Conditional orders are the engine's own {@link ConditionalOrders} (its trigger, trailing, delay and OCO rules)
+ * with two changes of wiring: they observe the RECORDED trades (not the engine's, which are only ours), and the
+ * orders they create and cancel go through this venue, so a triggered order meets the recorded book too.
+ */
+import type { VirtualClock } from '../../src/core/clock.js';
+import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import type { StreamMessage } from '../../src/bittrex/hub/messages.js';
+import type { BatchResponse, BulkCancelResult, NewOrder, Order } from '../../src/model/order.js';
+import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-orders.js';
+import type { SimEngine } from '../../src/sim/engine.js';
+import type { SimEvent } from '../../src/sim/events.js';
+import { type BatchItem, runBatch } from '../../src/sim/trading-batch.js';
+import type { MarketEvent } from '../readers/reader.js';
+import { MarketFeed } from './market-feed.js';
+import type { QueueModel } from './queue-model.js';
+import { type BookSide, RecordedBook } from './recorded-book.js';
+import { type BarLimitFill, barDecisions } from './bar-fills.js';
+import { type FillDecision, RestingQueues } from './resting-queues.js';
+
+/** Counters of a venue. */
+export interface VenueStats {
+  events: number;
+  /** Events of markets the venue does not list (left out). */
+  unknownMarket: number;
+  /** Recorded-liquidity orders placed for our marketable orders. */
+  liquidityOrders: number;
+  /** Fills the recording implied for our resting orders. */
+  makerFills: number;
+  /** A decided fill the engine matched to another of our orders than the model expected (should stay 0). */
+  mismatches: number;
+  /** Sequenced deltas left out: before the market's first snapshot, or already contained in the last snapshot. */
+  deltasBeforeSnapshot: number;
+  /** Sequenced deltas that skipped ahead of the previous one (the recording missed messages). */
+  sequenceGaps: number;
+}
+
+/** Options of {@link BacktestVenue}. */
+export interface BacktestVenueOptions {
+  engine: SimEngine;
+  clock: VirtualClock;
+  /** Our account (funded by the caller). */
+  accountId: string;
+  /** Markets listed (their events are applied; others are counted and left out). */
+  markets: readonly string[];
+  queueModel: QueueModel;
+  /** Bar-level data: when a resting limit fills (default `trade-through`). */
+  barLimitFill?: BarLimitFill | undefined;
+}
+
+/** A subscriber to what the venue publishes (market data and our private events), in publication order. */
+export type VenueSink = (message: StreamMessage) => void;
+
+/** The venue (see the module note). */
+export class BacktestVenue {
+  readonly engine: SimEngine;
+  readonly clock: VirtualClock;
+  readonly accountId: string;
+  readonly stats: VenueStats = { events: 0, unknownMarket: 0, liquidityOrders: 0, makerFills: 0, mismatches: 0, deltasBeforeSnapshot: 0, sequenceGaps: 0 };
+  /** Sequence of each market's recorded book (rule 4 of the stream: a snapshot's Sequence, then each delta's). */
+  readonly #bookSeq = new Map<string, number>();
+  readonly #liquidity: string;
+  readonly #feeds = new Map<string, MarketFeed>();
+  readonly #queues = new Map<string, RestingQueues>();
+  readonly #sinks: VenueSink[] = [];
+  /** What each of our open orders rests on the book (rate, remaining). */
+  readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
+  readonly #offBus: () => void;
+  readonly #barRule: BarLimitFill;
+  /** Last bar close of markets traded on bar data (no book): where marketable orders fill. */
+  readonly #barClose = new Map<string, Decimal>();
+  /** Our conditional orders (see the module note). */
+  readonly conditionalOrders: ConditionalOrders;
+
+  constructor(opts: BacktestVenueOptions) {
+    this.engine = opts.engine;
+    this.clock = opts.clock;
+    this.accountId = opts.accountId;
+    this.#barRule = opts.barLimitFill ?? 'trade-through';
+    // Funds enough to stand for any recorded liquidity (it never runs out: the recording is the market).
+    const funding: Record<string, Decimal> = {};
+    for (const m of opts.markets) {
+      const market = this.engine.catalog.market(m);
+      funding[market.baseCurrencySymbol] = BIG;
+      funding[market.quoteCurrencySymbol] = BIG;
+      const book = new RecordedBook();
+      this.#feeds.set(market.symbol, new MarketFeed(market.symbol, book));
+      this.#queues.set(market.symbol, new RestingQueues(book, opts.queueModel));
+    }
+    this.#liquidity = this.engine.createParticipant(funding);
+    this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e));
+    const engine = this.engine;
+    this.conditionalOrders = new ConditionalOrders({
+      clock: engine.clock,
+      bus: engine.bus,
+      sequences: engine.sequences,
+      idempotency: engine.idempotency,
+      catalog: engine.catalog,
+      config: engine.config,
+      orders: {
+        placeOrder: (_a, o) => this.placeOrder(o),
+        cancelOrder: (_a, id) => this.cancelOrder(id),
+        getOrder: (a, id) => engine.trading.getOrder(a, id),
+        linkOrderToCancel: (a, id, link) => engine.trading.linkOrderToCancel(a, id, link),
+        validateOrder: (a, o) => engine.trading.validateOrder(a, o),
+      },
+    });
+    // The engine reports our linked orders' first fills (OCO); its own trades (ours) are not the market.
+    engine.trading.connect({ conditionalOrders: { onTrades: () => undefined, onOrderExecuted: (a, id) => this.conditionalOrders.onOrderExecuted(a, id) } });
+  }
+
+  /** The recorded liquidity account (for tests and audits). */
+  get liquidityAccountId(): string {
+    return this.#liquidity;
+  }
+
+  /** Receive every published message. */
+  subscribe(sink: VenueSink): () => void {
+    this.#sinks.push(sink);
+    return () => this.#sinks.splice(this.#sinks.indexOf(sink), 1);
+  }
+
+  feed(marketSymbol: string): MarketFeed | undefined {
+    return this.#feeds.get(marketSymbol.toUpperCase());
+  }
+
+  queues(marketSymbol: string): RestingQueues | undefined {
+    return this.#queues.get(marketSymbol.toUpperCase());
+  }
+
+  /** Markets traded on bar data (closed candles, no recorded book). */
+  get barMarkets(): string[] {
+    return [...this.#barClose.keys()].sort();
+  }
+
+  get marketSymbols(): string[] {
+    return [...this.#feeds.keys()];
+  }
+
+  /** Queue statistics summed over markets. */
+  queueStats(): { queueFills: number; tradeThroughFills: number; crossFills: number; cancellations: number } {
+    const s = { queueFills: 0, tradeThroughFills: 0, crossFills: 0, cancellations: 0 };
+    for (const q of this.#queues.values()) {
+      s.queueFills += q.stats.queueFills;
+      s.tradeThroughFills += q.stats.tradeThroughFills;
+      s.crossFills += q.stats.crossFills;
+      s.cancellations += q.stats.cancellations;
+    }
+    return s;
+  }
+
+  /** Apply one recorded event at the clock's current time: the book or trades change, our orders may fill. */
+  apply(e: MarketEvent): void {
+    const feed = this.#feeds.get(e.marketSymbol);
+    if (!feed) {
+      this.stats.unknownMarket++;
+      return;
+    }
+    this.stats.events++;
+    const queues = this.#queues.get(e.marketSymbol)!;
+    switch (e.kind) {
+      case 'snapshot':
+      case 'orderBookDelta': {
+        if (!this.#inSequence(e)) return;
+        const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
+        if (changes.length === 0) return;
+        if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes));
+        this.#publishBook(feed);
+        return;
+      }
+      case 'trade': {
+        const sequence = feed.addTrades(e.trades);
+        this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } });
+        this.conditionalOrders.onTrades(feed.symbol, e.trades);
+        if (queues.size > 0) {
+          this.#execute(feed.symbol, queues.onTrades(e.trades));
+          this.#publishBook(feed);
+        }
+        return;
+      }
+      case 'candle': {
+        const sequence = feed.addCandle(e.interval, e.candle);
+        this.#publish({ name: 'candle', data: { sequence, marketSymbol: feed.symbol, interval: e.interval, delta: e.candle, candleType: 'TRADE' } });
+        // A closed bar of a market without a recorded book: bar-level fills (a forming candle, or a market with an
+        // L2 book, fills from the book and trades instead).
+        if (e.final !== false && feed.book.bid.size === 0 && feed.book.ask.size === 0) {
+          if (queues.size > 0) {
+            this.#execute(feed.symbol, barDecisions(queues.orders(), e.candle, this.#barRule));
+            this.#publishBook(feed);
+          }
+          this.#barClose.set(feed.symbol, e.candle.close);
+        }
+        return;
+      }
+      case 'ticker':
+        // The bot's stores do not follow tickers; valuation uses the book.
+        return;
+    }
+  }
+
+  /** POST /orders arriving at the venue now. Throws the engine's SimError when refused. */
+  placeOrder(n: NewOrder): Order {
+    const market = this.engine.catalog.market(n.marketSymbol);
+    const feed = this.#feeds.get(market.symbol);
+    const queues = this.#queues.get(market.symbol);
+    if (!feed || !queues) return this.engine.placeOrder(this.accountId, n);
+    try {
+      return this.#place(market.symbol, feed, queues, n);
+    } finally {
+      this.#publishBook(feed);
+    }
+  }
+
+  #place(symbol: string, feed: MarketFeed, queues: RestingQueues, n: NewOrder): Order {
+    const side: BookSide = n.direction === 'BUY' ? 'ask' : 'bid';
+    const placed = this.#offerRecorded(symbol, feed, side, n);
+    let order: Order;
+    try {
+      order = this.engine.placeOrder(this.accountId, n);
+    } finally {
+      this.#withdraw(placed, feed.book.side(side));
+    }
+    if (order.status === 'OPEN' && order.limit !== undefined) {
+      queues.add(order.id, side === 'ask' ? 'bid' : 'ask', order.limit, order.quantity!.minus(order.fillQuantity));
+      this.#execute(symbol, queues.crossings());
+    }
+    return order;
+  }
+
+  /** DELETE /orders/{id} arriving at the venue now. */
+  cancelOrder(orderId: string): Order {
+    const order = this.engine.cancelOrder(this.accountId, orderId);
+    this.#queues.get(order.marketSymbol)?.remove(order.id);
+    const feed = this.#feeds.get(order.marketSymbol);
+    if (feed) this.#publishBook(feed);
+    return order;
+  }
+
+  /** DELETE /orders/open arriving now. */
+  cancelAll(marketSymbol?: string): BulkCancelResult[] {
+    const out = this.engine.cancelAll(this.accountId, marketSymbol);
+    for (const r of out) if (r.result) this.#queues.get(r.result.marketSymbol)?.remove(r.id);
+    for (const f of this.#feeds.values()) this.#publishBook(f);
+    return out;
+  }
+
+  /** POST /batch arriving now: each item as its own request, in order (the engine's batch rules). */
+  batch(items: readonly BatchItem[]): BatchResponse[] {
+    return runBatch({ placeOrder: (_a, o) => this.placeOrder(o), cancelOrder: (_a, id) => this.cancelOrder(id) }, this.accountId, items);
+  }
+
+  /** Stop listening to the engine. */
+  close(): void {
+    this.#offBus();
+  }
+
+  /**
+   * Place, for the moment of one placement, the recorded opposite levels `n` can reach (less what we consumed) as
+   * resting orders of the liquidity account; enough of them to fill `n` whole.
+   */
+  #offerRecorded(symbol: string, feed: MarketFeed, side: BookSide, n: NewOrder): Array<{ id: string; key: number }> {
+    const placed: Array<{ id: string; key: number }> = [];
+    if (n.timeInForce === 'POST_ONLY_GOOD_TIL_CANCELLED' && n.limit === undefined) return placed;
+    const book = feed.book.side(side);
+    const close = this.#barClose.get(symbol);
+    if (close !== undefined && book.size === 0) return this.#offerBar(symbol, side, close, n);
+    const limit = n.limit?.toNumber();
+    let quantity = ZERO;
+    let quote = ZERO;
+    const direction = side === 'ask' ? 'SELL' : 'BUY';
+    for (const l of book.levels()) {
+      if (limit !== undefined && book.better(limit, l.key)) break;
+      const available = l.quantity.minus(l.consumed);
+      if (available.lte(0)) continue;
+      const o = this.engine.placeOrder(
+        this.#liquidity,
+        { marketSymbol: symbol, direction, type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: available, limit: l.rate },
+        { recordedLiquidity: true },
+      );
+      this.stats.liquidityOrders++;
+      placed.push({ id: o.id, key: l.key });
+      quantity = quantity.plus(available);
+      quote = quote.plus(available.mul(l.rate));
+      if (n.quantity !== undefined ? quantity.gte(n.quantity) : n.ceiling !== undefined && quote.gte(n.ceiling)) break;
+    }
+    return placed;
+  }
+
+  /** Bar mode: the whole order offered at the last close, if it is marketable there (bars carry no depth). */
+  #offerBar(symbol: string, side: BookSide, close: Decimal, n: NewOrder): Array<{ id: string; key: number }> {
+    if (n.limit !== undefined && (side === 'ask' ? n.limit.lt(close) : n.limit.gt(close))) return [];
+    const quantity = n.quantity ?? n.ceiling!.div(close).mul('1.01').toDecimalPlaces(8, 0);
+    const o = this.engine.placeOrder(
+      this.#liquidity,
+      { marketSymbol: symbol, direction: side === 'ask' ? 'SELL' : 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity, limit: close },
+      { recordedLiquidity: true },
+    );
+    this.stats.liquidityOrders++;
+    return [{ id: o.id, key: close.toNumber() }];
+  }
+
+  /** Take back what our order left of the offered liquidity, and mark what it took as consumed. */
+  #withdraw(placed: ReadonlyArray<{ id: string; key: number }>, book: ReturnType<RecordedBook['side']>): void {
+    for (const p of placed) {
+      let o = this.engine.getOrder(this.#liquidity, p.id);
+      if (o.status === 'OPEN') o = this.engine.cancelOrder(this.#liquidity, p.id);
+      const level = book.get(p.key);
+      if (level && o.fillQuantity.gt(0)) level.consumed = level.consumed.plus(o.fillQuantity);
+    }
+  }
+
+  /** Execute decided fills of our resting orders: the liquidity account takes them at our price. */
+  #execute(symbol: string, decisions: readonly FillDecision[]): void {
+    const queues = this.#queues.get(symbol)!;
+    for (const d of decisions) {
+      const before = this.engine.getOrder(this.accountId, d.order.id);
+      if (before.status !== 'OPEN') {
+        queues.remove(d.order.id);
+        continue;
+      }
+      const remaining = before.quantity!.minus(before.fillQuantity);
+      const quantity = d.quantity.gt(remaining) ? remaining : d.quantity;
+      this.engine.placeOrder(
+        this.#liquidity,
+        {
+          marketSymbol: symbol,
+          direction: d.order.side === 'bid' ? 'SELL' : 'BUY',
+          type: 'LIMIT',
+          timeInForce: 'IMMEDIATE_OR_CANCEL',
+          quantity,
+          limit: d.order.rate,
+        },
+        { recordedLiquidity: true },
+      );
+      this.stats.makerFills++;
+      const after = this.engine.getOrder(this.accountId, d.order.id);
+      if (!after.fillQuantity.minus(before.fillQuantity).eq(quantity)) this.stats.mismatches++;
+      if (after.status === 'OPEN') d.order.remaining = after.quantity!.minus(after.fillQuantity);
+      else queues.remove(d.order.id);
+    }
+  }
+
+  #onEngineEvent(e: SimEvent): void {
+    switch (e.kind) {
+      case 'order':
+        if (e.accountId !== this.accountId) return;
+        this.#track(e.delta);
+        if (e.delta.status === 'CLOSED') this.#queues.get(e.delta.marketSymbol)?.remove(e.delta.id);
+        this.#publish({ name: 'order', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } });
+        return;
+      case 'balance':
+        if (e.accountId === this.accountId) this.#publish({ name: 'balance', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } });
+        return;
+      case 'execution':
+        if (e.accountId === this.accountId) this.#publish({ name: 'execution', data: { accountId: e.accountId, sequence: e.sequence, deltas: e.deltas } });
+        return;
+      case 'conditionalOrder':
+        if (e.accountId === this.accountId) this.#publish({ name: 'conditionalOrder', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } });
+        return;
+      default:
+        // The engine's public data (books, trades, tickers of our own fills) is not the market: the recording is.
+        return;
+    }
+  }
+
+  /**
+   * The recorded stream's own rule 4: a sequenced delta (sequence > 0) counts only after the market's first
+   * snapshot and only if the snapshot does not already contain it; unsequenced deltas (0) always apply.
+   */
+  #inSequence(e: Extract<MarketEvent, { kind: 'snapshot' | 'orderBookDelta' }>): boolean {
+    const seq = this.#bookSeq.get(e.marketSymbol);
+    if (e.kind === 'snapshot') {
+      this.#bookSeq.set(e.marketSymbol, e.sequence);
+      return true;
+    }
+    if (e.sequence <= 0) return true;
+    if (seq === undefined || e.sequence <= seq) {
+      this.stats.deltasBeforeSnapshot++;
+      return false;
+    }
+    if (seq > 0 && e.sequence > seq + 1) this.stats.sequenceGaps++;
+    this.#bookSeq.set(e.marketSymbol, e.sequence);
+    return true;
+  }
+
+  /** Keep what each of our orders rests on the published book. */
+  #track(o: Order): void {
+    const feed = this.#feeds.get(o.marketSymbol);
+    if (!feed) return;
+    const side = o.direction === 'BUY' ? 'bid' : 'ask';
+    const before = this.#resting.get(o.id);
+    const now = o.status === 'OPEN' && o.limit !== undefined && o.quantity !== undefined ? o.quantity.minus(o.fillQuantity) : ZERO;
+    if (before) feed.addOurs(side, before.rate, before.quantity.neg());
+    if (now.gt(0)) {
+      feed.addOurs(side, o.limit!, now);
+      this.#resting.set(o.id, { rate: o.limit!, quantity: now });
+    } else {
+      this.#resting.delete(o.id);
+    }
+  }
+
+  /** Publish the depth deltas of a market's book (recorded + ours), if it changed. */
+  #publishBook(feed: MarketFeed): void {
+    for (const d of feed.bookDeltas()) {
+      this.#publish({ name: 'orderBook', data: { marketSymbol: feed.symbol, depth: d.depth, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas } });
+    }
+  }
+
+  #publish(m: StreamMessage): void {
+    for (const s of this.#sinks) s(m);
+  }
+}
+
+const BIG: Decimal = ZERO.plus('1e15');

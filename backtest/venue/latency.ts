@@ -1,0 +1,85 @@
+/**
+ * Latency models of the backtest venue: a constant, a seeded distribution (normal, log-normal, uniform) or measured
+ * values read from a file. Each draw is whole or fractional virtual milliseconds ≥ 0; the same seed gives the
+ * same draws, so a run with random latency is still reproducible.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { LatencyConfig } from '../../src/runtime/config/backtest-venue.js';
+import { Prng } from '../../src/sim/driver/prng.js';
+
+/** Draws latencies. */
+export interface Latency {
+  /** The next latency, ms. */
+  next(): number;
+  /** One sentence for the report's assumptions. */
+  describe(what: string): string;
+}
+
+/** Build a latency model; `baseDir` resolves a measured-values file. */
+export function createLatency(cfg: LatencyConfig, baseDir: string, label: string): Latency {
+  if (typeof cfg === 'number') return constant(cfg);
+  switch (cfg.kind) {
+    case 'constant':
+      return constant(cfg.ms);
+    case 'normal': {
+      const rng = new Prng(`${cfg.seed}:${label}`);
+      return {
+        next: () => Math.max(cfg.min, cfg.mean + cfg.stdev * rng.normal()),
+        describe: (w) => `${w} latency is drawn from a normal distribution (mean ${cfg.mean} ms, standard deviation ${cfg.stdev} ms, at least ${cfg.min} ms, seed ${cfg.seed}).`,
+      };
+    }
+    case 'lognormal': {
+      const rng = new Prng(`${cfg.seed}:${label}`);
+      return {
+        next: () => Math.max(cfg.min, cfg.median * Math.exp(cfg.sigma * rng.normal())),
+        describe: (w) => `${w} latency is drawn from a log-normal distribution (median ${cfg.median} ms, sigma ${cfg.sigma}, at least ${cfg.min} ms, seed ${cfg.seed}).`,
+      };
+    }
+    case 'uniform': {
+      const rng = new Prng(`${cfg.seed}:${label}`);
+      const lo = Math.min(cfg.min, cfg.max);
+      const hi = Math.max(cfg.min, cfg.max);
+      return {
+        next: () => lo + (hi - lo) * rng.next(),
+        describe: (w) => `${w} latency is drawn uniformly between ${lo} and ${hi} ms (seed ${cfg.seed}).`,
+      };
+    }
+    case 'file': {
+      const path = resolve(baseDir, cfg.path);
+      const values = readMeasured(path);
+      const rng = new Prng(`${cfg.seed}:${label}`);
+      let i = 0;
+      return {
+        next: () => (cfg.order === 'cycle' ? values[i++ % values.length]! : values[Math.floor(rng.next() * values.length)]!),
+        describe: (w) =>
+          `${w} latency is one of ${values.length} measured values from ${cfg.path} (${cfg.order === 'cycle' ? 'in file order, repeated' : `drawn at random, seed ${cfg.seed}`}).`,
+      };
+    }
+  }
+}
+
+function constant(ms: number): Latency {
+  return { next: () => ms, describe: (w) => `${w} latency is a constant ${ms} ms.` };
+}
+
+/** Numbers in ms, separated by whitespace or commas; `#` starts a comment. A bad value names file:line. */
+export function readMeasured(path: string): number[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`latency file ${path}: ${(err as Error).message}`);
+  }
+  const out: number[] = [];
+  text.split('\n').forEach((line, i) => {
+    for (const token of line.replace(/#.*/, '').split(/[\s,]+/)) {
+      if (token === '') continue;
+      const v = Number(token);
+      if (!Number.isFinite(v) || v < 0) throw new Error(`${path}:${i + 1}: latency '${token}' is not a number of milliseconds ≥ 0`);
+      out.push(v);
+    }
+  });
+  if (out.length === 0) throw new Error(`${path}: no latency values`);
+  return out;
+}

@@ -1,0 +1,166 @@
+/**
+ * The public market data the backtest venue serves for one market, shaped exactly as the hub and REST interface
+ * serve it, so the bot's synchronizers and stores (the live code) consume it unchanged:
+ * - per subscribed depth (1, 25, 500) the top levels of the recorded book, an `orderBook` delta whenever that
+ *   view changes (a level leaving the view is sent with quantity 0, a level entering it with its full quantity —
+ *   seed rule 1) and a Sequence per depth that the snapshot answers with;
+ * - the recorded trades (`trade` stream and the recent-trades snapshot, last 100);
+ * - candles from bar data (`candle_<market>_<interval>` and the recent-candles snapshot).
+ * The book served is the recorded book plus our own resting orders at their prices, as a real venue shows
+ * everyone's orders; what our marketable orders consumed is not taken out of it (the recording is the market).
+ */
+import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import type { CandleInterval } from '../../src/model/enums.js';
+import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
+import type { RecordedBook, RecordedSide } from './recorded-book.js';
+
+/** Depths the hub serves. */
+export type FeedDepth = 1 | 25 | 500;
+
+const RECENT_TRADES = 100;
+const RECENT_CANDLES = 500;
+
+/** A level with its key (the double of its rate, computed once: Decimal.toNumber is costly). */
+interface Keyed {
+  key: number;
+  entry: OrderBookEntry;
+}
+
+/** The published view of one side at one depth. */
+class View {
+  /** key -> level as published. */
+  published = new Map<number, OrderBookEntry>();
+}
+
+/** One market's public data. */
+export class MarketFeed {
+  readonly symbol: string;
+  readonly book: RecordedBook;
+  readonly #views = new Map<FeedDepth, { bid: View; ask: View; sequence: number }>();
+  readonly #trades: Trade[] = [];
+  #tradeSequence = 0;
+  readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
+  /** Our resting quantity per level, by side (added to the recorded quantity in what is published). */
+  readonly ours = { bid: new Map<number, Keyed>(), ask: new Map<number, Keyed>() };
+
+  constructor(symbol: string, book: RecordedBook) {
+    this.symbol = symbol;
+    this.book = book;
+  }
+
+  /** Start following a depth (its view starts as the current book, at sequence 1). */
+  follow(depth: FeedDepth): void {
+    if (this.#views.has(depth)) return;
+    const v = { bid: new View(), ask: new View(), sequence: 1 };
+    for (const e of this.#top(this.book.bid, this.ours.bid, depth)) v.bid.published.set(e.key, e.entry);
+    for (const e of this.#top(this.book.ask, this.ours.ask, depth)) v.ask.published.set(e.key, e.entry);
+    this.#views.set(depth, v);
+  }
+
+  /** Add `quantity` (negative to remove) of ours at a level. */
+  addOurs(side: 'bid' | 'ask', rate: Decimal, quantity: Decimal): void {
+    const key = rate.toNumber();
+    const m = this.ours[side];
+    const cur = m.get(key);
+    const next = cur ? cur.entry.quantity.plus(quantity) : quantity;
+    if (next.lte(0)) m.delete(key);
+    else m.set(key, { key, entry: { rate, quantity: next } });
+  }
+
+  /** The top `depth` levels of recorded + ours, best first. */
+  #top(side: RecordedSide, ours: Map<number, Keyed>, depth: number): Keyed[] {
+    const out: Keyed[] = [];
+    const mine = ours.size === 0 ? [] : [...ours.values()].sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
+    let j = 0;
+    for (let r = 0; out.length < depth; ) {
+      const l = side.atRank(r);
+      const o = mine[j];
+      if (!l && !o) break;
+      if (l && (o === undefined || side.better(l.key, o.key))) {
+        out.push({ key: l.key, entry: { rate: l.rate, quantity: l.quantity } });
+        r++;
+      } else if (l && o!.key === l.key) {
+        out.push({ key: l.key, entry: { rate: l.rate, quantity: l.quantity.plus(o!.entry.quantity) } });
+        r++;
+        j++;
+      } else {
+        out.push(o!);
+        j++;
+      }
+    }
+    return out;
+  }
+
+  /** Depths followed. */
+  get depths(): FeedDepth[] {
+    return [...this.#views.keys()];
+  }
+
+  /** GET /markets/{m}/orderbook?depth=: the recorded top levels with that depth's Sequence. */
+  snapshot(depth: number): { data: OrderBook; sequence: number } {
+    const d = depth as FeedDepth;
+    this.follow(d);
+    const entries = (k: Keyed[]) => k.map((e) => ({ rate: e.entry.rate, quantity: e.entry.quantity }));
+    return { data: { bid: entries(this.#top(this.book.bid, this.ours.bid, d)), ask: entries(this.#top(this.book.ask, this.ours.ask, d)) }, sequence: this.#views.get(d)!.sequence };
+  }
+
+  /**
+   * After the recorded book changed: the delta of every followed depth whose view changed, each with its next
+   * Sequence (best first per side). Cost O(depth) per followed depth.
+   */
+  bookDeltas(): Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> {
+    const out: Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> = [];
+    for (const [depth, v] of this.#views) {
+      const bidDeltas = diff(this.book.bid, v.bid, this.#top(this.book.bid, this.ours.bid, depth));
+      const askDeltas = diff(this.book.ask, v.ask, this.#top(this.book.ask, this.ours.ask, depth));
+      if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
+      v.sequence++;
+      out.push({ depth, sequence: v.sequence, bidDeltas, askDeltas });
+    }
+    return out;
+  }
+
+  /** Record trades; returns the `trade` message's Sequence. */
+  addTrades(trades: readonly Trade[]): number {
+    for (const t of trades) this.#trades.push(t);
+    if (this.#trades.length > RECENT_TRADES * 2) this.#trades.splice(0, this.#trades.length - RECENT_TRADES);
+    return ++this.#tradeSequence;
+  }
+
+  /** GET /markets/{m}/trades: most recent first, with the trade stream's Sequence. */
+  trades(): { data: Trade[]; sequence: number } {
+    return { data: this.#trades.slice(-RECENT_TRADES).reverse(), sequence: this.#tradeSequence };
+  }
+
+  /** Record a candle (a new one, or the current one updated); returns the candle stream's Sequence. */
+  addCandle(interval: CandleInterval, candle: Candle): number {
+    let s = this.#candles.get(interval);
+    if (!s) this.#candles.set(interval, (s = { sequence: 0, candles: [] }));
+    const last = s.candles[s.candles.length - 1];
+    if (last && last.startsAt.getTime() === candle.startsAt.getTime()) s.candles[s.candles.length - 1] = candle;
+    else s.candles.push(candle);
+    if (s.candles.length > RECENT_CANDLES * 2) s.candles.splice(0, s.candles.length - RECENT_CANDLES);
+    return ++s.sequence;
+  }
+
+  /** GET .../candles/{interval}/recent: oldest first, with the candle stream's Sequence. */
+  candles(interval: CandleInterval): { data: Candle[]; sequence: number } {
+    const s = this.#candles.get(interval);
+    return s ? { data: s.candles.slice(-RECENT_CANDLES), sequence: s.sequence } : { data: [], sequence: 0 };
+  }
+}
+
+/** Entries that turn `view` into `next` (the current top levels, best first); updates `view`. */
+function diff(side: RecordedSide, view: View, next: readonly Keyed[]): OrderBookEntry[] {
+  const out: Keyed[] = [];
+  const published = new Map<number, OrderBookEntry>();
+  for (const e of next) {
+    published.set(e.key, e.entry);
+    const old = view.published.get(e.key);
+    if (old === undefined || !old.quantity.eq(e.entry.quantity)) out.push(e);
+  }
+  for (const [key, e] of view.published) if (!published.has(key)) out.push({ key, entry: { rate: e.rate, quantity: ZERO } });
+  view.published = published;
+  if (out.length > 1) out.sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
+  return out.map((e) => e.entry);
+}

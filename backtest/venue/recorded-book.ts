@@ -1,0 +1,170 @@
+/**
+ * The recorded order book of one market as the backtest venue holds it: price level -> recorded quantity, plus
+ * the part of each level our own marketable orders consumed.
+ *
+ * The recorded quantity is the market and is never changed by us. What we took stays taken: a level offers
+ * `quantity - consumed`. When the recording later lowers the level (trades, cancellations) the consumed part can
+ * only shrink with it (`consumed = min(consumed, quantity)`: what others took after us came out of what was
+ * left, and a vanished level owes us nothing); when the recording raises it, the new quantity joins behind and
+ * is available. Levels are keyed by the double of their rate (exact enough to tell apart every rate with at most
+ * 15 significant digits, which every market's precision allows) and kept sorted best first.
+ */
+import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import type { OrderBookEntry } from '../../src/model/market.js';
+
+/** One recorded level. */
+export interface Level {
+  readonly rate: Decimal;
+  readonly key: number;
+  quantity: Decimal;
+  /** What our orders took from this level and the recording does not know about. */
+  consumed: Decimal;
+}
+
+/** A change of one level's recorded quantity. */
+export interface LevelChange {
+  side: BookSide;
+  key: number;
+  rate: Decimal;
+  before: Decimal;
+  after: Decimal;
+}
+
+/** `bid` (best = highest) or `ask` (best = lowest). */
+export type BookSide = 'bid' | 'ask';
+
+/** One side, sorted best first. */
+export class RecordedSide {
+  readonly side: BookSide;
+  readonly #levels = new Map<number, Level>();
+  /** Keys, best first. */
+  readonly #keys: number[] = [];
+  readonly #desc: boolean;
+
+  constructor(side: BookSide) {
+    this.side = side;
+    this.#desc = side === 'bid';
+  }
+
+  get size(): number {
+    return this.#keys.length;
+  }
+
+  get(key: number): Level | undefined {
+    return this.#levels.get(key);
+  }
+
+  /** The level at `rank` (0 = best). */
+  atRank(rank: number): Level | undefined {
+    const k = this.#keys[rank];
+    return k === undefined ? undefined : this.#levels.get(k);
+  }
+
+  best(): Level | undefined {
+    return this.atRank(0);
+  }
+
+  /** True when `a` is a better price than `b` on this side. */
+  better(a: number, b: number): boolean {
+    return this.#desc ? a > b : a < b;
+  }
+
+  /** Set a level's recorded quantity (0 removes it); returns its quantity before. */
+  set(rate: Decimal, quantity: Decimal, key: number = rate.toNumber()): Decimal {
+    const level = this.#levels.get(key);
+    if (quantity.isZero()) {
+      if (!level) return ZERO;
+      this.#levels.delete(key);
+      this.#keys.splice(this.#find(key), 1);
+      return level.quantity;
+    }
+    if (level) {
+      const before = level.quantity;
+      level.quantity = quantity;
+      if (level.consumed.gt(quantity)) level.consumed = quantity;
+      return before;
+    }
+    this.#levels.set(key, { rate, key, quantity, consumed: ZERO });
+    this.#keys.splice(this.#find(key), 0, key);
+    return ZERO;
+  }
+
+  clear(): void {
+    this.#levels.clear();
+    this.#keys.length = 0;
+  }
+
+  /** The best `n` levels as stream entries (recorded quantities). */
+  top(n: number): OrderBookEntry[] {
+    const out: OrderBookEntry[] = [];
+    const end = Math.min(n, this.#keys.length);
+    for (let i = 0; i < end; i++) {
+      const l = this.#levels.get(this.#keys[i]!)!;
+      out.push({ rate: l.rate, quantity: l.quantity });
+    }
+    return out;
+  }
+
+  /** Every level, best first (live objects; do not change them). */
+  *levels(): IterableIterator<Level> {
+    for (const k of this.#keys) yield this.#levels.get(k)!;
+  }
+
+  /** Index of `key`, or where it would be inserted. */
+  #find(key: number): number {
+    let lo = 0;
+    let hi = this.#keys.length;
+    const desc = this.#desc;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = this.#keys[mid]!;
+      if (desc ? k > key : k < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** Both sides of one market's recorded book. */
+export class RecordedBook {
+  readonly bid = new RecordedSide('bid');
+  readonly ask = new RecordedSide('ask');
+
+  side(s: BookSide): RecordedSide {
+    return s === 'bid' ? this.bid : this.ask;
+  }
+
+  /** Replace the book with a snapshot; returns every level whose quantity changed. */
+  reset(bid: readonly OrderBookEntry[], ask: readonly OrderBookEntry[]): LevelChange[] {
+    const changes: LevelChange[] = [];
+    for (const s of ['bid', 'ask'] as const) {
+      const side = this.side(s);
+      const next = new Map<number, OrderBookEntry>();
+      for (const e of s === 'bid' ? bid : ask) if (!e.quantity.isZero()) next.set(e.rate.toNumber(), e);
+      const gone: Level[] = [];
+      for (const l of side.levels()) if (!next.has(l.key)) gone.push(l);
+      for (const l of gone) changes.push({ side: s, key: l.key, rate: l.rate, before: side.set(l.rate, ZERO), after: ZERO });
+      for (const e of next.values()) {
+        const before = side.set(e.rate, e.quantity);
+        if (!before.eq(e.quantity)) changes.push({ side: s, key: e.rate.toNumber(), rate: e.rate, before, after: e.quantity });
+      }
+    }
+    return changes;
+  }
+
+  /** Apply stream deltas; returns the levels whose quantity changed. */
+  apply(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[]): LevelChange[] {
+    const changes: LevelChange[] = [];
+    for (const e of bidDeltas) {
+      const key = e.rate.toNumber();
+      const before = this.bid.set(e.rate, e.quantity, key);
+      if (!before.eq(e.quantity)) changes.push({ side: 'bid', key, rate: e.rate, before, after: e.quantity });
+    }
+    for (const e of askDeltas) {
+      const key = e.rate.toNumber();
+      const before = this.ask.set(e.rate, e.quantity, key);
+      if (!before.eq(e.quantity)) changes.push({ side: 'ask', key, rate: e.rate, before, after: e.quantity });
+    }
+    return changes;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * `rexbot report <journal.jsonl>`: render a paper or live run's order journal as the backtest's report
+ * (report.json and report.html): orders, fills, trades, PnL. See backtest/report/journal-report.ts for what a
+ * journal can and cannot tell.
+ *
+ * ```
+ * rexbot report <journal.jsonl> [--out DIR] [--equity AMOUNT] [--currency CUR] [--kind paper|live]
+ * ```
+ */
+import { basename, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Command } from './main.js';
+
+const USAGE = `usage: rexbot report <journal.jsonl> [--out DIR] [--equity AMOUNT] [--currency CUR] [--kind paper|live]
+
+Renders a paper or live run's order journal (.rexbot/journal/<bot>/...jsonl) as report.json and report.html,
+the same report a backtest writes.
+
+  --out DIR        where the report goes (default out/report/<journal name>)
+  --equity AMOUNT  the account's equity at the start, in the valuation currency (enables return, Sharpe, ...)
+  --currency CUR   valuation currency (default: the quote currency of the journal's markets)
+  --kind KIND      paper or live (default: paper when the file name says -paper-)
+  --help           this text`;
+
+/** The parsed command line. */
+export interface ReportArgs {
+  journal: string;
+  out: string | undefined;
+  equity: string | undefined;
+  currency: string | undefined;
+  kind: 'paper' | 'live' | undefined;
+}
+
+/** Parse `args`; throws an Error whose message is fit to show the user. */
+export function parseReportArgs(args: string[]): ReportArgs {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { out: { type: 'string' }, equity: { type: 'string' }, currency: { type: 'string' }, kind: { type: 'string' } },
+  });
+  if (positionals.length === 0) throw new Error('give the journal file, e.g. rexbot report .rexbot/journal/paper-demo/paper-demo-paper-<time>.jsonl');
+  if (positionals.length > 1) throw new Error(`unexpected argument ${positionals[1]}`);
+  if (values.equity !== undefined && !/^\d+(\.\d+)?$/.test(values.equity)) throw new Error(`--equity must be a plain decimal amount like 10000, got ${values.equity}`);
+  if (values.kind !== undefined && values.kind !== 'paper' && values.kind !== 'live') throw new Error(`--kind must be paper or live, got ${values.kind}`);
+  if (values.currency !== undefined && !/^[A-Z0-9]+$/.test(values.currency)) throw new Error(`--currency must be a currency symbol like USD, got ${values.currency}`);
+  return { journal: positionals[0]!, out: values.out, equity: values.equity, currency: values.currency, kind: values.kind as ReportArgs['kind'] };
+}
+
+/** The `report` sub-command. */
+export const reportCommand: Command = {
+  async run(args) {
+    if (args.includes('--help') || args.includes('-h')) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    let a: ReportArgs;
+    try {
+      a = parseReportArgs(args);
+    } catch (e) {
+      process.stderr.write(`rexbot report: ${(e as Error).message}\n${USAGE}\n`);
+      return 2;
+    }
+    try {
+      const { journalReportInput } = await import('../../backtest/report/journal-report.js');
+      const { writeReport } = await import('../../backtest/report/write-report.js');
+      const { summaryTable } = await import('../../backtest/cli/summary-table.js');
+      const input = await journalReportInput(a.journal, { kind: a.kind, initialEquity: a.equity, valuationCurrency: a.currency });
+      const out = a.out ?? resolve('out', 'report', basename(a.journal).replace(/\.jsonl$/, '').replace(/[^\w.-]+/g, '_'));
+      const written = await writeReport(input, out);
+      process.stdout.write(`${summaryTable(written.report, { color: process.stdout.isTTY === true })}\n`);
+      process.stdout.write(`report: ${written.html}\n`);
+      return 0;
+    } catch (e) {
+      process.stderr.write(`rexbot report: ${(e as Error).message}\n`);
+      return 1;
+    }
+  },
+};

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/core/decimal.js';
+import { computeMetrics, orderCounts } from '../../../backtest/report/metrics.js';
+import { YEAR_MS } from '../../../backtest/report/ratios.js';
+import { roundTrips } from '../../../backtest/report/round-trips.js';
+import { DAY, T0, workedExample } from './fixture.js';
+
+describe('round trips (FIFO per market)', () => {
+  it('closes the oldest lot first, splits commissions pro rata, and flips the position', () => {
+    const trips = roundTrips(workedExample().fills).get('BTC-USD')!;
+    expect(trips.trips.map((t) => [t.side, t.quantity.toString(), t.entryRate.toString(), t.exitRate.toString(), t.pnl.toString()])).toEqual([
+      // 0.5 × (110 − 100) − 0.5 × (0.2/1 + 0.11/0.5) = 5 − 0.21
+      ['LONG', '0.5', '100', '110', '4.79'],
+      // 0.5 × (90 − 100) − 0.5 × (0.2 + 0.18) = −5 − 0.19
+      ['LONG', '0.5', '100', '90', '-5.19'],
+      // short 0.5 from the flip: 0.5 × (90 − 80) − 0.5 × (0.18 + 0.08/0.5) = 5 − 0.17
+      ['SHORT', '0.5', '90', '80', '4.83'],
+    ]);
+    expect(trips.open).toEqual([]);
+  });
+
+  it('leaves unmatched quantity as an open lot carrying its unspent commission', () => {
+    const f = workedExample().fills.slice(0, 2);
+    const { trips, open } = roundTrips(f).get('BTC-USD')!;
+    expect(trips).toHaveLength(1);
+    expect(open.map((l) => [l.side, l.quantity.toString(), l.commission.toString()])).toEqual([['LONG', '0.5', '0.1']]);
+  });
+
+  it('matches same-time fills in their input order', () => {
+    const f = workedExample().fills.slice(0, 2).map((x) => ({ ...x, at: T0 }));
+    expect(roundTrips(f).get('BTC-USD')!.trips[0]!.side).toBe('LONG');
+  });
+});
+
+describe('metrics of the worked example', () => {
+  const m = computeMetrics(workedExample());
+  const btc = m.markets['BTC-USD']!;
+
+  it('PnL, fees and turnover per market, exactly', () => {
+    // cash: −100.2 +54.89 +89.82 −40.08 = 4.43, flat at the end
+    expect(btc.netPnl).toBe('4.43000000');
+    expect(btc.realisedPnl).toBe('4.43000000');
+    expect(btc.unrealisedPnl).toBe('0.00000000');
+    expect(btc.fees).toBe('0.57000000');
+    expect(btc.turnover).toBe('285.00000000');
+    expect(btc.turnoverRatio).toBeCloseTo(0.285, 12);
+    expect(btc.return).toBeCloseTo(0.00443, 12);
+    expect(btc.finalPosition).toBe('0');
+  });
+
+  it('trade statistics over round trips', () => {
+    expect(btc.trades).toBe(3);
+    expect(btc.wins).toBe(2);
+    expect(btc.losses).toBe(1);
+    expect(btc.winRate).toBeCloseTo(2 / 3, 12);
+    expect(btc.grossProfit).toBe('9.62000000');
+    expect(btc.grossLoss).toBe('5.19000000');
+    expect(btc.profitFactor).toBeCloseTo(9.62 / 5.19, 12);
+    expect(btc.expectancy).toBe('1.47666667'); // 4.43 / 3
+    expect(btc.averageWin).toBe('4.81000000');
+    expect(btc.averageLoss).toBe('-5.19000000');
+  });
+
+  it('exposure: a position from day 1 to day 4 of 10 (the flip at day 3 is not flat)', () => {
+    expect(btc.exposure).toBeCloseTo(0.3, 12);
+    // ETH-BTC holds from day 5 to the end: the union with BTC-USD is 3 + 5 days of 10
+    expect(m.total.exposure).toBeCloseTo(0.8, 12);
+  });
+
+  it('order counts and fill rate', () => {
+    expect(btc.orders).toEqual({ placed: 7, filled: 4, cancelled: 2, rejected: 1, open: 1, fillRate: 4 / 6 });
+    expect(m.total.orders.placed).toBe(8);
+    expect(orderCounts([]).fillRate).toBeNull();
+  });
+
+  it('totals: equity change, drawdown and its window, other-quote markets left out of money totals', () => {
+    const t = m.total;
+    expect(t.initialEquity).toBe('1000.00000000');
+    expect(t.finalEquity).toBe('1004.43000000');
+    expect(t.netPnl).toBe('4.43000000');
+    expect(t.return).toBeCloseTo(0.00443, 12);
+    expect(t.fees).toBe('0.57000000');
+    expect(t.trades).toBe(3);
+    expect(t.excludedFromTotals).toEqual(['ETH-BTC']);
+    expect(t.maxDrawdown).toEqual({ fraction: 20 / 1010, amount: '20.00000000', peakAt: T0 + 2 * DAY, troughAt: T0 + 3 * DAY, recoveredAt: null });
+    expect(t.denials).toEqual({ MAX_OPEN_ORDERS: 1, MAX_POSITION: 2 });
+    expect(Object.keys(t.denials)).toEqual(['MAX_OPEN_ORDERS', 'MAX_POSITION']);
+  });
+
+  it('CAGR, Sharpe, Sortino and Calmar on hourly returns of a 10-day run, 365-day year', () => {
+    const t = m.total;
+    expect(t.returnsInterval).toBe('1h');
+    // 240 hourly returns; all zero except the three day closes
+    const r = [0.01, 990 / 1010 - 1, 1004.43 / 990 - 1];
+    const n = 240;
+    const mean = r.reduce((a, b) => a + b, 0) / n;
+    const ss = r.reduce((a, x) => a + (x - mean) ** 2, 0) + (n - r.length) * mean ** 2;
+    const sd = Math.sqrt(ss / (n - 1));
+    const ann = Math.sqrt(365 * 24);
+    expect(t.sharpe).toBeCloseTo((mean / sd) * ann, 9);
+    const down = Math.sqrt((990 / 1010 - 1) ** 2 / n);
+    expect(t.sortino).toBeCloseTo((mean / down) * ann, 9);
+    const cagr = 1.00443 ** 36.5 - 1;
+    expect(t.cagr).toBeCloseTo(cagr, 9);
+    expect(t.calmar).toBeCloseTo(cagr / (20 / 1010), 9);
+    expect(YEAR_MS / (10 * DAY)).toBe(36.5);
+  });
+
+  it('per-market curve: first equity plus the market marked at its prices', () => {
+    // BTC-USD alone: 1000 → day 2 marks 0.5 @ 110 with cash −45.31 → 1009.69; day 3 short 0.5 @ 90 → 1000+44.51−45 = 999.51
+    expect(btc.maxDrawdown.amount).toBe('10.18000000');
+    expect(btc.maxDrawdown.fraction).toBeCloseTo(10.18 / 1009.69, 12);
+  });
+
+  it('market in another quote currency: its own PnL in that currency', () => {
+    const eth = m.markets['ETH-BTC']!;
+    expect(eth.quoteCurrency).toBe('BTC');
+    // bought 1 @ 0.03 paying 0.00006, marked at 0.03
+    expect(eth.netPnl).toBe('-0.00006000');
+    expect(eth.unrealisedPnl).toBe('-0.00006000');
+    expect(eth.trades).toBe(0);
+    // no exchange rate is invented: ratios against the USD equity are left out
+    expect([eth.return, eth.sharpe, eth.cagr, eth.turnoverRatio, eth.maxDrawdown.fraction]).toEqual([null, null, null, null, null]);
+    expect(eth.maxDrawdown.amount).toBe('0.00006000');
+    expect(eth.profitFactor).toBeNull();
+  });
+
+  it('decimals stay exact where floats would not', () => {
+    const input = workedExample();
+    input.fills = [
+      { ...input.fills[0]!, quantity: '0.1', rate: '0.1', commission: '0' },
+      { ...input.fills[1]!, quantity: '0.1', rate: '0.2', commission: '0' },
+    ];
+    expect(computeMetrics(input).markets['BTC-USD']!.realisedPnl).toBe(new Decimal('0.01').toFixed(8));
+  });
+});
+
+describe('stale equity points', () => {
+  it('are left out of the curve: a holding first valued at nothing is not profit', () => {
+    const input = workedExample();
+    input.equity = [{ at: T0, equity: '10', positions: {}, stale: true }, ...input.equity.slice(1)];
+    const m = computeMetrics(input).total;
+    expect(m.initialEquity).toBe('1000.00000000');
+    expect(m.netPnl).toBe('4.43000000');
+    input.equity = input.equity.map((p) => ({ ...p, stale: true }));
+    expect(computeMetrics(input).total.initialEquity).toBe('10.00000000');
+  });
+});

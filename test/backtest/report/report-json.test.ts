@@ -1,0 +1,90 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildReport, stringifyReport } from '../../../backtest/report/report-json.js';
+import { renderReportHtml } from '../../../backtest/report/report-html.js';
+import { thin } from '../../../backtest/report/series.js';
+import { writeReport } from '../../../backtest/report/write-report.js';
+import { DAY, T0, workedExample } from './fixture.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe('report.json', () => {
+  it('is byte-identical for identical input, with sorted keys', async () => {
+    const a = await mkdtemp(join(tmpdir(), 'rexbot-report-'));
+    const b = await mkdtemp(join(tmpdir(), 'rexbot-report-'));
+    dirs.push(a, b);
+    await writeReport(workedExample(), a);
+    await writeReport(workedExample(), b);
+    const ja = await readFile(join(a, 'report.json'));
+    expect(ja.equals(await readFile(join(b, 'report.json')))).toBe(true);
+    expect((await readFile(join(a, 'report.html'))).equals(await readFile(join(b, 'report.html')))).toBe(true);
+    const parsed = JSON.parse(ja.toString()) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual([...Object.keys(parsed)].sort());
+    expect(parsed.format).toBe('rexbot-report/1');
+  });
+
+  it('does not depend on the order objects were built in', () => {
+    const x = workedExample();
+    const y = workedExample();
+    y.denials = { MAX_OPEN_ORDERS: 1, MAX_POSITION: 2 };
+    y.prices = { 'ETH-BTC': y.prices['ETH-BTC']!, 'BTC-USD': y.prices['BTC-USD']! };
+    expect(stringifyReport(buildReport(y))).toBe(stringifyReport(buildReport(x)));
+  });
+
+  it('holds the trade list, the band with this run marked, assumptions and series', () => {
+    const r = buildReport({ ...workedExample(), queueModel: 'power' });
+    expect(r.trades.map((t) => t.pnl)).toEqual(['4.79000000', '-5.19000000', '4.83000000']);
+    expect(r.band.map((b) => [b.queueModel, b.current])).toEqual([
+      ['power', true],
+      ['pessimistic', false],
+      ['optimistic', false],
+    ]);
+    expect(r.band[0]!.netPnl).toBe('4.43000000');
+    expect(r.assumptions).toHaveLength(2);
+    expect(r.series.drawdown[3]).toEqual([T0 + 3 * DAY, 20 / 1010]);
+    expect(r.series.positions['BTC-USD']![3]).toEqual([T0 + 3 * DAY, '-0.5']);
+  });
+
+  it('writes non-finite numbers as null and leaves undefined members out', () => {
+    expect(stringifyReport({ b: Infinity, a: undefined, c: [undefined, NaN] })).toBe('{\n  "b": null,\n  "c": [\n    null,\n    null\n  ]\n}\n');
+  });
+});
+
+describe('series thinning', () => {
+  it('keeps each bucket’s min and max in time order', () => {
+    const pts: Array<[number, number]> = [0, 5, 1, 9, 3, 2, 8, 4].map((v, i) => [i, v]);
+    expect(thin(pts, 4, (v) => v)).toEqual([
+      [0, 0],
+      [3, 9],
+      [5, 2],
+      [6, 8],
+    ]);
+    expect(thin(pts, 100, (v) => v)).toBe(pts);
+  });
+});
+
+describe('report.html', () => {
+  it('is one page with uPlot and the data inlined and no external resource', async () => {
+    const html = await renderReportHtml(buildReport(workedExample()));
+    expect(html).toContain('id="report-data"');
+    expect(html).toContain('uPlot');
+    expect(html).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)=/i);
+    expect(html).not.toMatch(/url\(\s*['"]?https?:/i);
+    expect(html).not.toMatch(/@import/i);
+    for (const text of ['Equity', 'Fill-model band', 'pessimistic', 'Assumptions', 'MAX_POSITION', '4.79000000', 'win rate']) expect(html).toContain(text);
+  });
+
+  it('escapes what it shows', async () => {
+    const input = workedExample();
+    input.name = '<script>alert(1)</script>';
+    input.assumptions = ['a </script> b'];
+    const html = await renderReportHtml(buildReport(input));
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('&lt;script&gt;alert(1)');
+  });
+});

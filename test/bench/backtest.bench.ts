@@ -1,0 +1,65 @@
+/**
+ * `backtest`: events per second through the whole backtest pipeline — rexbot reader, merge, backtest venue (book,
+ * queues, fill model, engine settlement), gateway, sync, stores, strategy, risk, orders — on a recorded file of
+ * synthetic L2 events (1,000,000 by default; `BENCH_BACKTEST_EVENTS` changes it), with a no-op strategy and with
+ * the example market maker, and the same file only read and parsed as the baseline. Each run is its own process,
+ * so the peak RSS figures are comparable: 4× the events with the no-op strategy shows whether memory stays flat.
+ * Targets (issue 10): ≥ 1,000,000 events/s no-op, ≥ 500,000 with the market maker, pipeline within 3× of
+ * read-and-parse, peak RSS at 4M within 10 % of 1M.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoPath } from '../helpers/shared.js';
+import type { Bench, Figure } from './harness.js';
+import { writeSyntheticRecording } from './backtest/write-recording.js';
+
+interface ChildResult {
+  events: number;
+  ms: number;
+  cpuMs: number;
+  maxRssMb: number;
+}
+
+function child(mode: 'parse' | 'noop' | 'mm', file: string): ChildResult {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', repoPath('test', 'bench', 'backtest', 'child.ts'), mode, file], {
+    cwd: repoPath(),
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(out.trim().split('\n').pop()!) as ChildResult;
+}
+
+export const benches: Bench[] = [
+  {
+    name: 'backtest',
+    async run(): Promise<Figure[]> {
+      const n = Number(process.env.BENCH_BACKTEST_EVENTS ?? 1_000_000);
+      const dir = mkdtempSync(join(tmpdir(), 'rexbot-bench-backtest-'));
+      try {
+        const small = join(dir, 'events-1x.jsonl');
+        const large = join(dir, 'events-4x.jsonl');
+        await writeSyntheticRecording(small, n);
+        const parse = child('parse', small);
+        const noop = child('noop', small);
+        const mm = child('mm', small);
+        await writeSyntheticRecording(large, 4 * n);
+        rmSync(small);
+        const noop4 = child('noop', large);
+        const rate = (r: ChildResult) => (r.events * 1000) / r.ms;
+        const m = (x: number) => `${(x / 1e6).toFixed(2)}M`;
+        // On a shared machine wall time includes other processes' turns: the CPU-time rate says what the code costs.
+        const cpu = (r: ChildResult) => `${Math.round((r.events * 1000) / r.cpuMs)} events per CPU-second`;
+        return [
+          { bench: 'backtest-parse', value: rate(parse), unit: 'events/s', note: `read and parse only, ${m(parse.events)} events, ${cpu(parse)}, peak RSS ${parse.maxRssMb.toFixed(0)} MB` },
+          { bench: 'backtest-noop', value: rate(noop), unit: 'events/s', baseline: rate(parse), note: `whole pipeline, no-op strategy, ${m(noop.events)} events, ${cpu(noop)} (target ≥ 1,000,000/s, within 3× of parse)` },
+          { bench: 'backtest-mm', value: rate(mm), unit: 'events/s', baseline: rate(parse), note: `whole pipeline, example market maker, ${m(mm.events)} events, ${cpu(mm)} (target ≥ 500,000/s)` },
+          { bench: 'backtest-rss-4x', value: noop4.maxRssMb, unit: 'MB', baseline: noop.maxRssMb, note: `peak RSS with the no-op strategy at ${m(noop4.events)} events vs ${m(noop.events)} (target ratio ≤ 1.1)` },
+        ];
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  },
+];

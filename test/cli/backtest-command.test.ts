@@ -1,0 +1,91 @@
+/**
+ * `rexbot backtest` as a real process on the shipped example (config/backtest.yaml over
+ * backtest/data/bittrex-v3-2021-06-14.jsonl.gz): a run with --band writes both report files and says where;
+ * the same run twice gives the same report.json bytes; a sweep runs its grid on worker threads with a bad
+ * value failing alone; bad command lines exit 2 with the reason.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoPath } from '../helpers/shared.js';
+
+const run = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [repoPath('src/cli/bin.mjs'), 'backtest', ...args], { cwd: repoPath(), timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+};
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+const tmp = async () => {
+  const d = await mkdtemp(join(tmpdir(), 'rexbot-backtest-cli-'));
+  dirs.push(d);
+  return d;
+};
+
+describe('rexbot backtest', () => {
+  it('runs the shipped example with --band: summary, report.json and report.html, and where they are', { timeout: 120_000 }, async () => {
+    const out = await tmp();
+    const r = await run(['config/backtest.yaml', '--band', '--out', out]);
+    expect(r.stderr).not.toContain('rexbot backtest:');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`report: ${join(out, 'report.html')}`);
+    expect(r.stdout).toMatch(/net PnL/);
+    expect(r.stdout).toMatch(/pessimistic/);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { kind: string; events: number; band: Array<{ queueModel: string }>; queueModel: string };
+    expect(report.kind).toBe('backtest');
+    expect(report.events).toBe(186);
+    expect(report.band.map((b) => b.queueModel)).toEqual(['power', 'pessimistic', 'optimistic']);
+    expect(existsSync(join(out, 'report.html'))).toBe(true);
+    // not a terminal: plain progress lines, no bar redraws
+    expect(r.stderr).toMatch(/^backtest: 100\.0 % · 186 events · [\d,]+ events\/s · ETA/m);
+
+    const again = await tmp();
+    expect((await run(['config/backtest.yaml', '--band', '--out', again])).code).toBe(0);
+    expect((await readFile(join(again, 'report.json'))).equals(await readFile(join(out, 'report.json')))).toBe(true);
+  });
+
+  it('sweeps a grid on worker threads; a bad value fails in the table and the rest go on', { timeout: 120_000 }, async () => {
+    const out = await tmp();
+    const r = await run(['config/backtest.yaml', '--sweep', 'spread=0.0001,0.0003', '--sweep', 'size=0.002,abc', '--metric', 'netPnl', '--jobs', '2', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('sweep of 4 runs on 2 worker threads');
+    expect(r.stdout).toContain(`index: ${join(out, 'index.html')}`);
+    expect(r.stdout.match(/FAILED: .*params\.size/g)).toHaveLength(2);
+    const index = JSON.parse(await readFile(join(out, 'index.json'), 'utf8')) as { results: Array<{ ok: boolean; html?: string }> };
+    expect(index.results.map((x) => x.ok)).toEqual([true, true, false, false]);
+    for (const x of index.results.filter((y) => y.ok)) expect(existsSync(join(out, x.html!))).toBe(true);
+  });
+
+  it('says what is wrong with a command line, exit 2; --help exits 0', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--sweep key=v,...');
+    for (const [args, msg] of [
+      [[], 'give the config file'],
+      [['config/backtest.yaml', '--sweep', 'spread'], '--sweep spread: expected key=v1,v2'],
+      [['config/backtest.yaml', '--sweep', 'spread=1', '--metric', 'luck'], '--metric luck: unknown'],
+      [['config/backtest.yaml', '--jobs', '0'], '--jobs must be a whole number'],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(msg);
+    }
+  });
+
+  it('a config that does not run exits 1 with the reason and where', async () => {
+    const r = await run(['config/paper.yaml', '--out', await tmp()]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/venue\.kind.*backtest/);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * `rexbot validate` catches what used to surface only in a run: a strategy whose setup() throws (rehearsed against
+ * an in-process simulated market), a TypeScript plugin with a type error (`direction: 'BYU'`), and params with a
+ * typo (placed at their YAML line, with "did you mean"). And every command answers --help with exit 0.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { repoPath } from '../helpers/shared.js';
+
+// Inside the repository (git-ignored), so a plugin's bare `import ... from 'rxjs'` resolves as in a user's project.
+const tmp = mkdtempSync(join(repoPath('test'), '.tmp-validate-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function inProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => ((stdout += c.toString()), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => ((stderr += c.toString()), true));
+  try {
+    return { code: await main(args), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+/** A bot folder (an ESM package, as a user's own project is) with one plugin `mine.ts` and `bot.yaml`. */
+function botFolder(name: string, plugin: string, yaml = 'strategies:\n  - name: mine\n    use: ./mine.ts\n    markets: [BTC-USD]\n'): string {
+  const dir = mkdtempSync(join(tmp, `${name}-`));
+  writeFileSync(join(dir, 'package.json'), '{"type": "module"}\n');
+  writeFileSync(join(dir, 'mine.ts'), plugin);
+  writeFileSync(join(dir, 'bot.yaml'), yaml);
+  return join(dir, 'bot.yaml');
+}
+
+const importLine = `import { defineStrategy, z } from ${JSON.stringify(repoPath('src', 'strategy', 'index.ts'))};\n`;
+
+// Each case type-checks or rehearses strategies for real (seconds of CPU each): a loaded CI box needs room.
+describe('rexbot validate', { timeout: 120_000 }, () => {
+  it('fails a strategy whose setup() throws, naming it and the error', async () => {
+    const r = await inProcess(['validate', '--no-typecheck', repoPath('test/fixtures/configs/good-paper.yaml')]);
+    expect(r.code).toBe(0);
+    const bot = botFolder('throws', `${importLine}export default defineStrategy({ name: 'mine', params: z.strictObject({}), setup() { throw new Error('no pricing model configured'); } });\n`);
+    const bad = await inProcess(['validate', '--no-typecheck', bot]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/strategy 'mine' failed in a 15 s simulated run: no pricing model configured/);
+  });
+
+  it('fails a strategy that emits something that is not an intent within the rehearsal', async () => {
+    const bot = botFolder(
+      'not-intent',
+      `${importLine}import { map } from 'rxjs';\n` +
+        `export default defineStrategy({ name: 'mine', params: z.strictObject({}), setup(ctx) { return ctx.every(1000).pipe(map(() => ({ kind: 'plase' }))) as never; } });\n`,
+    );
+    const r = await inProcess(['validate', '--no-typecheck', bot]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/strategy 'mine' failed in a 15 s simulated run: .*plase/);
+  });
+
+  it("type-checks TypeScript plugins: direction 'BYU' is refused with file:line:col before any run", async () => {
+    const bot = botFolder(
+      'byu',
+      `${importLine}import { of } from 'rxjs';\n` +
+        `export default defineStrategy({\n  name: 'mine',\n  params: z.strictObject({}),\n  setup() {\n` +
+        `    return of({ kind: 'place', key: 'k', order: { marketSymbol: 'BTC-USD', direction: 'BYU', type: 'LIMIT', quantity: '0.01', limit: '1000', timeInForce: 'GOOD_TIL_CANCELLED' } });\n  },\n});\n`,
+    );
+    const r = await inProcess(['validate', bot]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/strategy plugins do not type-check:\n {2}.*mine\.ts:\d+:\d+: TS2322 .*Type '"BYU"' is not assignable to type '"BUY" \| "SELL"'/);
+  });
+
+  it('places a params typo at its YAML line with a suggestion', async () => {
+    const bot = botFolder(
+      'typo',
+      `${importLine}export default defineStrategy({ name: 'mine', params: z.strictObject({ spread: z.number().default(1), levels: z.number().default(1) }), setup(ctx) { return ctx.every(3_600_000) as never; } });\n`,
+      'strategies:\n  - name: mine\n    use: ./mine.ts\n    markets: [BTC-USD]\n    params:\n      sprad: 0.002\n',
+    );
+    const r = await inProcess(['validate', bot]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${bot}:6:7 strategies[0].params.sprad: unknown field "sprad"; did you mean "spread"?`);
+  });
+
+  it('passes a good config and says what the rehearsal saw', async () => {
+    const r = await inProcess(['validate', 'config/paper.yaml']);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^config\/paper\.yaml: ok \(1 strategy, venue paper; 15 s simulated: mm-btc \d+ intents?\)\n$/);
+  });
+});
+
+describe('--help', () => {
+  it.each(['run', 'validate', 'sim', 'record', 'schema', 'version'])('rexbot %s --help prints its usage and exits 0', async (name) => {
+    const r = await inProcess([name, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^usage: rexbot ${name}`));
+    expect(r.stderr).toBe('');
+  });
+});
