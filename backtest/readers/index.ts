@@ -3,6 +3,7 @@
  * Adding a format is one line here (the legacy v1.1 capture reader registers `bittrex-v1-ws` the same way).
  * See FORMATS.md beside this file for what each format looks like.
  */
+import { openBittrexV1Capture } from './bittrex-v1-ws.js';
 import { openBittrexV3Capture } from './bittrex-v3-ws.js';
 import { openCandlesCsv } from './candles-csv.js';
 import { openCandlesJson } from './candles-json.js';
@@ -18,6 +19,7 @@ export { UnreadableFileError } from './line-reader.js';
 export const readerFactories: Readonly<Record<string, ReaderFactory>> = {
   rexbot: openRexbotRecording,
   'bittrex-v3-ws': openBittrexV3Capture,
+  'bittrex-v1-ws': openBittrexV1Capture,
   tardis: openTardisCsv,
   'candles-csv': openCandlesCsv,
   'candles-json': openCandlesJson,

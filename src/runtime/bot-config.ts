@@ -33,12 +33,16 @@ const venueSchema = z.discriminatedUnion('kind', [
     kind: z.literal('paper'),
     /** Simulator config file (relative to this file); default: the built-in defaults. */
     simulator: z.string().optional(),
+    /** Interface version the bot speaks: `v3` (default) or the legacy `v1` (v1.1 REST + hub c2, limit orders only). */
+    dialect: z.enum(['v3', 'v1']).default('v3'),
   }),
   z.strictObject({
     /** Connect to a running venue: the real interface or a `rexbot sim` elsewhere. */
     kind: z.literal('live'),
+    /** REST base with its version path: `.../v3`, or `.../api/v1.1` with `dialect: v1`. */
     restUrl: z.url(),
     hubUrl: z.url(),
+    dialect: z.enum(['v3', 'v1']).default('v3'),
   }),
   backtestVenueSchema,
 ]);
@@ -62,7 +66,7 @@ const rateLimitSchema = z.strictObject({
 /** Schema of a bot config file. */
 export const botConfigSchema = z.strictObject({
   bot: z.strictObject({ name: z.string().min(1).default('rexbot') }).prefault({}),
-  venue: venueSchema.default({ kind: 'paper' }),
+  venue: venueSchema.default({ kind: 'paper', dialect: 'v3' }),
   /** Hub transport: classic ASP.NET SignalR (what the service spoke) or @microsoft/signalr against a Core hub. */
   transport: z.enum(['classic', 'core']).default('classic'),
   credentials: z
@@ -128,6 +132,11 @@ export function botConfigJsonSchema(): unknown {
   return z.toJSONSchema(botConfigSchema, { io: 'input', unrepresentable: 'any' });
 }
 
+/** The interface version a venue speaks: `v1` (legacy v1.1) or `v3`; a backtest venue has no wire, so `v3`. */
+export function venueDialect(venue: BotConfig['venue']): 'v3' | 'v1' {
+  return 'dialect' in venue ? venue.dialect : 'v3';
+}
+
 /** Load, validate and post-check a bot config file. Errors name file, line and field. */
 export function loadBotConfig(file: string, env: NodeJS.ProcessEnv = process.env): BotConfig {
   const cfg = loadYamlConfig(file, botConfigSchema, env);
@@ -135,6 +144,10 @@ export function loadBotConfig(file: string, env: NodeJS.ProcessEnv = process.env
   for (const [i, s] of cfg.strategies.entries()) {
     if (names.has(s.name)) throw new ConfigError(file, [{ path: `strategies[${i}].name`, message: `duplicate strategy name '${s.name}'` }]);
     names.add(s.name);
+  }
+  if (venueDialect(cfg.venue) === 'v1' && cfg.transport !== 'classic') {
+    // The v1.1 hub (c2) was only ever a classic SignalR hub; there is nothing for @microsoft/signalr to talk to.
+    throw new ConfigError(file, [{ path: 'transport', message: `venue.dialect v1 streams over the classic SignalR hub c2 only; transport '${cfg.transport}' has no v1.1 form (use classic)` }]);
   }
   if (cfg.venue.kind === 'live' && !resolveCredentials({ ...cfg, file })) {
     throw new ConfigError(file, [{ path: 'credentials', message: 'a live venue needs credentials (apiKey/apiSecret from the environment, or credentials.file)' }]);

@@ -5,14 +5,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { createBittrexGateway, type BittrexGateway } from '../bittrex/gateway.js';
+import { createBittrexGateway } from '../bittrex/gateway.js';
+import { createV1Gateway } from '../bittrex/v1/gateway/v1-gateway.js';
+import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
 import { createSharedThrottler, type SharedThrottler } from '../bittrex/rest/shared-throttler.js';
 import { createThrottler, type Throttler } from '../bittrex/rest/throttler.js';
 import { systemClock, type TimerHandle } from '../core/clock.js';
 import { createLogger, registerSecret } from '../telemetry/logger.js';
 import { createMetrics, throttlerMetrics } from '../telemetry/metrics.js';
 import { startOpsServer, type OpsServer } from '../telemetry/ops-server.js';
-import { resolveCredentials, type BotConfig } from './bot-config.js';
+import { resolveCredentials, venueDialect, type BotConfig } from './bot-config.js';
 import { loadBotPlugins } from './bot-plugins.js';
 import { Kernel } from './kernel.js';
 import { loadSimConfig, parseSimConfig } from './sim-config.js';
@@ -22,7 +24,7 @@ import type { StrategyFailure } from '../strategy/strategy-errors.js';
 /** A running bot. */
 export interface RunningBot {
   readonly kernel: Kernel;
-  readonly gateway: BittrexGateway;
+  readonly gateway: ExchangeGateway;
   readonly simulator: RunningSimulator | undefined;
   readonly ops: OpsServer | undefined;
   readonly journalPath: string;
@@ -59,7 +61,7 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   if (cfg.venue.kind === 'paper') {
     const simCfg = cfg.venue.simulator ? loadSimConfig(resolve(baseDir, cfg.venue.simulator), opts.env) : parseSimConfig('', '<defaults>', baseDir);
     simulator = await startSimulator(simCfg, { env: {}, onInternalError: (err, where) => logger.error({ err, where }, 'simulator internal error') });
-    restUrl = simulator.server.restUrl;
+    restUrl = venueDialect(cfg.venue) === 'v1' ? simulator.server.restV1Url : simulator.server.restUrl;
     hubUrl = cfg.transport === 'core' ? simulator.server.coreHubUrl : simulator.server.hubUrl;
     credentials = { apiKey: simulator.demo.apiKey, apiSecret: simulator.demo.apiSecret };
     logger.info({ rest: restUrl, hub: hubUrl, driver: simulator.driver.kind }, 'paper trading against the in-process simulator');
@@ -75,7 +77,10 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   const metrics = createMetrics({ defaultMetrics: true, labels: { bot: cfg.bot.name } });
   const { throttler, shared } = await createKeyThrottler(cfg, credentials, logger);
   throttlerMetrics(throttler, metrics.registry);
-  const gateway = createBittrexGateway({ restUrl, hubUrl, transport: cfg.transport, credentials, clock, throttler, logger: logger.child({ component: 'gateway' }) });
+  const gateway: ExchangeGateway = venueDialect(cfg.venue) === 'v1'
+    ? createV1Gateway({ restUrl, hubUrl, credentials, clock, throttler })
+    : createBittrexGateway({ restUrl, hubUrl, transport: cfg.transport, credentials, clock, throttler, logger: logger.child({ component: 'gateway' }) });
+  if (venueDialect(cfg.venue) === 'v1') logger.info({ rest: restUrl, hub: hubUrl }, 'speaking the legacy v1.1 interface (limit orders only; no candles or conditional orders)');
 
   // A paper run talks to a simulator born with this process, so it keeps its own journal; a live bot keeps one
   // journal for its whole life, which is what makes a restart after a crash reconcile.
@@ -110,6 +115,8 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
       journalCompactBytes: cfg.journal.compactBytes,
       journalHistoryPath: cfg.journal.keepHistory ? `${journalPath}.history` : undefined,
       depth: cfg.depth,
+      // v1.1 has no candles: follow none rather than refuse to start.
+      ...(venueDialect(cfg.venue) === 'v1' ? { candleIntervals: [] } : {}),
       baseDir,
       onStrategyFailure: cfg.onStrategyFailure,
       onAllStrategiesFailed,

@@ -50,9 +50,11 @@ const syntheticSchema = z.strictObject({
 const replaySchema = z.strictObject({
   kind: z.literal('replay'),
   /** Hub session captures (`BITTREX.ws.1.0` format), relative to the config file. */
-  ws: z.array(z.string()).min(1),
+  ws: z.array(z.string()).default([]),
   /** REST order-book snapshot captures (`BITTREX.http.0.0` format), relative to the config file. */
-  http: z.array(z.string()).min(1),
+  http: z.array(z.string()).default([]),
+  /** Legacy v1.1 hub captures (hub c2, with their own snapshots), relative to the config file. */
+  v1Ws: z.array(z.string()).default([]),
   markets: z.array(marketSymbolSchema).optional(),
   depth: z.number().int().min(1).max(500).optional(),
   speed: z.number().positive().optional(),
@@ -145,7 +147,10 @@ export function engineConfigOf(cfg: SimFileConfig): SimConfig {
 /** The market driver configuration a file describes. */
 export function driverConfigOf(cfg: SimFileConfig): MarketDriverConfig {
   const d = cfg.driver;
-  if (d.kind === 'replay') return { ...d, ws: d.ws.map((p) => at(cfg, p)), http: d.http.map((p) => at(cfg, p)) } as MarketDriverConfig;
+  if (d.kind === 'replay') {
+    if (d.ws.length === 0 && d.v1Ws.length === 0) throw new RangeError('driver (replay): name at least one capture in ws (v3) or v1Ws (v1.1)');
+    return { ...d, ws: d.ws.map((p) => at(cfg, p)), http: d.http.map((p) => at(cfg, p)), v1Ws: d.v1Ws.map((p) => at(cfg, p)) } as MarketDriverConfig;
+  }
   return d as MarketDriverConfig;
 }
 

@@ -15,6 +15,8 @@ import { createControlHandler } from './control/control-api.js';
 import { bridgeEventsToHub } from './hub-bridge.js';
 import { attachHub } from './hub/attach-hub.js';
 import { Hub } from './hub/hub.js';
+import { bridgeEventsToV1Hub, v1EngineBackend } from './hub-v1/v1-engine-backend.js';
+import { V1Hub } from './hub-v1/v1-hub.js';
 import { RestFaults } from './rest/faults.js';
 import { KeyRateLimiter } from './rest/rate-limit.js';
 import { createRestHandler, type RouteDef } from './rest/rest-handler.js';
@@ -64,6 +66,8 @@ export interface SimServer {
   readonly controlUrl: string;
   readonly controlToken: string;
   readonly hub: Hub;
+  /** The v1.1 hub `c2`, on the same classic path as `c3` (connectionData `[{"name":"c2"}]`). */
+  readonly v1Hub: V1Hub;
   readonly restFaults: RestFaults;
   readonly limiter: KeyRateLimiter;
   readonly http: Server;
@@ -132,6 +136,9 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
     },
   });
   const unbridge = bridgeEventsToHub(engine.bus, hub, (id) => accounts.isSubaccount(id));
+  const v1Backend = v1EngineBackend(engine);
+  const v1Hub = new V1Hub({ backend: v1Backend, clock: opts.hubClock ?? systemClock });
+  const unbridgeV1 = bridgeEventsToV1Hub(engine, v1Hub, v1Backend);
   const control = createControlHandler(
     { clock: engine.clock, catalog: engine.catalog, funds: engine.funds, ledger: engine.ledger, restFaults, limiter, hub },
     { basePath: '/control', token: controlToken },
@@ -154,7 +161,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
   server.keepAliveTimeout = 5_000;
   // What the HTTP parser refuses (unknown method, oversize request line) gets a JSON refusal like any other.
   server.on('clientError', answerClientError);
-  const attached = attachHub(server, hub, { classicPath: '/signalr', corePath: '/hub' });
+  const attached = attachHub(server, hub, { classicPath: '/signalr', corePath: '/hub', v1Hub });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -175,6 +182,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
     controlUrl: `${origin}/control`,
     controlToken,
     hub,
+    v1Hub,
     restFaults,
     limiter,
     http: server,
@@ -182,8 +190,10 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
       if (closed) return;
       closed = true;
       unbridge();
+      unbridgeV1();
       attached.detach();
       hub.closeAll();
+      v1Hub.closeAll();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

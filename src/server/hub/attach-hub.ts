@@ -13,7 +13,7 @@ import type { Clock } from '../../core/clock.js';
 import { ClassicHubEndpoint } from './classic-endpoint.js';
 import { CoreHubEndpoint } from './core-endpoint.js';
 import { refuseUpgrade, replyText } from './http-replies.js';
-import type { HubBackend } from './hub-types.js';
+import type { ClassicHubService, HubBackend } from './hub-types.js';
 import { Hub, type HubOptions } from './hub.js';
 
 /** Where the two flavours live. */
@@ -22,6 +22,8 @@ export interface HubPaths {
   classicPath?: string;
   /** ASP.NET Core SignalR path; default `/hub`. */
   corePath?: string;
+  /** The v1.1 hub `c2`, served beside `c3` on the classic path (connectionData `[{"name":"c2"}]`). */
+  v1Hub?: ClassicHubService;
 }
 
 /** The hub's hold on a server; `detach` gives the paths back and drops the hub's sockets. */
@@ -61,7 +63,9 @@ export function attachHub(server: Server, hub: Hub, paths: HubPaths = {}): Attac
   if (within(classicPath, corePath) || within(corePath, classicPath)) {
     throw new Error(`hub paths overlap: ${classicPath} and ${corePath}`);
   }
-  const classic = new ClassicHubEndpoint(hub, classicPath);
+  const classicHubs = new Map([['c3', { service: hub as ClassicHubService, pushName: 'C3' }]]);
+  if (paths.v1Hub) classicHubs.set('c2', { service: paths.v1Hub, pushName: 'C2' });
+  const classic = new ClassicHubEndpoint(classicHubs, classicPath);
   const core = new CoreHubEndpoint(hub, corePath);
   const endpointFor = (url: URL): ClassicHubEndpoint | CoreHubEndpoint | undefined =>
     classic.owns(url.pathname) ? classic : core.owns(url.pathname) ? core : undefined;
@@ -137,10 +141,10 @@ export interface HubServer {
  * await srv.close();
  */
 export async function startHubServer(opts: HubServerOptions): Promise<HubServer> {
-  const { port = 0, host = '127.0.0.1', classicPath, corePath, ...hubOpts } = opts;
+  const { port = 0, host = '127.0.0.1', classicPath, corePath, v1Hub, ...hubOpts } = opts;
   const hub = new Hub(hubOpts);
   const server = createServer((req, res) => replyText(res, 404, `no route ${req.method} ${req.url}`));
-  const attached = attachHub(server, hub, { classicPath, corePath });
+  const attached = attachHub(server, hub, { classicPath, corePath, ...(v1Hub ? { v1Hub } : {}) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,5 +1,6 @@
 /**
- * Classic ASP.NET SignalR 1.5 wire flavour of the hub (hub `c3`, WebSocket transport only), as WIRE.md describes
+ * Classic ASP.NET SignalR 1.5 wire flavour of the hubs (v3's `c3`, and v1.1's `c2` when attached; WebSocket
+ * transport only; the hub a connection speaks to is the one its connectionData names), as WIRE.md describes
  * and as the real service behaved: negotiate / connect (or reconnect) / start / ping / abort under one base path,
  * JSON text frames, `{}` keep-alives, replies `{"R":…,"I":"id"}` or `{"I":"id","E":"…"}`, pushes
  * `{"C":cursor,"M":[{"H":"C3","M":name,"A":[…]}]}`.
@@ -13,8 +14,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { TimerHandle } from '../../core/clock.js';
 import { ConnectionTokens } from './connection-tokens.js';
 import { messageText, refuseUpgrade, replyJson, replyText } from './http-replies.js';
-import { HubMethodError } from './hub-types.js';
-import type { Hub, HubConnectionHandle } from './hub.js';
+import { HubMethodError, type ClassicHubService } from './hub-types.js';
+import type { HubConnectionHandle } from './hub.js';
 
 /** Seconds, as announced in the negotiate reply. */
 export const CLASSIC_KEEP_ALIVE_TIMEOUT_S = 20;
@@ -25,46 +26,61 @@ export const CLASSIC_MAX_FRAME_BYTES = 64 * 1024;
 /** A client that lets this much pile up unsent is too slow to follow the streams; it is dropped to protect the rest. */
 export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
-const HUB_NAME = 'c3';
-/** Every push names the hub in this spelling, as the real service did. */
-const PUSH_HUB = 'C3';
+/** The hub a connection gets when its connectionData names none. */
+const DEFAULT_HUB = 'c3';
 const ONLY_WEBSOCKETS = 'This hub serves the webSockets transport only: open a WebSocket to {base}/connect.';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** An error message when connectionData names a hub other than c3 or is malformed; undefined when acceptable. */
-function connectionDataProblem(raw: string | null): string | undefined {
-  if (raw === null || raw === '') return undefined;
-  let hubs: unknown;
+/** A hub the endpoint serves: the service behind it and the spelling its pushes name it with (`C3`, `C2`). */
+export interface ClassicHubEntry {
+  service: ClassicHubService;
+  pushName: string;
+}
+
+/**
+ * The hub a connectionData value names (lower case), or a problem message. One hub per connection: the real
+ * service ran c2 and c3 on different hosts, so no client ever asked for both on one socket.
+ */
+function hubOf(raw: string | null, hubs: ReadonlyMap<string, ClassicHubEntry>): { hub: string } | { problem: string } {
+  if (raw === null || raw === '') return { hub: DEFAULT_HUB };
+  let listed: unknown;
   try {
-    hubs = JSON.parse(raw);
+    listed = JSON.parse(raw);
   } catch {
-    return `connectionData is not JSON: ${raw.slice(0, 100)}`;
+    return { problem: `connectionData is not JSON: ${raw.slice(0, 100)}` };
   }
-  if (!Array.isArray(hubs)) return 'connectionData must be a JSON array such as [{"name":"c3"}]';
-  for (const h of hubs) {
+  if (!Array.isArray(listed)) return { problem: 'connectionData must be a JSON array such as [{"name":"c3"}]' };
+  let hub: string | undefined;
+  for (const h of listed) {
     const name: unknown = isRecord(h) ? h.name : undefined;
-    if (typeof name !== 'string') return 'connectionData entries must be objects with a name';
-    if (name.toLowerCase() !== HUB_NAME) return `'${name}' Hub could not be resolved.`;
+    if (typeof name !== 'string') return { problem: 'connectionData entries must be objects with a name' };
+    const lower = name.toLowerCase();
+    if (!hubs.has(lower)) return { problem: `'${name.slice(0, 100)}' Hub could not be resolved.` };
+    if (hub !== undefined && hub !== lower) return { problem: 'connectionData names two hubs; connect once per hub' };
+    hub = lower;
   }
-  return undefined;
+  return { hub: hub ?? DEFAULT_HUB };
 }
 
 /** Serves the classic flavour under one base path (e.g. `/signalr`). */
 export class ClassicHubEndpoint {
   readonly basePath: string;
-  readonly #hub: Hub;
+  readonly #hubs: ReadonlyMap<string, ClassicHubEntry>;
   readonly #tokens = new ConnectionTokens();
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: CLASSIC_MAX_FRAME_BYTES });
   readonly #sockets = new Map<string, { ws: WebSocket; handle: HubConnectionHandle }>();
   readonly #keepAlive: TimerHandle;
 
-  constructor(hub: Hub, basePath: string) {
-    this.#hub = hub;
+  /** `hubs`: lower-case hub name → service; `c3` must be among them (it is what a bare connectionData means). */
+  constructor(hubs: ReadonlyMap<string, ClassicHubEntry>, basePath: string) {
+    const c3 = hubs.get(DEFAULT_HUB);
+    if (!c3) throw new Error('ClassicHubEndpoint: the c3 hub is required');
+    this.#hubs = hubs;
     this.basePath = basePath.replace(/\/+$/, '');
-    this.#keepAlive = hub.clock.setInterval(() => {
+    this.#keepAlive = c3.service.clock.setInterval(() => {
       for (const { ws } of this.#sockets.values()) if (ws.readyState === ws.OPEN) ws.send('{}');
     }, CLASSIC_KEEP_ALIVE_INTERVAL_MS);
   }
@@ -86,8 +102,8 @@ export class ClassicHubEndpoint {
     switch (action) {
       case 'negotiate': {
         if (!expect('GET')) return;
-        const problem = connectionDataProblem(url.searchParams.get('connectionData'));
-        if (problem) return replyText(res, 400, problem);
+        const named = hubOf(url.searchParams.get('connectionData'), this.#hubs);
+        if ('problem' in named) return replyText(res, 400, named.problem);
         const { connectionId, connectionToken } = this.#tokens.issue();
         return replyJson(res, 200, {
           Url: this.basePath,
@@ -145,9 +161,10 @@ export class ClassicHubEndpoint {
     }
     const connectionId = this.#tokens.verify(q.get('connectionToken'));
     if (!connectionId) return refuseUpgrade(socket, 400, 'missing or unrecognised connectionToken');
-    const problem = connectionDataProblem(q.get('connectionData'));
-    if (problem) return refuseUpgrade(socket, 400, problem);
-    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, connectionId));
+    const named = hubOf(q.get('connectionData'), this.#hubs);
+    if ('problem' in named) return refuseUpgrade(socket, 400, named.problem);
+    const hub = named.hub;
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, connectionId, hub));
   }
 
   /** Stop keep-alives and drop every socket. */
@@ -158,22 +175,24 @@ export class ClassicHubEndpoint {
     this.#wss.close();
   }
 
-  #accept(ws: WebSocket, connectionId: string): void {
+  #accept(ws: WebSocket, connectionId: string, hubName: string): void {
+    const entry = this.#hubs.get(hubName) as ClassicHubEntry;
+    const pushHub = JSON.stringify(entry.pushName);
     let cursor = 0;
     const prefix = `d-${connectionId.slice(0, 8).toUpperCase()}-B,0|`;
     const nextCursor = (): string => prefix + (++cursor).toString(16).toUpperCase();
     // The init frame must be the socket's first frame, before the hub can push anything.
     ws.send(JSON.stringify({ C: nextCursor(), S: 1, M: [] }));
-    const handle = this.#hub.open(connectionId, 'classic', {
+    const handle = entry.service.open(connectionId, 'classic', {
       push: (target, argsJson) => {
         if (ws.readyState !== ws.OPEN) return;
         if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return void ws.terminate();
-        ws.send(`{"C":${JSON.stringify(nextCursor())},"M":[{"H":"${PUSH_HUB}","M":${JSON.stringify(target)},"A":${argsJson}}]}`);
+        ws.send(`{"C":${JSON.stringify(nextCursor())},"M":[{"H":${pushHub},"M":${JSON.stringify(target)},"A":${argsJson}}]}`);
       },
       terminate: () => ws.terminate(),
     });
     this.#sockets.set(connectionId, { ws, handle });
-    ws.on('message', (data) => this.#onFrame(ws, handle, messageText(data)));
+    ws.on('message', (data) => this.#onFrame(ws, handle, hubName, messageText(data)));
     ws.on('error', () => {
       // ws reports protocol violations (e.g. a frame over maxPayload) here and then closes; 'close' cleans up.
     });
@@ -183,7 +202,7 @@ export class ClassicHubEndpoint {
     });
   }
 
-  #onFrame(ws: WebSocket, handle: HubConnectionHandle, text: string): void {
+  #onFrame(ws: WebSocket, handle: HubConnectionHandle, hubName: string, text: string): void {
     const reply = (frame: object): void => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
@@ -199,8 +218,8 @@ export class ClassicHubEndpoint {
       return reply({ E: 'malformed invocation: I (call id) must be a number or a string' });
     }
     const I = String(rawId);
-    if (typeof frame.H !== 'string' || frame.H.toLowerCase() !== HUB_NAME) {
-      return reply({ I, E: `'${String(frame.H)}' Hub could not be resolved.` });
+    if (typeof frame.H !== 'string' || frame.H.toLowerCase() !== hubName) {
+      return reply({ I, E: `'${String(frame.H).slice(0, 100)}' Hub could not be resolved.` });
     }
     if (typeof frame.M !== 'string' || frame.M === '') {
       return reply({ I, E: 'malformed invocation: M (method name) must be a non-empty string' });
@@ -211,7 +230,7 @@ export class ClassicHubEndpoint {
     try {
       R = handle.invoke(frame.M, args);
     } catch (err) {
-      const message = err instanceof HubMethodError ? err.message : `internal error in ${frame.M}`;
+      const message = err instanceof HubMethodError ? err.message : `internal error in ${frame.M.slice(0, 64)}`;
       return reply({ I, E: message });
     }
     reply({ R, I });

@@ -1,3 +1,6 @@
+import type { Clock } from '../../core/clock.js';
+import type { HubConnectionHandle } from './hub.js';
+
 /**
  * The hub server's ports: what it needs from the exchange (a {@link HubBackend}) and what it needs from a wire
  * flavour (a {@link HubSink} per connection). The hub itself knows neither the engine nor the sockets.
@@ -20,6 +23,16 @@ export interface HubBackend {
    * quote-base order), or undefined when it is listed.
    */
   marketError?(marketSymbol: string): string | undefined;
+}
+
+/**
+ * A hub the classic endpoint can serve connections of: v3's {@link Hub} (`c3`) and the v1.1 hub (`c2`).
+ * The endpoint moves frames; the service answers invocations and pushes through the sink.
+ */
+export interface ClassicHubService {
+  /** Clock of the endpoint's keep-alives. */
+  readonly clock: Clock;
+  open(id: string, flavour: HubFlavour, sink: HubSink): HubConnectionHandle;
 }
 
 /** The two wire flavours a connection can speak. */

@@ -9,17 +9,23 @@ import type { ReaderResult } from './replay-events.js';
 import { readHttpCapture } from './replay-http-reader.js';
 import { type ReplayTimeline, type TimelineOptions, buildReplayTimeline } from './replay-timeline.js';
 import { readWsCapture } from './replay-ws-reader.js';
+import { readV1WsCapture } from './replay-v1-ws-reader.js';
 
-/** Capture files: hub sessions (`BITTREX.ws.*`) and REST responses (`BITTREX.http.*`). */
+/**
+ * Capture files: hub sessions (`BITTREX.ws.*`), REST responses (`BITTREX.http.*`), and legacy v1.1 hub sessions
+ * (`v1Ws`, shared/data/bittrex-v1-ws-2021/), which carry their own snapshots.
+ */
 export interface ReplayFiles {
   ws?: readonly string[];
   http?: readonly string[];
+  v1Ws?: readonly string[];
 }
 
 /** In-memory capture text, each with the name used in error messages. */
 export interface ReplayTexts {
   ws?: ReadonlyArray<{ file: string; text: string }>;
   http?: ReadonlyArray<{ file: string; text: string }>;
+  v1Ws?: ReadonlyArray<{ file: string; text: string }>;
 }
 
 /** A loaded capture. */
@@ -41,6 +47,7 @@ export function replayFromTexts(texts: ReplayTexts, opts: ReaderOptions & Timeli
   const results: ReaderResult[] = [
     ...(texts.http ?? []).map((t) => readHttpCapture(t.text, t.file, opts)),
     ...(texts.ws ?? []).map((t) => readWsCapture(t.text, t.file, opts)),
+    ...(texts.v1Ws ?? []).map((t) => readV1WsCapture(t.text, t.file, opts)),
   ];
   const ignored: Record<string, number> = {};
   for (const r of results) for (const [k, n] of Object.entries(r.ignored)) ignored[k] = (ignored[k] ?? 0) + n;
@@ -63,5 +70,5 @@ export function replayFromTexts(texts: ReplayTexts, opts: ReaderOptions & Timeli
 export function loadReplayFiles(files: ReplayFiles, opts: ReaderOptions & TimelineOptions = {}): LoadedReplay {
   // Synchronous: a capture is read once, before the replay starts, and a bad file should fail the setup.
   const read = (path: string) => ({ file: path, text: readFileSync(path, 'utf8') });
-  return replayFromTexts({ ws: (files.ws ?? []).map(read), http: (files.http ?? []).map(read) }, opts);
+  return replayFromTexts({ ws: (files.ws ?? []).map(read), http: (files.http ?? []).map(read), v1Ws: (files.v1Ws ?? []).map(read) }, opts);
 }

@@ -145,13 +145,14 @@ export class RawClassicClient {
   closed: Promise<number>;
   #resolveClosed!: (code: number) => void;
 
-  constructor(readonly base: string) {
+  /** `hub`: the hub named in connectionData and invocations (`c3`; `c2` for the v1.1 hub). */
+  constructor(readonly base: string, readonly hub = 'c3') {
     this.closed = new Promise((r) => (this.#resolveClosed = r));
   }
 
   /** Negotiate and open the socket; resolves with the init frame. Does not call /start. */
   async open(extraQuery: Record<string, string> = {}): Promise<ClassicFrameJson> {
-    const cd = encodeURIComponent('[{"name":"c3"}]');
+    const cd = encodeURIComponent(`[{"name":"${this.hub}"}]`);
     const res = await fetch(`${this.base}/negotiate?clientProtocol=1.5&connectionData=${cd}`);
     this.negotiate = (await res.json()) as Record<string, unknown>;
     this.token = String(this.negotiate.ConnectionToken);
@@ -160,7 +161,7 @@ export class RawClassicClient {
       transport: 'webSockets',
       clientProtocol: '1.5',
       connectionToken: this.token,
-      connectionData: '[{"name":"c3"}]',
+      connectionData: `[{"name":"${this.hub}"}]`,
       ...extraQuery,
     });
     this.ws = new WebSocket(`${this.base.replace(/^http/, 'ws')}/connect?${q}`);
@@ -183,7 +184,7 @@ export class RawClassicClient {
       transport: 'webSockets',
       clientProtocol: '1.5',
       connectionToken: this.token,
-      connectionData: '[{"name":"c3"}]',
+      connectionData: `[{"name":"${this.hub}"}]`,
     }).toString();
   }
 
@@ -194,7 +195,7 @@ export class RawClassicClient {
 
   /** Invoke and wait for the reply frame (with `I` equal to the id as a string). */
   async invoke(method: string, args: unknown[], id: number | string = this.#nextId++): Promise<ClassicFrameJson> {
-    this.ws.send(JSON.stringify({ H: 'c3', M: method, A: args, I: id }));
+    this.ws.send(JSON.stringify({ H: this.hub, M: method, A: args, I: id }));
     return this.frames.next((f) => f.I === String(id));
   }
 

@@ -1,0 +1,218 @@
+/**
+ * The v1.1 hub behind the {@link GatewayStreams} port: the kernel subscribes v3 channel names and receives v3
+ * stream messages, while the wire is hub `c2`.
+ *
+ * - `orderbook_{m}_{depth}` → SubscribeToExchangeDeltas; each uE becomes an `orderBook` message per subscribed
+ *   depth, its Nonce the sequence. The snapshot (QueryExchangeState on the same connection) carries the whole
+ *   book at that Nonce, so seed rule 4 holds per connection; a new connection bumps the epoch and every book resyncs.
+ * - `trade_{m}` → the fills of those uE, numbered by the gateway (uE nonces also count book-only changes).
+ * - `order`, `balance` → uO and uB (Authenticate at connect), numbered by the gateway per channel.
+ * - `execution` → v1.1 has no execution stream: each uO whose filled quantity grew becomes one execution of the
+ *   difference (rate = proceeds difference / quantity difference), kept in {@link V1Executions}.
+ * - A followed market whose uE stop while uL shows it trading gets the connection recycled (reconnect, new epoch).
+ * - `heartbeat` needs nothing; `conditional_order` is accepted and stays empty (its snapshot too: v1.1 has no
+ *   conditional orders, and the gateway refuses to place one). Every other channel (candles, tickers, summaries, conditional orders, deposits,
+ *   sub-accounts) has no v1.1 form and is refused by name.
+ */
+import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import type { Clock } from '../../../core/clock.js';
+import type { StreamMessage } from '../../hub/messages.js';
+import type { GatewayStreams, Snapshot } from '../../../gateway/exchange-gateway.js';
+import type { Order } from '../../../model/order.js';
+import type { OrderBook } from '../../../model/market.js';
+import { balanceDeltaFromV1, exchangeDeltaFromV1, orderDeltaFromV1 } from '../../../wire/v1/mapping/streams.js';
+import { symbolToV1Market, v1MarketToSymbol } from '../../../wire/v1/market-name.js';
+import { GatewaySubscriptionError } from '../../gateway/gateway-errors.js';
+import { HubSubscriptionError } from '../../hub/hub-errors.js';
+import { V1HubClient, type V1HubCredentials, type V1HubEvent } from '../hub/v1-hub-client.js';
+import { V1Executions } from './v1-executions.js';
+
+/** Settings of {@link V1GatewayStreams}. */
+export interface V1GatewayStreamsOptions {
+  hubUrl: string;
+  credentials?: V1HubCredentials | undefined;
+  clock: Clock;
+  /** Orders as the gateway knows them (adds clientOrderId). */
+  decorate: (o: Order) => Order;
+  /** Wait before reconnecting; default 1 000 ms. */
+  reconnectDelayMs?: number;
+  /**
+   * A followed market whose uE stop for this long while uL shows it trading gets the connection recycled (the
+   * document's "connections may need recycling"); default 30 000 ms.
+   */
+  staleAfterMs?: number;
+}
+
+const BOOK_RE = /^orderbook_([A-Za-z0-9]+-[A-Za-z0-9]+)_(1|25|500)$/;
+const TRADE_RE = /^trade_([A-Za-z0-9]+-[A-Za-z0-9]+)$/;
+const ACCOUNT = new Set(['order', 'balance', 'execution']);
+/** Channels v1.1 has nothing for, accepted because nothing can ever be on them: no conditional orders exist. */
+const ALWAYS_EMPTY = new Set(['heartbeat', 'conditional_order']);
+
+/** The v1.1 streams of one gateway. */
+export class V1GatewayStreams implements GatewayStreams {
+  readonly #opts: V1GatewayStreamsOptions;
+  readonly #messages = new Subject<StreamMessage>();
+  readonly #epoch = new BehaviorSubject(0);
+  readonly messages$: Observable<StreamMessage> = this.#messages.asObservable();
+  readonly connectionEpoch$: Observable<number> = this.#epoch.asObservable();
+  readonly executions = new V1Executions();
+  /** v3 symbol → subscribed depths. */
+  readonly #books = new Map<string, Set<number>>();
+  readonly #trades = new Set<string>();
+  readonly #account = new Set<string>();
+  /** v3 symbol → trade message counter. */
+  readonly #tradeSeq = new Map<string, number>();
+  #orderSeq = 0;
+  #balanceSeq = 0;
+  /** v3 symbol → when its last uE came, and its last uL volume. */
+  readonly #activity = new Map<string, { deltaAt: number; volume: string | undefined }>();
+  #client: V1HubClient | undefined;
+  #connecting: Promise<V1HubClient> | undefined;
+  #closed = false;
+
+  constructor(opts: V1GatewayStreamsOptions) {
+    this.#opts = opts;
+  }
+
+  /** Current counters, read before a REST snapshot so the stream continues it (see the module note). */
+  sequenceOf(channel: 'order' | 'balance' | 'execution' | `trade:${string}`): number {
+    if (channel === 'order') return this.#orderSeq;
+    if (channel === 'balance') return this.#balanceSeq;
+    if (channel === 'execution') return this.executions.sequence;
+    return this.#tradeSeq.get(channel.slice(6)) ?? 0;
+  }
+
+  async subscribe(channels: readonly string[]): Promise<void> {
+    const refused = channels.filter((c) => !(ALWAYS_EMPTY.has(c) || BOOK_RE.test(c) || TRADE_RE.test(c) || ACCOUNT.has(c)));
+    if (refused.length > 0) {
+      throw new GatewaySubscriptionError(refused.map((channel) => new HubSubscriptionError(channel, 'INVALID_CHANNEL', 'Subscribe')));
+    }
+    const client = await this.#connection();
+    for (const c of channels) {
+      const book = BOOK_RE.exec(c);
+      const trade = TRADE_RE.exec(c);
+      const symbol = (book?.[1] ?? trade?.[1])?.toUpperCase();
+      if (symbol !== undefined) {
+        if (!this.#books.has(symbol) && !this.#trades.has(symbol)) {
+          if (!(await client.subscribeToExchangeDeltas(symbolToV1Market(symbol)))) {
+            throw new GatewaySubscriptionError([new HubSubscriptionError(c, 'MARKET_DOES_NOT_EXIST', 'Subscribe')]);
+          }
+        }
+        if (book) this.#books.set(symbol, (this.#books.get(symbol) ?? new Set()).add(Number(book[2])));
+        else this.#trades.add(symbol);
+      } else if (ACCOUNT.has(c)) {
+        this.#account.add(c);
+      }
+    }
+  }
+
+  async unsubscribe(channels: readonly string[]): Promise<void> {
+    // v1.1 has no unsubscribe method: the channel's messages are simply no longer passed on.
+    for (const c of channels) {
+      const book = BOOK_RE.exec(c);
+      const trade = TRADE_RE.exec(c);
+      if (book) this.#books.get(book[1]!.toUpperCase())?.delete(Number(book[2]));
+      else if (trade) this.#trades.delete(trade[1]!.toUpperCase());
+      else this.#account.delete(c);
+    }
+  }
+
+  /** The whole book of `symbol` at the connection's current Nonce. */
+  async orderBook(symbol: string): Promise<Snapshot<OrderBook>> {
+    const client = await this.#connection();
+    const s = await client.queryExchangeState(symbolToV1Market(symbol));
+    return {
+      data: { bid: s.Buys.map((l) => ({ quantity: l.Quantity, rate: l.Rate })), ask: s.Sells.map((l) => ({ quantity: l.Quantity, rate: l.Rate })) },
+      sequence: s.Nonce,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#client?.close();
+    this.#messages.complete();
+  }
+
+  #connection(): Promise<V1HubClient> {
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#connecting ??= this.#connect().finally(() => (this.#connecting = undefined));
+    return this.#connecting;
+  }
+
+  async #connect(): Promise<V1HubClient> {
+    const client = new V1HubClient({ url: this.#opts.hubUrl, credentials: this.#opts.credentials });
+    client.events$.subscribe((e) => this.#onEvent(client, e));
+    await client.connect();
+    await client.subscribeToSummaryLiteDeltas();
+    this.#activity.clear();
+    // Markets followed on a previous connection are followed again on this one.
+    for (const symbol of new Set([...this.#books.keys(), ...this.#trades])) await client.subscribeToExchangeDeltas(symbolToV1Market(symbol));
+    this.#client = client;
+    return client;
+  }
+
+  /** Recycle the connection when a followed market trades (uL volume moves) but its uE have stopped. */
+  #watch(client: V1HubClient, deltas: readonly { MarketName: string; BaseVolume: { toString(): string } }[]): void {
+    const now = this.#opts.clock.now();
+    for (const d of deltas) {
+      const symbol = v1MarketToSymbol(d.MarketName);
+      if (symbol === undefined || (!this.#books.has(symbol) && !this.#trades.has(symbol))) continue;
+      const a = this.#activity.get(symbol) ?? { deltaAt: now, volume: undefined };
+      const volume = d.BaseVolume.toString();
+      const traded = a.volume !== undefined && a.volume !== volume;
+      this.#activity.set(symbol, { ...a, volume });
+      if (traded && now - a.deltaAt > (this.#opts.staleAfterMs ?? 30_000)) {
+        // Closing reports `closed`, which reconnects and bumps the epoch: every synchronizer resyncs.
+        void client.close();
+        return;
+      }
+    }
+  }
+
+  #onEvent(client: V1HubClient, e: V1HubEvent): void {
+    if (e.type === 'closed') {
+      if (this.#client === client) this.#client = undefined;
+      if (this.#closed) return;
+      // Nonces belonged to that connection: reconnect, then every synchronizer resyncs on the new epoch.
+      this.#opts.clock.setTimeout(() => {
+        if (this.#closed) return;
+        this.#connection().then(
+          () => this.#epoch.next(this.#epoch.value + 1),
+          () => this.#onEvent(client, e),
+        );
+      }, this.#opts.reconnectDelayMs ?? 1_000);
+      return;
+    }
+    if (e.type !== 'message' || this.#client !== client) return;
+    const m = e.message;
+    if (m.name === 'uL') return this.#watch(client, m.data.Deltas);
+    if (m.name === 'uE') {
+      const d = exchangeDeltaFromV1(m.data);
+      this.#activity.set(d.marketSymbol, { deltaAt: this.#opts.clock.now(), volume: this.#activity.get(d.marketSymbol)?.volume });
+      for (const depth of this.#books.get(d.marketSymbol) ?? []) {
+        this.#messages.next({ name: 'orderBook', data: { marketSymbol: d.marketSymbol, depth: depth as 1 | 25 | 500, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas } });
+      }
+      if (d.trades.length > 0 && this.#trades.has(d.marketSymbol)) {
+        const sequence = (this.#tradeSeq.get(d.marketSymbol) ?? 0) + 1;
+        this.#tradeSeq.set(d.marketSymbol, sequence);
+        this.#messages.next({ name: 'trade', data: { sequence, marketSymbol: d.marketSymbol, deltas: d.trades } });
+      } else if (d.trades.length > 0) {
+        this.#tradeSeq.set(d.marketSymbol, (this.#tradeSeq.get(d.marketSymbol) ?? 0) + 1);
+      }
+    } else if (m.name === 'uO') {
+      const { accountId, delta } = orderDeltaFromV1(m.data);
+      const order = this.#opts.decorate(delta);
+      const sequence = ++this.#orderSeq;
+      if (this.#account.has('order')) this.#messages.next({ name: 'order', data: { accountId, sequence, delta: order } });
+      const fresh = this.executions.observe(order);
+      if (fresh.length > 0 && this.#account.has('execution')) {
+        this.#messages.next({ name: 'execution', data: { accountId, sequence: this.executions.sequence, deltas: fresh } });
+      }
+    } else if (m.name === 'uB') {
+      const { accountId, delta } = balanceDeltaFromV1(m.data, m.data.Delta.Uuid);
+      const sequence = ++this.#balanceSeq;
+      if (this.#account.has('balance')) this.#messages.next({ name: 'balance', data: { accountId, sequence, delta } });
+    }
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * `createV1Gateway`: the {@link ExchangeGateway} over the legacy v1.1 interface — the v1.1 REST client for requests,
+ * the v1.1 hub (`c2`) for streams and book snapshots — so a bot runs over v1.1 by changing one config line
+ * (`venue.dialect: v1`). Everything crosses into the v3 model through the shared mapping (wire/v1/mapping).
+ *
+ * What v1.1 can express: markets, currencies, books (QueryExchangeState, with the Nonce as sequence), trades,
+ * tickers, balances, open/closed/single orders, LIMIT orders GOOD_TIL_CANCELLED or IMMEDIATE_OR_CANCEL, cancels.
+ * Batches run as their single requests one after another. What v1.1 cannot express is refused with `ApiError`
+ * code `NOT_SUPPORTED_ON_V1_1` naming the v3 feature: other order types and time-in-force values, cancel-all,
+ * conditional orders, candles (absent: the kernel refuses to follow
+ * them at start). The runtime refuses a v1.1 bot config that needs those before anything runs (bot-config.ts).
+ *
+ * v1.1 has no clientOrderId: the gateway remembers the ids it placed (clientOrderId → order id, this process only)
+ * and puts them back on every order it reports, refusing a repeated one with CLIENTORDERID_ALREADY_EXISTS as v3 does.
+ * Nor has it executions: see v1-executions.ts.
+ */
+import { ApiError } from '../../../core/errors.js';
+import { type Clock, systemClock } from '../../../core/clock.js';
+import type { ExchangeGateway, Snapshot } from '../../../gateway/exchange-gateway.js';
+import type { ApiErrorBody, BatchResponse, Order } from '../../../model/order.js';
+import {
+  balanceFromV1,
+  currencyFromV1,
+  historyFromV1,
+  marketFromV1,
+  newOrderToV1,
+  orderFromV1,
+  summaryFromV1,
+  tradeFromV1,
+} from '../../../wire/v1/mapping/index.js';
+import { symbolToV1Market } from '../../../wire/v1/market-name.js';
+import type { Credentials } from '../../rest/auth.js';
+import type { Throttler } from '../../rest/throttler.js';
+import { createV1RestClient, type V1RestClient } from '../rest/v1-rest-client.js';
+import { V1ApiError } from '../rest/v1-errors.js';
+import { V1GatewayStreams, type V1GatewayStreamsOptions } from './v1-gateway-streams.js';
+
+/** Options of {@link createV1Gateway}. */
+export interface V1GatewayOptions {
+  /** v1.1 REST base: `https://api.bittrex.com/api/v1.1` or the simulator's `.../api/v1.1`. */
+  restUrl: string;
+  /** Classic SignalR base of hub c2: `https://socket.bittrex.com/signalr` or the simulator's `.../signalr`. */
+  hubUrl: string;
+  credentials?: Credentials | undefined;
+  clock?: Clock | undefined;
+  throttler?: Throttler | undefined;
+  venue?: string | undefined;
+  /** See {@link V1GatewayStreamsOptions.staleAfterMs}. */
+  staleAfterMs?: number | undefined;
+}
+
+/** The v1.1 gateway, with its REST client exposed for what the port does not cover. */
+export interface V1Gateway extends ExchangeGateway {
+  readonly streams: V1GatewayStreams;
+  readonly rest: V1RestClient;
+}
+
+/** The v1.1 message codes whose v3 counterparts differ (others keep their name). */
+const CODES: Record<string, { code: string; status: number }> = {
+  INVALID_MARKET: { code: 'MARKET_DOES_NOT_EXIST', status: 400 },
+  DUST_TRADE_DISALLOWED_MIN_VALUE_50K_SAT: { code: 'DUST_TRADE_DISALLOWED_MIN_VALUE', status: 400 },
+  UUID_INVALID: { code: 'NOT_FOUND', status: 404 },
+  INVALID_ORDER: { code: 'NOT_FOUND', status: 404 },
+  ORDER_NOT_OPEN: { code: 'ORDER_NOT_OPEN', status: 409 },
+  INSUFFICIENT_FUNDS: { code: 'INSUFFICIENT_FUNDS', status: 409 },
+  THROTTLED: { code: 'THROTTLED', status: 429 },
+  APIKEY_INVALID: { code: 'APIKEY_INVALID', status: 401 },
+  INVALID_SIGNATURE: { code: 'INVALID_SIGNATURE', status: 401 },
+  INVALID_PERMISSION: { code: 'INVALID_PERMISSION', status: 403 },
+};
+
+/** A v1.1 refusal as the ApiError the port promises. */
+function asApiError(err: unknown): never {
+  if (err instanceof V1ApiError) {
+    const m = CODES[err.code] ?? { code: err.code, status: 400 };
+    throw new ApiError({ status: m.status, code: m.code, detail: `v1.1 answered ${err.serviceMessage}`, request: err.request });
+  }
+  throw err;
+}
+
+/** What v1.1 cannot express. */
+export function notOnV1(feature: string): ApiError {
+  return new ApiError({ status: 400, code: 'NOT_SUPPORTED_ON_V1_1', detail: `${feature} has no v1.1 form (v1.1 places LIMIT orders GOOD_TIL_CANCELLED or IMMEDIATE_OR_CANCEL only)` });
+}
+
+/**
+ * Create the v1.1 gateway. Nothing touches the network until the first call.
+ *
+ * @example
+ * const g = createV1Gateway({ restUrl: `${origin}/api/v1.1`, hubUrl: `${origin}/signalr`, credentials });
+ * await g.streams.subscribe(['orderbook_BTC-USD_25', 'order', 'balance', 'execution']);
+ */
+export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
+  const clock = opts.clock ?? systemClock;
+  const rest = createV1RestClient({ baseUrl: opts.restUrl, credentials: opts.credentials, throttler: opts.throttler, clock });
+  const clientIds = new Map<string, string>(); // order id → clientOrderId
+  const byClientId = new Map<string, string>(); // clientOrderId → order id
+  const decorate = (o: Order): Order => {
+    const c = clientIds.get(o.id);
+    return c === undefined ? o : { ...o, clientOrderId: c };
+  };
+  const streams = new V1GatewayStreams({ hubUrl: opts.hubUrl, credentials: opts.credentials, clock, decorate, ...(opts.staleAfterMs !== undefined ? { staleAfterMs: opts.staleAfterMs } : {}) });
+  const call = <T>(p: Promise<T>): Promise<T> => p.catch(asApiError);
+  const order = async (id: string): Promise<Order> => {
+    const o = decorate(orderFromV1(await call(rest.account.getOrder(id))));
+    streams.executions.observe(o);
+    return o;
+  };
+
+  const gateway: V1Gateway = {
+    venue: opts.venue ?? 'bittrex-v1',
+    streams,
+    rest,
+    async markets() {
+      // v1.1 publishes no price precision (marketFromV1 assumes 8 decimals, which the engine may refuse). The most
+      // decimals the market's own summary prices use is a precision the venue accepts: coarser, never finer.
+      const [list, summaries] = await Promise.all([call(rest.public.getMarkets()), call(rest.public.getMarketSummaries())]);
+      const places = new Map(summaries.map((s) => [s.MarketName, Math.max(...[s.Bid, s.Ask, s.Last].map((d) => d?.decimalPlaces() ?? 0))]));
+      return list.map((m) => ({ ...marketFromV1(m), precision: places.get(m.MarketName) ?? marketFromV1(m).precision }));
+    },
+    currencies: async () => (await call(rest.public.getCurrencies())).map(currencyFromV1),
+    orderBook: (marketSymbol) => streams.orderBook(marketSymbol),
+    async tickers() {
+      const list = await call(rest.public.getMarketSummaries());
+      return { data: list.map((s) => summaryFromV1(s).ticker), sequence: 0 };
+    },
+    async trades(marketSymbol) {
+      const sequence = streams.sequenceOf(`trade:${marketSymbol.toUpperCase()}`);
+      const list = await call(rest.public.getMarketHistory(symbolToV1Market(marketSymbol)));
+      return { data: list.map(tradeFromV1), sequence };
+    },
+    async balances() {
+      const sequence = streams.sequenceOf('balance');
+      const now = new Date(clock.now());
+      return { data: (await call(rest.account.getBalances())).map((b) => balanceFromV1(b, now).balance), sequence };
+    },
+    async openOrders(marketSymbol): Promise<Snapshot<Order[]>> {
+      const sequence = streams.sequenceOf('order');
+      const list = await call(rest.market.getOpenOrders(marketSymbol === undefined ? undefined : symbolToV1Market(marketSymbol)));
+      return { data: list.map((o) => decorate(orderFromV1(o))), sequence };
+    },
+    async closedOrders(page) {
+      const list = await call(rest.account.getOrderHistory(page?.marketSymbol === undefined ? undefined : symbolToV1Market(page.marketSymbol)));
+      return list.map((h) => decorate(historyFromV1(h))).slice(0, page?.pageSize ?? 100);
+    },
+    order,
+    openConditionalOrders: async () => ({ data: [], sequence: 0 }),
+    closedConditionalOrders: async () => [],
+    conditionalOrder: () => Promise.reject(notOnV1('conditional orders')),
+    async lastExecution() {
+      const lastId = streams.executions.lastId;
+      return { data: lastId === undefined ? {} : { lastId }, sequence: streams.executions.sequence };
+    },
+    executions: async (page) => streams.executions.page(page),
+    async placeOrder(n) {
+      if (n.type !== 'LIMIT') throw notOnV1(`a ${n.type} order`);
+      if (n.timeInForce !== 'GOOD_TIL_CANCELLED' && n.timeInForce !== 'IMMEDIATE_OR_CANCEL') throw notOnV1(`time in force ${n.timeInForce}`);
+      if (n.clientOrderId !== undefined && byClientId.has(n.clientOrderId)) {
+        const existing = byClientId.get(n.clientOrderId)!;
+        throw new ApiError({ status: 409, code: 'CLIENTORDERID_ALREADY_EXISTS', data: { existingOrderId: existing } });
+      }
+      // The clientOrderId stays here (see the module note); v1.1 gets the order without it.
+      const { clientOrderId: _local, ...wire } = n;
+      const { endpoint, order: req } = newOrderToV1(wire);
+      const { uuid } = await call(endpoint === 'buylimit' ? rest.market.buyLimit(req) : rest.market.sellLimit(req));
+      if (n.clientOrderId !== undefined) {
+        clientIds.set(uuid, n.clientOrderId);
+        byClientId.set(n.clientOrderId, uuid);
+      }
+      const placed = decorate(orderFromV1(await call(rest.account.getOrder(uuid))));
+      streams.executions.track(placed);
+      return placed;
+    },
+    async cancelOrder(orderId) {
+      await call(rest.market.cancel(orderId));
+      return order(orderId);
+    },
+    cancelAllOrders: () => Promise.reject(notOnV1('cancel-all (DELETE /orders/open)')),
+    // v1.1 has no batch endpoint; the same operations one after another answer what the single requests would.
+    async batch(operations): Promise<BatchResponse[]> {
+      const out: BatchResponse[] = [];
+      for (const op of operations) {
+        try {
+          if (op.operation === 'POST') out.push({ status: 201, ok: true, payload: await gateway.placeOrder(op.payload) });
+          else out.push({ status: 200, ok: true, payload: await gateway.cancelOrder(op.payload.id) });
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          const payload: ApiErrorBody = { code: err.code };
+          if (err.detail !== undefined) payload.detail = err.detail;
+          if (err.data !== undefined) payload.data = err.data;
+          out.push({ status: err.status, ok: false, payload });
+        }
+      }
+      return out;
+    },
+    placeConditionalOrder: () => Promise.reject(notOnV1('conditional orders')),
+    cancelConditionalOrder: () => Promise.reject(notOnV1('conditional orders')),
+    async close() {
+      const results = await Promise.allSettled([streams.close(), rest.close()]);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    },
+  };
+  return gateway;
+}
