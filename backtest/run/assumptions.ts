@@ -60,6 +60,7 @@ export function backtestAssumptions(a: AssumptionInputs): string[] {
         ? `${m}: a resting limit order fills whole at its limit when the bar's path touches its price (touch rule).`
         : `${m}: a resting limit order fills whole at its limit only when the bar's path goes through its price (trade-through rule); touching it is not enough.`,
       `${m}: an order marketable on arrival fills whole at the last bar's close as a taker; bars carry no depth, so order size never limits the fill.`,
+      `${m}: the book shown to the strategy is one level on each side at the last close, with the bar's volume as its quantity (an indication only).`,
     );
   }
   if (a.venue.from !== undefined) out.push('Recorded events before the start of the run only build the book the run starts with.');

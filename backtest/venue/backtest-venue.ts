@@ -19,7 +19,7 @@
  * orders they create and cancel go through this venue, so a triggered order meets the recorded book too.
  */
 import type { VirtualClock } from '../../src/core/clock.js';
-import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import { type Decimal, ONE, ZERO } from '../../src/core/decimal.js';
 import type { StreamMessage } from '../../src/bittrex/hub/messages.js';
 import type { BatchResponse, BulkCancelResult, NewOrder, Order } from '../../src/model/order.js';
 import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-orders.js';
@@ -198,12 +198,15 @@ export class BacktestVenue {
         this.#publish({ name: 'candle', data: { sequence, marketSymbol: feed.symbol, interval: e.interval, delta: e.candle, candleType: 'TRADE' } });
         // A closed bar of a market without a recorded book: bar-level fills (a forming candle, or a market with an
         // L2 book, fills from the book and trades instead).
-        if (e.final !== false && feed.book.bid.size === 0 && feed.book.ask.size === 0) {
-          if (queues.size > 0) {
-            this.#execute(feed.symbol, barDecisions(queues.orders(), e.candle, this.#barRule));
-            this.#publishBook(feed);
-          }
+        const bars = this.#barClose.has(feed.symbol) || (feed.book.bid.size === 0 && feed.book.ask.size === 0);
+        if (e.final !== false && bars) {
+          if (queues.size > 0) this.#execute(feed.symbol, barDecisions(queues.orders(), e.candle, this.#barRule));
           this.#barClose.set(feed.symbol, e.candle.close);
+          // The book shown: both sides at the close, the bar's volume as an indication (fills are not limited by
+          // it), so book-reading code (risk's price band, order value) works on bar data too.
+          const shown = [{ rate: e.candle.close, quantity: e.candle.volume.gt(0) ? e.candle.volume : ONE }];
+          feed.book.reset(shown, shown);
+          this.#publishBook(feed);
         }
         return;
       }
@@ -278,7 +281,7 @@ export class BacktestVenue {
     if (n.timeInForce === 'POST_ONLY_GOOD_TIL_CANCELLED' && n.limit === undefined) return placed;
     const book = feed.book.side(side);
     const close = this.#barClose.get(symbol);
-    if (close !== undefined && book.size === 0) return this.#offerBar(symbol, side, close, n);
+    if (close !== undefined) return this.#offerBar(symbol, side, close, n);
     const limit = n.limit?.toNumber();
     let quantity = ZERO;
     let quote = ZERO;
