@@ -34,6 +34,7 @@ export function backtestAssumptions(a: AssumptionInputs): string[] {
     'A recorded trade at a worse price than ours (through our price) fills our order fully.',
     'The recorded opposite side reaching our price with liquidity we have not consumed fills our order fully at our price.',
     'A recorded decrease of our level that the trades seen at that price do not explain is a cancellation; increases of the level join behind us.',
+    'A recorded trade at our price seen within 100 ms after a decrease of our level explains that decrease (recordings do not order a trade and its book change reliably): the decrease then no longer counts as a cancellation, so one quantity never moves us up twice.',
     a.queue.describe(),
     a.latency.marketData.describe('Market-data (venue to bot)') + ' Private streams and request answers take the same path and never overtake earlier messages.',
     a.latency.orderEntry.describe('Order-entry (bot to venue)') + ' An order reaches the venue at exactly that virtual time.',

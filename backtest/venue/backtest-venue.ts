@@ -179,7 +179,7 @@ export class BacktestVenue {
         if (!this.#inSequence(e)) return;
         const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
         if (changes.length === 0) return;
-        if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes));
+        if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
         this.#publishBook(feed);
         return;
       }
@@ -188,7 +188,7 @@ export class BacktestVenue {
         this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } });
         this.conditionalOrders.onTrades(feed.symbol, e.trades);
         if (queues.size > 0) {
-          this.#execute(feed.symbol, queues.onTrades(e.trades));
+          this.#execute(feed.symbol, queues.onTrades(e.trades, e.at));
           this.#publishBook(feed);
         }
         return;

@@ -45,11 +45,30 @@ describe('backtest fill model: resting orders in the recorded queue', () => {
       await h.play(ev.delta(T0 + 1, [['100', '10']], [])); // 5 join behind us
       await h.play(ev.delta(T0 + 2, [['100', '7']], [])); // 3 cancelled, no trade explains it
       const ahead = h.venue.queues(M)!.get(o.id)!.ahead.toFixed();
-      await h.play(ev.trade(T0 + 3, 'SELL', '100', '3'));
+      // A second later (a trade right after the decrease would be taken as its cause, not a second event).
+      await h.play(ev.trade(T0 + 1_000, 'SELL', '100', '3'));
       return { ahead, filled: h.filled(o.id) };
     };
     expect(await run('optimistic')).toEqual({ ahead: '2', filled: '1' });
     expect(await run('pessimistic')).toEqual({ ahead: '5', filled: '0' });
+  });
+
+  it('a trade right after the book change it caused counts once, in either order, under every queue model', async () => {
+    const run = async (queue: 'optimistic' | 'pessimistic' | 'power', tradeFirst: boolean) => {
+      const h = venueHarness({ queue });
+      await h.play(ev.snapshot(T0, [['100', '5']], [['101', '5']]));
+      const o = h.limit('BUY', '100', '1');
+      await h.play(ev.delta(T0 + 1, [['100', '10']], [])); // 5 join behind us
+      const trade = ev.trade(T0 + 10, 'SELL', '100', '3');
+      const delta = ev.delta(T0 + 10, [['100', '7']], []);
+      await h.play(tradeFirst ? trade : delta);
+      await h.play(tradeFirst ? delta : trade);
+      return { ahead: h.venue.queues(M)!.get(o.id)!.ahead.toFixed(), filled: h.filled(o.id) };
+    };
+    for (const q of ['optimistic', 'pessimistic', 'power'] as const) {
+      expect({ q, ...(await run(q, false)) }).toEqual({ q, ahead: '2', filled: '0' });
+      expect({ q, ...(await run(q, true)) }).toEqual({ q, ahead: '2', filled: '0' });
+    }
   });
 
   it('the probabilistic default moves us up by part of a cancellation, more when we are far back', async () => {
