@@ -98,6 +98,31 @@ describe('runBacktest', () => {
     expect(JSON.stringify(c.report.fills)).not.toBe(JSON.stringify(a.report.fills));
   });
 
+  it('several markets in one run, merged by time: the market maker trades both', async () => {
+    const file = configFile(`
+venue:
+  kind: backtest
+  data: [{ format: rexbot, path: unused }]
+  balances: { USD: 1000000, BTC: 10, ETH: 100 }
+strategies:
+  - name: mm
+    use: market-maker
+    markets: [BTC-USD, ETH-USD]
+    params: { spread: 0.0001, levels: 1, size: 0.01, throttleMs: 200 }
+`);
+    const readers = [
+      memoryReader(() => syntheticEvents({ seed: 1, count: 8_000, start: T0, stepMs: 10, market: 'BTC-USD' })),
+      memoryReader(() => syntheticEvents({ seed: 2, count: 8_000, start: T0 + 5, stepMs: 10, market: 'ETH-USD' })),
+    ];
+    const { report, stats } = await runBacktest({ configPath: file, readers });
+    expect(stats.events).toBe(16_000);
+    expect(report.markets).toEqual(['BTC-USD', 'ETH-USD']);
+    const perMarket = (m: string) => report.fills.filter((f) => f.marketSymbol === m).length;
+    expect(perMarket('BTC-USD')).toBeGreaterThan(0);
+    expect(perMarket('ETH-USD')).toBeGreaterThan(0);
+    expect(Object.keys(report.equity[report.equity.length - 1]!.positions)).toEqual(['BTC-USD', 'ETH-USD']);
+  });
+
   it('the report agrees with the engine: final balances = initial + fills, to the last 1e-8', async () => {
     const { report } = await runBacktest({ configPath: syntheticConfig(), readers: [synthetic(20_000)] });
     let usd = 1_000_000;
