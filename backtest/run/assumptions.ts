@@ -16,6 +16,8 @@ export interface AssumptionInputs {
   engine: SimEngine;
   queueStats: { cancellations: number };
   unknownMarketEvents: number;
+  /** Decided fills the engine matched to another of our orders than the model chose (0 unless the model has a bug). */
+  mismatches?: number | undefined;
   /** Book deltas left out (before the first snapshot or contained in it) and sequence gaps seen. */
   deltasBeforeSnapshot?: number | undefined;
   sequenceGaps?: number | undefined;
@@ -68,6 +70,7 @@ export function backtestAssumptions(a: AssumptionInputs): string[] {
   out.push('A recorded book starts at its first snapshot: sequenced deltas before it, or already contained in it, are left out (the stream\'s own synchronization rule); unsequenced deltas always apply.');
   if (a.deltasBeforeSnapshot) out.push(`${a.deltasBeforeSnapshot} recorded book deltas were left out by that rule.`);
   if (a.sequenceGaps) out.push(`The recording misses book messages in ${a.sequenceGaps} places (sequence gaps); the book is applied as recorded across them.`);
+  if (a.mismatches) out.push(`${a.mismatches} fills the fill model decided were matched by the engine to another of our orders than the one it chose (a modelling inconsistency worth reporting).`);
   if (a.unknownMarketEvents > 0) out.push(`${a.unknownMarketEvents} recorded events of markets not in the run were left out.`);
   out.push('Equity is valued at the mid of the recorded book (or its one side, or the last recorded trade) of each holding\'s market against the valuation currency.');
   return out;

@@ -45,6 +45,16 @@ describe('backtest bar mode', () => {
     }
   });
 
+  it('two resting buys reached at one step fill best price first, each by its own fill', async () => {
+    const h = venueHarness();
+    await h.play(bar(0, '100', '101', '99', '100'));
+    const low = h.limit('BUY', '96', '1');
+    const high = h.limit('BUY', '98', '2');
+    await h.play(bar(1, '100', '101', '90', '95'));
+    expect([h.filled(low.id), h.filled(high.id)]).toEqual(['1', '2']);
+    expect(h.venue.stats.mismatches).toBe(0);
+  });
+
   it('touch fills a limit the path only reaches; trade-through needs the path beyond it', async () => {
     const run = async (rule: 'touch' | 'trade-through') => {
       const h = venueHarness({ barLimitFill: rule });
