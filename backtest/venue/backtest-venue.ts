@@ -29,7 +29,8 @@ import { type BatchItem, runBatch } from '../../src/sim/trading-batch.js';
 import type { MarketEvent } from '../readers/reader.js';
 import { MarketFeed } from './market-feed.js';
 import type { QueueModel } from './queue-model.js';
-import { type BookSide, RecordedBook } from './recorded-book.js';
+import { type BookSide, BookSequences, RecordedBook } from './recorded-book.js';
+import { privateMessage } from './private-messages.js';
 import { type BarLimitFill, barDecisions } from './bar-fills.js';
 import { type FillDecision, RestingQueues } from './resting-queues.js';
 
@@ -73,13 +74,11 @@ export class BacktestVenue {
   readonly accountId: string;
   readonly stats: VenueStats = { events: 0, unknownMarket: 0, liquidityOrders: 0, makerFills: 0, mismatches: 0, deltasBeforeSnapshot: 0, sequenceGaps: 0 };
   /** Sequence of each market's recorded book (rule 4 of the stream: a snapshot's Sequence, then each delta's). */
-  readonly #bookSeq = new Map<string, number>();
+  readonly #bookSeq = new BookSequences();
   readonly #liquidity: string;
   readonly #feeds = new Map<string, MarketFeed>();
   readonly #queues = new Map<string, RestingQueues>();
   readonly #sinks: VenueSink[] = [];
-  /** What each of our open orders rests on the book (rate, remaining). */
-  readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
   readonly #offBus: () => void;
   readonly #barRule: BarLimitFill;
   /** Last bar close of markets traded on bar data (no book): where marketable orders fill. */
@@ -176,7 +175,12 @@ export class BacktestVenue {
     switch (e.kind) {
       case 'snapshot':
       case 'orderBookDelta': {
-        if (!this.#inSequence(e)) return;
+        const verdict = this.#bookSeq.accept(e);
+        if (verdict !== 'apply') {
+          if (verdict === 'stale') this.stats.deltasBeforeSnapshot++;
+          return;
+        }
+        if (e.kind === 'orderBookDelta' && this.#bookSeq.lastWasGap) this.stats.sequenceGaps++;
         const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
         if (changes.length === 0) return;
         if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
@@ -359,62 +363,12 @@ export class BacktestVenue {
   }
 
   #onEngineEvent(e: SimEvent): void {
-    switch (e.kind) {
-      case 'order':
-        if (e.accountId !== this.accountId) return;
-        this.#track(e.delta);
-        if (e.delta.status === 'CLOSED') this.#queues.get(e.delta.marketSymbol)?.remove(e.delta.id);
-        this.#publish({ name: 'order', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } });
-        return;
-      case 'balance':
-        if (e.accountId === this.accountId) this.#publish({ name: 'balance', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } });
-        return;
-      case 'execution':
-        if (e.accountId === this.accountId) this.#publish({ name: 'execution', data: { accountId: e.accountId, sequence: e.sequence, deltas: e.deltas } });
-        return;
-      case 'conditionalOrder':
-        if (e.accountId === this.accountId) this.#publish({ name: 'conditionalOrder', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } });
-        return;
-      default:
-        // The engine's public data (books, trades, tickers of our own fills) is not the market: the recording is.
-        return;
+    if (e.kind === 'order' && e.accountId === this.accountId) {
+      this.#feeds.get(e.delta.marketSymbol)?.trackOrder(e.delta);
+      if (e.delta.status === 'CLOSED') this.#queues.get(e.delta.marketSymbol)?.remove(e.delta.id);
     }
-  }
-
-  /**
-   * The recorded stream's own rule 4: a sequenced delta (sequence > 0) counts only after the market's first
-   * snapshot and only if the snapshot does not already contain it; unsequenced deltas (0) always apply.
-   */
-  #inSequence(e: Extract<MarketEvent, { kind: 'snapshot' | 'orderBookDelta' }>): boolean {
-    const seq = this.#bookSeq.get(e.marketSymbol);
-    if (e.kind === 'snapshot') {
-      this.#bookSeq.set(e.marketSymbol, e.sequence);
-      return true;
-    }
-    if (e.sequence <= 0) return true;
-    if (seq === undefined || e.sequence <= seq) {
-      this.stats.deltasBeforeSnapshot++;
-      return false;
-    }
-    if (seq > 0 && e.sequence > seq + 1) this.stats.sequenceGaps++;
-    this.#bookSeq.set(e.marketSymbol, e.sequence);
-    return true;
-  }
-
-  /** Keep what each of our orders rests on the published book. */
-  #track(o: Order): void {
-    const feed = this.#feeds.get(o.marketSymbol);
-    if (!feed) return;
-    const side = o.direction === 'BUY' ? 'bid' : 'ask';
-    const before = this.#resting.get(o.id);
-    const now = o.status === 'OPEN' && o.limit !== undefined && o.quantity !== undefined ? o.quantity.minus(o.fillQuantity) : ZERO;
-    if (before) feed.addOurs(side, before.rate, before.quantity.neg());
-    if (now.gt(0)) {
-      feed.addOurs(side, o.limit!, now);
-      this.#resting.set(o.id, { rate: o.limit!, quantity: now });
-    } else {
-      this.#resting.delete(o.id);
-    }
+    const m = privateMessage(e, this.accountId);
+    if (m) this.#publish(m);
   }
 
   /** Publish the depth deltas of a market's book (recorded + ours), if it changed. */

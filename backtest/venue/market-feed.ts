@@ -12,6 +12,7 @@
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
+import type { Order } from '../../src/model/order.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
 /** Depths the hub serves. */
@@ -43,6 +44,8 @@ export class MarketFeed {
   readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
   /** Our resting quantity per level, by side (added to the recorded quantity in what is published). */
   readonly ours = { bid: new Map<number, Keyed>(), ask: new Map<number, Keyed>() };
+  /** What each of our open orders rests (rate, remaining). */
+  readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
 
   constructor(symbol: string, book: RecordedBook) {
     this.symbol = symbol;
@@ -56,6 +59,20 @@ export class MarketFeed {
     diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
     diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
     this.#views.set(depth, v);
+  }
+
+  /** Follow one of our orders (from the engine's order events): what it rests is shown on the book. */
+  trackOrder(o: Order): void {
+    const side = o.direction === 'BUY' ? 'bid' : 'ask';
+    const before = this.#resting.get(o.id);
+    const now = o.status === 'OPEN' && o.limit !== undefined && o.quantity !== undefined ? o.quantity.minus(o.fillQuantity) : ZERO;
+    if (before) this.addOurs(side, before.rate, before.quantity.neg());
+    if (now.gt(0)) {
+      this.addOurs(side, o.limit!, now);
+      this.#resting.set(o.id, { rate: o.limit!, quantity: now });
+    } else {
+      this.#resting.delete(o.id);
+    }
   }
 
   /** Add `quantity` (negative to remove) of ours at a level. */
