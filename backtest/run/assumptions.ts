@@ -16,6 +16,8 @@ export interface AssumptionInputs {
   engine: SimEngine;
   queueStats: { cancellations: number };
   unknownMarketEvents: number;
+  /** Decided fills the engine matched to another of our orders than the model chose (0 unless the model has a bug). */
+  mismatches?: number | undefined;
   /** Book deltas left out (before the first snapshot or contained in it) and sequence gaps seen. */
   deltasBeforeSnapshot?: number | undefined;
   sequenceGaps?: number | undefined;
@@ -34,6 +36,7 @@ export function backtestAssumptions(a: AssumptionInputs): string[] {
     'A recorded trade at a worse price than ours (through our price) fills our order fully.',
     'The recorded opposite side reaching our price with liquidity we have not consumed fills our order fully at our price.',
     'A recorded decrease of our level that the trades seen at that price do not explain is a cancellation; increases of the level join behind us.',
+    'A recorded trade at our price seen within 100 ms after a decrease of our level explains that decrease (recordings do not order a trade and its book change reliably): the decrease then no longer counts as a cancellation, so one quantity never moves us up twice.',
     a.queue.describe(),
     a.latency.marketData.describe('Market-data (venue to bot)') + ' Private streams and request answers take the same path and never overtake earlier messages.',
     a.latency.orderEntry.describe('Order-entry (bot to venue)') + ' An order reaches the venue at exactly that virtual time.',
@@ -60,12 +63,14 @@ export function backtestAssumptions(a: AssumptionInputs): string[] {
         ? `${m}: a resting limit order fills whole at its limit when the bar's path touches its price (touch rule).`
         : `${m}: a resting limit order fills whole at its limit only when the bar's path goes through its price (trade-through rule); touching it is not enough.`,
       `${m}: an order marketable on arrival fills whole at the last bar's close as a taker; bars carry no depth, so order size never limits the fill.`,
+      `${m}: the book shown to the strategy is one level on each side at the last close, with the bar's volume as its quantity (an indication only).`,
     );
   }
   if (a.venue.from !== undefined) out.push('Recorded events before the start of the run only build the book the run starts with.');
   out.push('A recorded book starts at its first snapshot: sequenced deltas before it, or already contained in it, are left out (the stream\'s own synchronization rule); unsequenced deltas always apply.');
   if (a.deltasBeforeSnapshot) out.push(`${a.deltasBeforeSnapshot} recorded book deltas were left out by that rule.`);
   if (a.sequenceGaps) out.push(`The recording misses book messages in ${a.sequenceGaps} places (sequence gaps); the book is applied as recorded across them.`);
+  if (a.mismatches) out.push(`${a.mismatches} fills the fill model decided were matched by the engine to another of our orders than the one it chose (a modelling inconsistency worth reporting).`);
   if (a.unknownMarketEvents > 0) out.push(`${a.unknownMarketEvents} recorded events of markets not in the run were left out.`);
   out.push('Equity is valued at the mid of the recorded book (or its one side, or the last recorded trade) of each holding\'s market against the valuation currency.');
   return out;

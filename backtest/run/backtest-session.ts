@@ -150,16 +150,19 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     const sampler = clock.setInterval(() => report.sample(clock.now()), v.equityIntervalMs);
     const every = opts.progressEvery ?? 10_000;
     const end = Number.isFinite(to) ? to : undefined;
+    let reacting = true;
     while (event && event.at <= to) {
-      // Timers due by then fire first, in order. Otherwise only the reactions to the previous event must settle
-      // (one microtask flush; advanceTo would flush twice).
+      // Timers due by then fire first, in order. Otherwise only the bot's reactions to the previous event must
+      // settle: one microtask flush, and none when that event delivered nothing to the bot (nothing to react to).
       const due = clock.nextTimerAt();
       if (due !== undefined && due <= event.at) await clock.advanceTo(event.at);
       else {
         clock.set(event.at);
-        await flushMicrotasks();
+        if (reacting) await flushMicrotasks();
       }
+      const drains = gateway.streams.scheduledDrains;
       venue.apply(event);
+      reacting = gateway.streams.scheduledDrains !== drains;
       lastAt = event.at;
       if (++count % every === 0) opts.onProgress?.({ events: count, at: event.at, from, to: end ?? event.at });
       event = await next();
@@ -188,7 +191,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       markets,
       from,
       to: Number.isFinite(to) ? to : lastAt,
-      assumptions: backtestAssumptions({ venue: v, queue: qm, latency, markets, engine, queueStats: q, unknownMarketEvents: venue.stats.unknownMarket, deltasBeforeSnapshot: venue.stats.deltasBeforeSnapshot, sequenceGaps: venue.stats.sequenceGaps, barMarkets: venue.barMarkets }),
+      assumptions: backtestAssumptions({ venue: v, queue: qm, latency, markets, engine, queueStats: q, unknownMarketEvents: venue.stats.unknownMarket, mismatches: venue.stats.mismatches, deltasBeforeSnapshot: venue.stats.deltasBeforeSnapshot, sequenceGaps: venue.stats.sequenceGaps, barMarkets: venue.barMarkets }),
       events: count,
       queueModel: opts.queueModel ?? v.fillModel.queue,
       ...(opts.params && Object.keys(opts.params).length > 0 ? { params: opts.params } : {}),

@@ -68,7 +68,8 @@ export class ReportBuilder {
         return;
       case 'fill':
         this.#fills.push({
-          at: e.at,
+          // When it happened at the venue (the bot hears of it a market-data latency later).
+          at: this.#executedAt(e.executionId) ?? e.at,
           marketSymbol: e.marketSymbol,
           orderId: e.orderId,
           clientOrderId: e.clientOrderId,
@@ -129,6 +130,14 @@ export class ReportBuilder {
       prices: this.#prices,
       denials: this.#denials,
     };
+  }
+
+  #executedAt(executionId: string): number | undefined {
+    try {
+      return this.#engine.execution(this.#venue.accountId, executionId).executedAt.getTime();
+    } catch {
+      return undefined;
+    }
   }
 
   #totals(): Record<string, Decimal> {

@@ -164,6 +164,8 @@ export class BacktestStreams implements GatewayStreams {
   readonly #off: () => void;
   /** Messages delivered to the bot. */
   delivered = 0;
+  /** Deliveries scheduled on a microtask so far (the backtest loop flushes microtasks only after one). */
+  scheduledDrains = 0;
 
   readonly messages$: Observable<StreamMessage> = this.#messages.asObservable();
   readonly connectionEpoch$: Observable<number> = this.#epoch.asObservable();
@@ -235,6 +237,7 @@ export class BacktestStreams implements GatewayStreams {
     if (next.due <= now) {
       if (!this.#microtask) {
         this.#microtask = true;
+        this.scheduledDrains++;
         queueMicrotask(() => this.#drain());
       }
     } else if (!this.#timer || this.#timerAt > next.due) {

@@ -19,7 +19,7 @@
  * orders they create and cancel go through this venue, so a triggered order meets the recorded book too.
  */
 import type { VirtualClock } from '../../src/core/clock.js';
-import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import { type Decimal, ONE, ZERO } from '../../src/core/decimal.js';
 import type { StreamMessage } from '../../src/bittrex/hub/messages.js';
 import type { BatchResponse, BulkCancelResult, NewOrder, Order } from '../../src/model/order.js';
 import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-orders.js';
@@ -29,7 +29,8 @@ import { type BatchItem, runBatch } from '../../src/sim/trading-batch.js';
 import type { MarketEvent } from '../readers/reader.js';
 import { MarketFeed } from './market-feed.js';
 import type { QueueModel } from './queue-model.js';
-import { type BookSide, RecordedBook } from './recorded-book.js';
+import { type BookSide, BookSequences, RecordedBook } from './recorded-book.js';
+import { privateMessage } from './private-messages.js';
 import { type BarLimitFill, barDecisions } from './bar-fills.js';
 import { type FillDecision, RestingQueues } from './resting-queues.js';
 
@@ -73,13 +74,11 @@ export class BacktestVenue {
   readonly accountId: string;
   readonly stats: VenueStats = { events: 0, unknownMarket: 0, liquidityOrders: 0, makerFills: 0, mismatches: 0, deltasBeforeSnapshot: 0, sequenceGaps: 0 };
   /** Sequence of each market's recorded book (rule 4 of the stream: a snapshot's Sequence, then each delta's). */
-  readonly #bookSeq = new Map<string, number>();
+  readonly #bookSeq = new BookSequences();
   readonly #liquidity: string;
   readonly #feeds = new Map<string, MarketFeed>();
   readonly #queues = new Map<string, RestingQueues>();
   readonly #sinks: VenueSink[] = [];
-  /** What each of our open orders rests on the book (rate, remaining). */
-  readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
   readonly #offBus: () => void;
   readonly #barRule: BarLimitFill;
   /** Last bar close of markets traded on bar data (no book): where marketable orders fill. */
@@ -176,10 +175,15 @@ export class BacktestVenue {
     switch (e.kind) {
       case 'snapshot':
       case 'orderBookDelta': {
-        if (!this.#inSequence(e)) return;
+        const verdict = this.#bookSeq.accept(e);
+        if (verdict !== 'apply') {
+          if (verdict === 'stale') this.stats.deltasBeforeSnapshot++;
+          return;
+        }
+        if (e.kind === 'orderBookDelta' && this.#bookSeq.lastWasGap) this.stats.sequenceGaps++;
         const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
         if (changes.length === 0) return;
-        if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes));
+        if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
         this.#publishBook(feed);
         return;
       }
@@ -188,7 +192,7 @@ export class BacktestVenue {
         this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } });
         this.conditionalOrders.onTrades(feed.symbol, e.trades);
         if (queues.size > 0) {
-          this.#execute(feed.symbol, queues.onTrades(e.trades));
+          this.#execute(feed.symbol, queues.onTrades(e.trades, e.at));
           this.#publishBook(feed);
         }
         return;
@@ -198,12 +202,15 @@ export class BacktestVenue {
         this.#publish({ name: 'candle', data: { sequence, marketSymbol: feed.symbol, interval: e.interval, delta: e.candle, candleType: 'TRADE' } });
         // A closed bar of a market without a recorded book: bar-level fills (a forming candle, or a market with an
         // L2 book, fills from the book and trades instead).
-        if (e.final !== false && feed.book.bid.size === 0 && feed.book.ask.size === 0) {
-          if (queues.size > 0) {
-            this.#execute(feed.symbol, barDecisions(queues.orders(), e.candle, this.#barRule));
-            this.#publishBook(feed);
-          }
+        const bars = this.#barClose.has(feed.symbol) || (feed.book.bid.size === 0 && feed.book.ask.size === 0);
+        if (e.final !== false && bars) {
+          if (queues.size > 0) this.#execute(feed.symbol, barDecisions(queues.orders(), e.candle, this.#barRule));
           this.#barClose.set(feed.symbol, e.candle.close);
+          // The book shown: both sides at the close, the bar's volume as an indication (fills are not limited by
+          // it), so book-reading code (risk's price band, order value) works on bar data too.
+          const shown = [{ rate: e.candle.close, quantity: e.candle.volume.gt(0) ? e.candle.volume : ONE }];
+          feed.book.reset(shown, shown);
+          this.#publishBook(feed);
         }
         return;
       }
@@ -278,7 +285,7 @@ export class BacktestVenue {
     if (n.timeInForce === 'POST_ONLY_GOOD_TIL_CANCELLED' && n.limit === undefined) return placed;
     const book = feed.book.side(side);
     const close = this.#barClose.get(symbol);
-    if (close !== undefined && book.size === 0) return this.#offerBar(symbol, side, close, n);
+    if (close !== undefined) return this.#offerBar(symbol, side, close, n);
     const limit = n.limit?.toNumber();
     let quantity = ZERO;
     let quote = ZERO;
@@ -356,62 +363,12 @@ export class BacktestVenue {
   }
 
   #onEngineEvent(e: SimEvent): void {
-    switch (e.kind) {
-      case 'order':
-        if (e.accountId !== this.accountId) return;
-        this.#track(e.delta);
-        if (e.delta.status === 'CLOSED') this.#queues.get(e.delta.marketSymbol)?.remove(e.delta.id);
-        this.#publish({ name: 'order', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } });
-        return;
-      case 'balance':
-        if (e.accountId === this.accountId) this.#publish({ name: 'balance', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } });
-        return;
-      case 'execution':
-        if (e.accountId === this.accountId) this.#publish({ name: 'execution', data: { accountId: e.accountId, sequence: e.sequence, deltas: e.deltas } });
-        return;
-      case 'conditionalOrder':
-        if (e.accountId === this.accountId) this.#publish({ name: 'conditionalOrder', data: { accountId: e.accountId, sequence: e.sequence, delta: e.delta } });
-        return;
-      default:
-        // The engine's public data (books, trades, tickers of our own fills) is not the market: the recording is.
-        return;
+    if (e.kind === 'order' && e.accountId === this.accountId) {
+      this.#feeds.get(e.delta.marketSymbol)?.trackOrder(e.delta);
+      if (e.delta.status === 'CLOSED') this.#queues.get(e.delta.marketSymbol)?.remove(e.delta.id);
     }
-  }
-
-  /**
-   * The recorded stream's own rule 4: a sequenced delta (sequence > 0) counts only after the market's first
-   * snapshot and only if the snapshot does not already contain it; unsequenced deltas (0) always apply.
-   */
-  #inSequence(e: Extract<MarketEvent, { kind: 'snapshot' | 'orderBookDelta' }>): boolean {
-    const seq = this.#bookSeq.get(e.marketSymbol);
-    if (e.kind === 'snapshot') {
-      this.#bookSeq.set(e.marketSymbol, e.sequence);
-      return true;
-    }
-    if (e.sequence <= 0) return true;
-    if (seq === undefined || e.sequence <= seq) {
-      this.stats.deltasBeforeSnapshot++;
-      return false;
-    }
-    if (seq > 0 && e.sequence > seq + 1) this.stats.sequenceGaps++;
-    this.#bookSeq.set(e.marketSymbol, e.sequence);
-    return true;
-  }
-
-  /** Keep what each of our orders rests on the published book. */
-  #track(o: Order): void {
-    const feed = this.#feeds.get(o.marketSymbol);
-    if (!feed) return;
-    const side = o.direction === 'BUY' ? 'bid' : 'ask';
-    const before = this.#resting.get(o.id);
-    const now = o.status === 'OPEN' && o.limit !== undefined && o.quantity !== undefined ? o.quantity.minus(o.fillQuantity) : ZERO;
-    if (before) feed.addOurs(side, before.rate, before.quantity.neg());
-    if (now.gt(0)) {
-      feed.addOurs(side, o.limit!, now);
-      this.#resting.set(o.id, { rate: o.limit!, quantity: now });
-    } else {
-      this.#resting.delete(o.id);
-    }
+    const m = privateMessage(e, this.accountId);
+    if (m) this.#publish(m);
   }
 
   /** Publish the depth deltas of a market's book (recorded + ours), if it changed. */

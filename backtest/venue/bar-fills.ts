@@ -41,8 +41,14 @@ export function barDecisions(orders: Iterable<QueuedOrder>, candle: Candle, rule
       }
     }
   }
-  // Stable: same step keeps the queue order (creation order within a price).
-  hits.sort((a, b) => a.step - b.step);
+  // In path order; at one step, best price first (the engine fills our better-priced order first), then queue order.
+  hits.sort((a, b) => {
+    if (a.step !== b.step) return a.step - b.step;
+    const x = a.d.order;
+    const y = b.d.order;
+    if (x.side !== y.side || x.key === y.key) return 0;
+    return (x.side === 'bid' ? y.key - x.key : x.key - y.key) < 0 ? -1 : 1;
+  });
   for (const h of hits) h.d.order.remaining = h.d.order.remaining.minus(h.d.quantity);
   return hits.map((h) => h.d);
 }

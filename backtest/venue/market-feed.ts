@@ -12,6 +12,7 @@
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
+import type { Order } from '../../src/model/order.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
 /** Depths the hub serves. */
@@ -26,10 +27,11 @@ interface Keyed {
   entry: OrderBookEntry;
 }
 
-/** The published view of one side at one depth. */
+/** The published view of one side at one depth: its levels best first, as parallel arrays. */
 class View {
-  /** key -> level as published. */
-  published = new Map<number, OrderBookEntry>();
+  keys: number[] = [];
+  rates: Decimal[] = [];
+  quantities: Decimal[] = [];
 }
 
 /** One market's public data. */
@@ -42,6 +44,8 @@ export class MarketFeed {
   readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
   /** Our resting quantity per level, by side (added to the recorded quantity in what is published). */
   readonly ours = { bid: new Map<number, Keyed>(), ask: new Map<number, Keyed>() };
+  /** What each of our open orders rests (rate, remaining). */
+  readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
 
   constructor(symbol: string, book: RecordedBook) {
     this.symbol = symbol;
@@ -52,9 +56,23 @@ export class MarketFeed {
   follow(depth: FeedDepth): void {
     if (this.#views.has(depth)) return;
     const v = { bid: new View(), ask: new View(), sequence: 1 };
-    for (const e of this.#top(this.book.bid, this.ours.bid, depth)) v.bid.published.set(e.key, e.entry);
-    for (const e of this.#top(this.book.ask, this.ours.ask, depth)) v.ask.published.set(e.key, e.entry);
+    diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
+    diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
     this.#views.set(depth, v);
+  }
+
+  /** Follow one of our orders (from the engine's order events): what it rests is shown on the book. */
+  trackOrder(o: Order): void {
+    const side = o.direction === 'BUY' ? 'bid' : 'ask';
+    const before = this.#resting.get(o.id);
+    const now = o.status === 'OPEN' && o.limit !== undefined && o.quantity !== undefined ? o.quantity.minus(o.fillQuantity) : ZERO;
+    if (before) this.addOurs(side, before.rate, before.quantity.neg());
+    if (now.gt(0)) {
+      this.addOurs(side, o.limit!, now);
+      this.#resting.set(o.id, { rate: o.limit!, quantity: now });
+    } else {
+      this.#resting.delete(o.id);
+    }
   }
 
   /** Add `quantity` (negative to remove) of ours at a level. */
@@ -111,8 +129,8 @@ export class MarketFeed {
   bookDeltas(): Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> {
     const out: Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> = [];
     for (const [depth, v] of this.#views) {
-      const bidDeltas = diff(this.book.bid, v.bid, this.#top(this.book.bid, this.ours.bid, depth));
-      const askDeltas = diff(this.book.ask, v.ask, this.#top(this.book.ask, this.ours.ask, depth));
+      const bidDeltas = diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
+      const askDeltas = diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
       out.push({ depth, sequence: v.sequence, bidDeltas, askDeltas });
@@ -150,17 +168,51 @@ export class MarketFeed {
   }
 }
 
-/** Entries that turn `view` into `next` (the current top levels, best first); updates `view`. */
-function diff(side: RecordedSide, view: View, next: readonly Keyed[]): OrderBookEntry[] {
-  const out: Keyed[] = [];
-  const published = new Map<number, OrderBookEntry>();
-  for (const e of next) {
-    published.set(e.key, e.entry);
-    const old = view.published.get(e.key);
-    if (old === undefined || !old.quantity.eq(e.entry.quantity)) out.push(e);
+/**
+ * Entries that turn `view` into the current top `depth` levels of `side` (or `merged`, those levels with ours added,
+ * when we rest on this side), best first; updates `view`. Both are sorted best first, so one merge pass finds what
+ * changed, entered (full quantity) and left (quantity 0) without maps or sorting; a level whose Decimal is the very
+ * object published (recorded quantities are replaced, never mutated) is unchanged without a comparison.
+ */
+function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefined, depth: number): OrderBookEntry[] {
+  const n = merged ? merged.length : Math.min(depth, side.size);
+  const keys: number[] = new Array<number>(n);
+  const rates: Decimal[] = new Array<Decimal>(n);
+  const quantities: Decimal[] = new Array<Decimal>(n);
+  for (let r = 0; r < n; r++) {
+    if (merged) {
+      const e = merged[r]!;
+      keys[r] = e.key;
+      rates[r] = e.entry.rate;
+      quantities[r] = e.entry.quantity;
+    } else {
+      const l = side.atRank(r)!;
+      keys[r] = l.key;
+      rates[r] = l.rate;
+      quantities[r] = l.quantity;
+    }
   }
-  for (const [key, e] of view.published) if (!published.has(key)) out.push({ key, entry: { rate: e.rate, quantity: ZERO } });
-  view.published = published;
-  if (out.length > 1) out.sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
-  return out.map((e) => e.entry);
+  const out: OrderBookEntry[] = [];
+  const ok = view.keys;
+  let i = 0;
+  let j = 0;
+  while (i < ok.length || j < n) {
+    if (i < ok.length && j < n && ok[i] === keys[j]) {
+      const q = quantities[j]!;
+      const old = view.quantities[i]!;
+      if (old !== q && !old.eq(q)) out.push({ rate: rates[j]!, quantity: q });
+      i++;
+      j++;
+    } else if (j < n && (i >= ok.length || side.better(keys[j]!, ok[i]!))) {
+      out.push({ rate: rates[j]!, quantity: quantities[j]! });
+      j++;
+    } else {
+      out.push({ rate: view.rates[i]!, quantity: ZERO });
+      i++;
+    }
+  }
+  view.keys = keys;
+  view.rates = rates;
+  view.quantities = quantities;
+  return out;
 }

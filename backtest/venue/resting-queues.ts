@@ -12,6 +12,10 @@
  * - A recorded decrease of our level is first explained by the trades just seen at that price; what no trade
  *   explains is a cancellation, split between ahead of and behind each of our orders by the queue model.
  *   Increases join behind us. The quantity ahead never exceeds the level.
+ * - Recordings do not order a trade and the book change it causes reliably. A trade at our price that arrives
+ *   within {@link EXPLAIN_WINDOW_MS} after a decrease taken for a cancellation explains that decrease instead: the
+ *   cancellation's effect on our place is undone (for the matched quantity) before the trade eats the queue, so
+ *   the same quantity never moves us up twice, whichever of the two the recording shows first.
  * - The recorded opposite side crossing our price (offering liquidity at or through it that we have not
  *   consumed) fills us fully at our price, consuming that liquidity.
  */
@@ -19,6 +23,9 @@ import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { Trade } from '../../src/model/market.js';
 import type { QueueModel } from './queue-model.js';
 import type { BookSide, LevelChange, RecordedBook } from './recorded-book.js';
+
+/** How long after a decrease of our level a trade at that price may still explain it, ms of recorded time. */
+export const EXPLAIN_WINDOW_MS = 100;
 
 /** One of our resting orders as the queue model sees it. */
 export interface QueuedOrder {
@@ -30,6 +37,8 @@ export interface QueuedOrder {
   remaining: Decimal;
   /** Recorded quantity ahead of this order. */
   ahead: Decimal;
+  /** What the last cancellation at this level moved it up by (undone if a trade turns out to explain it). */
+  lastMovedUp?: Decimal | undefined;
 }
 
 /** Why an order fills. */
@@ -48,6 +57,9 @@ interface OurLevel {
   orders: QueuedOrder[];
   /** Traded quantity at this price not yet matched by a recorded decrease of the level. */
   explained: Decimal;
+  /** The last decrease taken for a cancellation, not yet explained by a trade, and when it was seen. */
+  cancelled: Decimal;
+  cancelledAt: number;
 }
 
 /** Counters of the queue model's work, for the report and tests. */
@@ -87,7 +99,7 @@ export class RestingQueues {
     const ahead = recorded ? recorded.quantity.minus(recorded.consumed) : ZERO;
     const order: QueuedOrder = { id, side, rate, key, remaining, ahead };
     let level = this.#levels[side].get(key);
-    if (!level) this.#levels[side].set(key, (level = { side, key, orders: [], explained: ZERO }));
+    if (!level) this.#levels[side].set(key, (level = { side, key, orders: [], explained: ZERO, cancelled: ZERO, cancelledAt: 0 }));
     level.orders.push(order);
     this.#byId.set(id, order);
     return order;
@@ -108,8 +120,8 @@ export class RestingQueues {
     if (level.orders.length === 0) this.#levels[o.side].delete(o.key);
   }
 
-  /** Recorded trades of this market, in order: the fills they imply. */
-  onTrades(trades: readonly Trade[]): FillDecision[] {
+  /** Recorded trades of this market, in order, seen at `at`: the fills they imply. */
+  onTrades(trades: readonly Trade[], at = 0): FillDecision[] {
     const out: FillDecision[] = [];
     for (const t of trades) {
       // A SELL taker hits bids; a BUY taker lifts asks.
@@ -123,7 +135,20 @@ export class RestingQueues {
           // Traded at a worse price than ours: everything at our price went first.
           for (const o of level.orders) this.#decide(out, o, o.remaining, 'trade-through');
         } else if (level.key === key) {
-          level.explained = level.explained.plus(t.quantity);
+          // A cancellation seen just before, which this trade explains: undo its effect on our place first.
+          let unexplained = t.quantity;
+          if (level.cancelled.gt(0) && at - level.cancelledAt <= EXPLAIN_WINDOW_MS) {
+            const matched = level.cancelled.lt(t.quantity) ? level.cancelled : t.quantity;
+            for (const o of level.orders) {
+              if (!o.lastMovedUp || o.lastMovedUp.isZero()) continue;
+              const back = o.lastMovedUp.mul(matched).div(level.cancelled).toDecimalPlaces(8);
+              o.ahead = o.ahead.plus(back);
+              o.lastMovedUp = o.lastMovedUp.minus(back);
+            }
+            level.cancelled = level.cancelled.minus(matched);
+            unexplained = t.quantity.minus(matched);
+          }
+          level.explained = level.explained.plus(unexplained);
           this.#eat(level, t.quantity, out);
         }
       }
@@ -131,8 +156,8 @@ export class RestingQueues {
     return this.#settle(out);
   }
 
-  /** Recorded level changes (deltas or a snapshot): queue updates, then the fills of a crossed book. */
-  onLevelChanges(changes: readonly LevelChange[]): FillDecision[] {
+  /** Recorded level changes (deltas or a snapshot) seen at `at`: queue updates, then the fills of a crossed book. */
+  onLevelChanges(changes: readonly LevelChange[], at = 0): FillDecision[] {
     for (const c of changes) {
       const level = this.#levels[c.side].get(c.key);
       if (!level) continue;
@@ -143,9 +168,13 @@ export class RestingQueues {
         const unexplained = decrease.minus(explained);
         if (unexplained.gt(0)) {
           this.stats.cancellations++;
+          level.cancelled = unexplained;
+          level.cancelledAt = at;
           for (const o of level.orders) {
             const behind = c.before.gt(o.ahead) ? c.before.minus(o.ahead) : ZERO;
-            o.ahead = o.ahead.minus(this.#model.aheadShare(o.ahead, behind, unexplained));
+            const up = this.#model.aheadShare(o.ahead, behind, unexplained);
+            o.ahead = o.ahead.minus(up);
+            o.lastMovedUp = up;
           }
         }
       }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { dec } from '../../src/core/decimal.js';
 import { commissionOn, fillQuote } from '../../src/sim/trading-amounts.js';
+import type { MarketEvent } from '../../backtest/readers/reader.js';
 import { ev, M, T0, venueHarness } from './venue-harness.js';
 
 describe('backtest fill model: resting orders in the recorded queue', () => {
@@ -45,11 +46,30 @@ describe('backtest fill model: resting orders in the recorded queue', () => {
       await h.play(ev.delta(T0 + 1, [['100', '10']], [])); // 5 join behind us
       await h.play(ev.delta(T0 + 2, [['100', '7']], [])); // 3 cancelled, no trade explains it
       const ahead = h.venue.queues(M)!.get(o.id)!.ahead.toFixed();
-      await h.play(ev.trade(T0 + 3, 'SELL', '100', '3'));
+      // A second later (a trade right after the decrease would be taken as its cause, not a second event).
+      await h.play(ev.trade(T0 + 1_000, 'SELL', '100', '3'));
       return { ahead, filled: h.filled(o.id) };
     };
     expect(await run('optimistic')).toEqual({ ahead: '2', filled: '1' });
     expect(await run('pessimistic')).toEqual({ ahead: '5', filled: '0' });
+  });
+
+  it('a trade right after the book change it caused counts once, in either order, under every queue model', async () => {
+    const run = async (queue: 'optimistic' | 'pessimistic' | 'power', tradeFirst: boolean) => {
+      const h = venueHarness({ queue });
+      await h.play(ev.snapshot(T0, [['100', '5']], [['101', '5']]));
+      const o = h.limit('BUY', '100', '1');
+      await h.play(ev.delta(T0 + 1, [['100', '10']], [])); // 5 join behind us
+      const trade = ev.trade(T0 + 10, 'SELL', '100', '3');
+      const delta = ev.delta(T0 + 10, [['100', '7']], []);
+      await h.play(tradeFirst ? trade : delta);
+      await h.play(tradeFirst ? delta : trade);
+      return { ahead: h.venue.queues(M)!.get(o.id)!.ahead.toFixed(), filled: h.filled(o.id) };
+    };
+    for (const q of ['optimistic', 'pessimistic', 'power'] as const) {
+      expect({ q, ...(await run(q, false)) }).toEqual({ q, ahead: '2', filled: '0' });
+      expect({ q, ...(await run(q, true)) }).toEqual({ q, ahead: '2', filled: '0' });
+    }
   });
 
   it('the probabilistic default moves us up by part of a cancellation, more when we are far back', async () => {
@@ -103,6 +123,30 @@ describe('backtest fill model: resting orders in the recorded queue', () => {
     expect([h.filled(a.id), h.filled(b.id)]).toEqual(['1', '0']); // 1 to a, then 1.5 of the 2 between a and b
     await h.play(ev.trade(T0 + 3, 'SELL', '100', '1'));
     expect([h.filled(a.id), h.filled(b.id)]).toEqual(['1', '0.5']);
+  });
+});
+
+describe('backtest venue: the recorded book stream', () => {
+  it('starts at a snapshot: sequenced deltas before it or contained in it are left out, gaps are counted', async () => {
+    const h = venueHarness();
+    const seq = (e: ReturnType<typeof ev.delta>, n: number) => ({ ...e, sequence: n }) as typeof e;
+    await h.play(seq(ev.delta(T0, [['99', '1']], []), 9)); // before any snapshot
+    await h.play(seq(ev.snapshot(T0 + 1, [['100', '5']], [['101', '5']]), 10));
+    await h.play(seq(ev.delta(T0 + 2, [['100', '9']], []), 10)); // already in the snapshot
+    await h.play(seq(ev.delta(T0 + 3, [['100', '4']], []), 11));
+    await h.play(seq(ev.delta(T0 + 4, [['100', '3']], []), 13)); // 12 is missing
+    expect(h.venue.feed(M)!.book.bid.top(5).map((e) => `${e.quantity.toFixed()}@${e.rate.toFixed()}`)).toEqual(['3@100']);
+    expect(h.venue.stats).toMatchObject({ deltasBeforeSnapshot: 2, sequenceGaps: 1 });
+  });
+
+  it('a new snapshot replaces the book; our place in a shrunken level is capped by it', async () => {
+    const h = venueHarness();
+    await h.play(ev.snapshot(T0, [['100', '5']], [['101', '5']]));
+    const o = h.limit('BUY', '100', '1');
+    await h.play({ ...ev.snapshot(T0 + 1, [['100', '2'], ['99', '1']], [['101', '5']]), sequence: 50 } as MarketEvent);
+    expect(h.venue.queues(M)!.get(o.id)!.ahead.toFixed()).toBe('2');
+    await h.play(ev.trade(T0 + 1_000, 'SELL', '100', '2.5'));
+    expect(h.filled(o.id)).toBe('0.5');
   });
 });
 
