@@ -14,10 +14,21 @@ import { decimalSchema, marketSymbolSchema, portSchema, positiveDecimal } from '
 
 const lotRange = z.tuple([z.number().int().positive(), z.number().int().positive()]);
 
+/** Taker activity: baseline rate, burstiness (see TakerConfig), order sizes. Also settable per market. */
+const takersSchema = z.strictObject({
+  ratePerMinute: z.number().min(0).optional(),
+  clustering: z.number().min(0).max(0.95).optional(),
+  clusterDecayMs: z.number().min(1).optional(),
+  lots: lotRange.optional(),
+  limitShare: z.number().min(0).max(1).optional(),
+  limitSlippageBps: z.number().min(0).optional(),
+});
+
 const perMarketSchema = z.strictObject({
   startPrice: z.union([z.string(), z.number()]).optional(),
   volatilityPerSqrtSecond: z.number().min(0).max(0.1).optional(),
   anchorPullPerSecond: z.number().min(0).optional(),
+  takers: takersSchema.optional(),
 });
 
 const syntheticSchema = z.strictObject({
@@ -38,12 +49,9 @@ const syntheticSchema = z.strictObject({
     requoteThresholdBps: z.number().min(0).optional(),
     levelLots: lotRange.optional(),
   }).optional(),
-  takers: z.strictObject({
-    ratePerMinute: z.number().min(0).optional(),
-    lots: lotRange.optional(),
-    limitShare: z.number().min(0).max(1).optional(),
-    limitSlippageBps: z.number().min(0).optional(),
-  }).optional(),
+  takers: takersSchema.optional(),
+  /** Hours of trade history generated before the simulator serves (trades, 24-hour summary, candles). */
+  historyHours: z.number().min(0).max(744).default(24),
   perMarket: z.record(marketSymbolSchema, perMarketSchema).optional(),
 });
 
@@ -89,7 +97,7 @@ export const simFileSchema = z.strictObject({
   demo: z.strictObject({
     balances: z.record(z.string().regex(/^[A-Z0-9]+$/), positiveDecimal).default({}),
   }).prefault({}),
-  driver: z.discriminatedUnion('kind', [syntheticSchema, replaySchema, z.strictObject({ kind: z.literal('none') })]).default({ kind: 'synthetic' }),
+  driver: z.discriminatedUnion('kind', [syntheticSchema, replaySchema, z.strictObject({ kind: z.literal('none') })]).prefault({ kind: 'synthetic' }),
 });
 
 /** A parsed config/sim.yaml; `baseDir` resolves the relative paths it names. */
