@@ -58,15 +58,19 @@ const syntheticSchema = z.strictObject({
 const replaySchema = z.strictObject({
   kind: z.literal('replay'),
   /** Hub session captures (`BITTREX.ws.1.0` format), relative to the config file. */
-  ws: z.array(z.string()).min(1),
+  ws: z.array(z.string()).optional(),
   /** REST order-book snapshot captures (`BITTREX.http.0.0` format), relative to the config file. */
-  http: z.array(z.string()).min(1),
+  http: z.array(z.string()).optional(),
+  /** `rexbot record` files (`*.jsonl.gz`), relative to the config file: snapshots and messages in one. */
+  recordings: z.array(z.string()).optional(),
   markets: z.array(marketSymbolSchema).optional(),
   depth: z.number().int().min(1).max(500).optional(),
   speed: z.number().positive().optional(),
   onBadLine: z.enum(['fail', 'skip']).optional(),
   replayTrades: z.boolean().optional(),
   cancelOnStop: z.boolean().optional(),
+}).refine((d) => (d.recordings?.length ?? 0) > 0 || ((d.ws?.length ?? 0) > 0 && (d.http?.length ?? 0) > 0), {
+  message: 'a replay needs `recordings` (rexbot record files), or hub captures under `ws` with their REST snapshots under `http`',
 });
 
 
@@ -145,7 +149,10 @@ export function engineConfigOf(cfg: SimFileConfig): SimConfig {
 /** The market driver configuration a file describes. */
 export function driverConfigOf(cfg: SimFileConfig): MarketDriverConfig {
   const d = cfg.driver;
-  if (d.kind === 'replay') return { ...d, ws: d.ws.map((p) => at(cfg, p)), http: d.http.map((p) => at(cfg, p)) } as MarketDriverConfig;
+  if (d.kind === 'replay') {
+    const files = (list: string[] | undefined) => (list ?? []).map((p) => at(cfg, p));
+    return { ...d, ws: files(d.ws), http: files(d.http), recordings: files(d.recordings) } as MarketDriverConfig;
+  }
   return d as MarketDriverConfig;
 }
 

@@ -30,6 +30,8 @@ export interface ReplayConfig {
   ws?: string[];
   /** REST response files (`BITTREX.http.0.0` format) holding the order-book snapshots. */
   http?: string[];
+  /** `rexbot record` files (`*.jsonl.gz`): snapshots and stream messages in one file. */
+  recordings?: string[];
   /** Replay only these markets; every recorded market the catalog lists by default. */
   markets?: string[];
   /** Price levels per side placed on the engine's book. Default 500 (the recorded depth). */
@@ -118,7 +120,7 @@ export class ReplayMarket {
     if (hooks.timeline) this.timeline = hooks.timeline;
     else {
       const readerOpts = { onBadLine: this.config.onBadLine, ...(hooks.onBadLine ? { onError: hooks.onBadLine } : {}) };
-      const files = { ws: this.config.ws ?? [], http: this.config.http ?? [] };
+      const files = { ws: this.config.ws ?? [], http: this.config.http ?? [], recordings: this.config.recordings ?? [] };
       this.timeline = loadReplayFiles(files, { ...readerOpts, ...(this.config.markets ? { markets: this.config.markets } : {}) }).timeline;
     }
   }
