@@ -16,10 +16,20 @@
  * Run it:  strategies: [{ use: breakout-bracket, markets: [BTC-USD], params: { lookback: 20, quantity: 0.01 } }]
  */
 import { filter, ignoreElements, map, merge, mergeMap, tap, type Observable } from 'rxjs';
-import { dec, ONE } from '../src/core/decimal.js';
-import { CANDLE_INTERVALS } from '../src/model/enums.js';
-import type { BracketIntent, Intent, OrderSpec } from '../src/model/intent.js';
-import { decimalParam, defineStrategy, highest, roundRate, z, type StrategyContext } from '../src/strategy/index.js';
+import {
+  CANDLE_INTERVALS,
+  dec,
+  decimalParam,
+  defineStrategy,
+  highest,
+  ONE,
+  roundRate,
+  z,
+  type BracketIntent,
+  type Intent,
+  type OrderSpec,
+  type StrategyContext,
+} from 'rexbot/strategy';
 
 const params = z.strictObject({
   /** Finished candles whose highest high is the level to break. */

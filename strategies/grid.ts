@@ -15,9 +15,7 @@
  * Run it:  strategies: [{ use: grid, markets: [ETH-BTC], params: { lower: 0.05, upper: 0.07, levels: 10, quantity: 0.1 } }]
  */
 import { filter, from, map, merge, mergeMap, take, type Observable } from 'rxjs';
-import { dec, Decimal, ONE, ZERO } from '../src/core/decimal.js';
-import type { Intent, OrderDirection } from '../src/model/index.js';
-import { decimalParam, defineStrategy, roundRate, z, type StrategyContext } from '../src/strategy/index.js';
+import { dec, Decimal, decimalParam, defineStrategy, ONE, roundRate, z, ZERO, type Intent, type OrderDirection, type StrategyContext } from 'rexbot/strategy';
 
 const params = z
   .strictObject({

@@ -16,10 +16,22 @@
  * Run it:  strategies: [{ use: ma-crossover, markets: [ETH-BTC], params: { fast: 10, slow: 30, quantity: 0.5 } }]
  */
 import { distinctUntilChanged, filter, map, merge, mergeMap, scan, type Observable } from 'rxjs';
-import { dec, Decimal, ONE, ZERO } from '../src/core/decimal.js';
-import { CANDLE_INTERVALS } from '../src/model/enums.js';
-import type { Intent } from '../src/model/intent.js';
-import { crossDirection, decimalParam, defineStrategy, roundRate, sma, z, type Cross, type StrategyContext } from '../src/strategy/index.js';
+import {
+  CANDLE_INTERVALS,
+  crossDirection,
+  dec,
+  Decimal,
+  decimalParam,
+  defineStrategy,
+  ONE,
+  roundRate,
+  sma,
+  z,
+  ZERO,
+  type Cross,
+  type Intent,
+  type StrategyContext,
+} from 'rexbot/strategy';
 
 const params = z
   .strictObject({

@@ -13,11 +13,22 @@
  * Run it:  strategies: [{ use: market-maker, markets: [BTC-USD], params: { spread: 0.002, size: 0.01 } }]
  */
 import { distinctUntilChanged, filter, identity, map, merge, tap, throttleTime, type Observable } from 'rxjs';
-import { dec, Decimal, ONE, ZERO } from '../src/core/decimal.js';
-import type { Order, OrderBookEntry } from '../src/model/index.js';
-import type { Intent, Quote } from '../src/model/intent.js';
-import type { ReadonlyOrderBook } from '../src/store/order-book.js';
-import { decimalParam, defineStrategy, roundRate, z, type StrategyContext } from '../src/strategy/index.js';
+import {
+  dec,
+  Decimal,
+  decimalParam,
+  defineStrategy,
+  ONE,
+  roundRate,
+  z,
+  ZERO,
+  type Intent,
+  type Order,
+  type OrderBookEntry,
+  type Quote,
+  type ReadonlyOrderBook,
+  type StrategyContext,
+} from 'rexbot/strategy';
 
 const params = z.strictObject({
   /** Distance between our best bid and best ask, as a fraction of the mid (0.002 = 0.2 %). */

@@ -14,10 +14,21 @@ import { decimalSchema, marketSymbolSchema, nonNegativeDecimal, portSchema, posi
 
 const lotRange = z.tuple([z.number().int().positive(), z.number().int().positive()]);
 
+/** Taker activity: baseline rate, burstiness (see TakerConfig), order sizes. Also settable per market. */
+const takersSchema = z.strictObject({
+  ratePerMinute: z.number().min(0).optional(),
+  clustering: z.number().min(0).max(0.95).optional(),
+  clusterDecayMs: z.number().min(1).optional(),
+  lots: lotRange.optional(),
+  limitShare: z.number().min(0).max(1).optional(),
+  limitSlippageBps: z.number().min(0).optional(),
+});
+
 const perMarketSchema = z.strictObject({
   startPrice: z.union([z.string(), z.number()]).optional(),
   volatilityPerSqrtSecond: z.number().min(0).max(0.1).optional(),
   anchorPullPerSecond: z.number().min(0).optional(),
+  takers: takersSchema.optional(),
 });
 
 const syntheticSchema = z.strictObject({
@@ -38,29 +49,30 @@ const syntheticSchema = z.strictObject({
     requoteThresholdBps: z.number().min(0).optional(),
     levelLots: lotRange.optional(),
   }).optional(),
-  takers: z.strictObject({
-    ratePerMinute: z.number().min(0).optional(),
-    lots: lotRange.optional(),
-    limitShare: z.number().min(0).max(1).optional(),
-    limitSlippageBps: z.number().min(0).optional(),
-  }).optional(),
+  takers: takersSchema.optional(),
+  /** Hours of trade history generated before the simulator serves (trades, 24-hour summary, candles). */
+  historyHours: z.number().min(0).max(744).default(24),
   perMarket: z.record(marketSymbolSchema, perMarketSchema).optional(),
 });
 
 const replaySchema = z.strictObject({
   kind: z.literal('replay'),
   /** Hub session captures (`BITTREX.ws.1.0` format), relative to the config file. */
-  ws: z.array(z.string()).default([]),
+  ws: z.array(z.string()).optional(),
   /** REST order-book snapshot captures (`BITTREX.http.0.0` format), relative to the config file. */
-  http: z.array(z.string()).default([]),
+  http: z.array(z.string()).optional(),
+  /** `rexbot record` files (`*.jsonl.gz`), relative to the config file: snapshots and messages in one. */
+  recordings: z.array(z.string()).optional(),
   /** Legacy v1.1 hub captures (hub c2, with their own snapshots), relative to the config file. */
-  v1Ws: z.array(z.string()).default([]),
+  v1Ws: z.array(z.string()).optional(),
   markets: z.array(marketSymbolSchema).optional(),
   depth: z.number().int().min(1).max(500).optional(),
   speed: z.number().positive().optional(),
   onBadLine: z.enum(['fail', 'skip']).optional(),
   replayTrades: z.boolean().optional(),
   cancelOnStop: z.boolean().optional(),
+}).refine((d) => (d.recordings?.length ?? 0) > 0 || (d.v1Ws?.length ?? 0) > 0 || ((d.ws?.length ?? 0) > 0 && (d.http?.length ?? 0) > 0), {
+  message: 'a replay needs `recordings` (rexbot record files), legacy v1.1 hub captures under `v1Ws`, or v3 hub captures under `ws` with their REST snapshots under `http`',
 });
 
 
@@ -97,7 +109,7 @@ export const simFileSchema = z.strictObject({
     /** Whether the demo account is a partner (sub-accounts, transfers). Default true. */
     partner: z.boolean().default(true),
   }).prefault({}),
-  driver: z.discriminatedUnion('kind', [syntheticSchema, replaySchema, z.strictObject({ kind: z.literal('none') })]).default({ kind: 'synthetic' }),
+  driver: z.discriminatedUnion('kind', [syntheticSchema, replaySchema, z.strictObject({ kind: z.literal('none') })]).prefault({ kind: 'synthetic' }),
 });
 
 /** A parsed config/sim.yaml; `baseDir` resolves the relative paths it names. */
@@ -148,8 +160,8 @@ export function engineConfigOf(cfg: SimFileConfig): SimConfig {
 export function driverConfigOf(cfg: SimFileConfig): MarketDriverConfig {
   const d = cfg.driver;
   if (d.kind === 'replay') {
-    if (d.ws.length === 0 && d.v1Ws.length === 0) throw new RangeError('driver (replay): name at least one capture in ws (v3) or v1Ws (v1.1)');
-    return { ...d, ws: d.ws.map((p) => at(cfg, p)), http: d.http.map((p) => at(cfg, p)), v1Ws: d.v1Ws.map((p) => at(cfg, p)) } as MarketDriverConfig;
+    const files = (list: string[] | undefined) => (list ?? []).map((p) => at(cfg, p));
+    return { ...d, ws: files(d.ws), http: files(d.http), recordings: files(d.recordings), v1Ws: files(d.v1Ws) } as MarketDriverConfig;
   }
   return d as MarketDriverConfig;
 }

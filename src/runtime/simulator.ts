@@ -51,15 +51,24 @@ export async function startSimulator(cfg: SimFileConfig, opts: { env?: NodeJS.Pr
     apiSecret: fromEnv ? secret : undefined,
     partner: cfg.demo.partner,
   });
-  const server = await startSimServer({
-    engine,
-    host: cfg.server.host,
-    port: opts.port ?? cfg.server.port,
-    callsPerMinute: cfg.server.callsPerMinute,
-    timestampWindowMs: cfg.server.timestampWindowMs,
-    ...(opts.onInternalError ? { onInternalError: opts.onInternalError } : {}),
-  });
+  // The driver starts before the server listens: a synthetic market generates its history (historyHours) and
+  // places its first quotes, so the first client finds trades, a summary, candles and a two-sided book.
   driver.start();
+  let server: SimServer;
+  try {
+    server = await startSimServer({
+      engine,
+      host: cfg.server.host,
+      port: opts.port ?? cfg.server.port,
+      callsPerMinute: cfg.server.callsPerMinute,
+      timestampWindowMs: cfg.server.timestampWindowMs,
+      ...(opts.onInternalError ? { onInternalError: opts.onInternalError } : {}),
+    });
+  } catch (err) {
+    driver.stop();
+    engine.dispose();
+    throw err;
+  }
   const demo: DemoAccount = { ...acct, generated: !fromEnv };
   return {
     engine,

@@ -4,7 +4,7 @@
  * the same zod instance rexbot validates with.
  *
  * @example
- * import { defineStrategy, decimalParam, z } from '../src/strategy/index.js';
+ * import { defineStrategy, decimalParam, z } from 'rexbot/strategy'; // in a plugin
  */
 export { z } from 'zod';
 export { clockScheduler } from './clock-scheduler.js';
@@ -20,6 +20,8 @@ export {
 } from './define-strategy.js';
 export { guardClock, type GuardedClock } from './guarded-clock.js';
 export { crossDirection, highest, lowest, sma, type Cross } from './indicators.js';
+export { EMA, MACD, RSI, SMA, type MacdValue, type NumericInput } from './streaming-indicators.js';
+export { ATR, BollingerBands, closedCandles, VWAP, type BollingerValue, type HighLowClose } from './band-indicators.js';
 export {
   availableStrategies,
   isPathReference,

@@ -284,7 +284,7 @@ driver:
   markets: [BTC-USD]
   tickMs: 200
   makers: { halfSpreadBps: 10 }
-  takers: { ratePerMinute: 60 }
+  takers: { ratePerMinute: 60, clustering: 0 }
 `;
   const mm = { name: 'mm', use: 'market-maker', markets: ['BTC-USD'], params: { spread: '0.0004', levels: 2, size: '0.002', throttleMs: 200 } };
   const eventsOf = (t: E2E, strategy: string, type: string, from = 0) => t.events.slice(from).filter((e) => e.strategy === strategy && e.type === type);

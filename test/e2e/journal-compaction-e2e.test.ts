@@ -28,7 +28,7 @@ driver:
   markets: [BTC-USD]
   tickMs: 200
   makers: { halfSpreadBps: 10 }
-  takers: { ratePerMinute: 60 }
+  takers: { ratePerMinute: 60, clustering: 0 }
 `,
       strategies: [{ name: 'mm', use: 'market-maker', markets: ['BTC-USD'], params: { spread: '0.0004', levels: 2, levelSpacing: '0.0005', size: '0.002', throttleMs: 100 } }],
       journalCompactBytes: 4096,

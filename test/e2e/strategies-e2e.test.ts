@@ -26,7 +26,7 @@ driver:
   markets: [BTC-USD]
   tickMs: 200
   makers: { halfSpreadBps: 10 }
-  takers: { ratePerMinute: 60 }
+  takers: { ratePerMinute: 60, clustering: 0 }
   # Stopping the driver freezes the market with the makers' quotes still on the book (see the end of the test).
   cancelOnStop: false
 `,
@@ -82,7 +82,7 @@ driver:
   markets: [BTC-USD]
   tickMs: 200
   makers: { halfSpreadBps: 40 }
-  takers: { ratePerMinute: 20 }
+  takers: { ratePerMinute: 20, clustering: 0 }
 `,
       // Lines 10 bps apart around the first mid: inside the synthetic makers' 40 bps, so the grid is the touch.
       strategies: [{ name: 'grid', use: 'grid', markets: ['BTC-USD'], params: { range: '0.002', levels: 4, quantity: '0.002' } }],

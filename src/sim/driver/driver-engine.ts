@@ -5,6 +5,7 @@
  * than on the whole facade; `SimEngine` satisfies it.
  */
 import type { Decimal } from '../../core/decimal.js';
+import type { Trade } from '../../model/market.js';
 import type { NewOrder, Order } from '../../model/order.js';
 import type { Catalog } from '../catalog.js';
 import type { SimEventBus } from '../events.js';
@@ -21,4 +22,6 @@ export interface DriverEngine {
   fund(accountId: string, currency: string, amount: Decimal): void;
   placeOrder(accountId: string, order: NewOrder): Order;
   cancelOrder(accountId: string, orderId: string): Order;
+  /** Where generated history goes (the engine's market data); without it the driver starts with no history. */
+  readonly marketData?: { seedHistory(marketSymbol: string, trades: readonly Trade[]): void };
 }

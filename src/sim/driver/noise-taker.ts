@@ -1,7 +1,12 @@
 /**
- * The noise taker of one synthetic market: at Poisson-distributed times it sends an IMMEDIATE_OR_CANCEL order of
- * random side and size — a MARKET order, or (a configurable share) a LIMIT order a little through the mid — so the
- * makers' quotes trade every few seconds. It never rests, so it can never meet an order of its own.
+ * The noise taker of one synthetic market: at random times it sends an IMMEDIATE_OR_CANCEL order of random side
+ * and size — a MARKET order, or (a configurable share) a LIMIT order a little through the mid — so the makers'
+ * quotes trade. It never rests, so it can never meet an order of its own.
+ *
+ * Arrivals are a self-exciting (Hawkes) process, as real order flow is: a baseline Poisson rate plus, after each
+ * order, an extra intensity that decays exponentially, so orders come in bursts and quiet spells. `clustering` is
+ * the branching ratio (the share of orders triggered by earlier ones; 0 = plain Poisson), so the long-run rate is
+ * ratePerMinute / (1 − clustering).
  */
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { Decimal, type Decimal as DecimalT } from '../../core/decimal.js';
@@ -40,6 +45,9 @@ export class NoiseTaker {
   readonly #d: NoiseTakerDeps;
   #timer: TimerHandle | undefined;
   #running = false;
+  /** Extra intensity (orders per ms) from past orders, as of {@link NoiseTaker.#excitedAt}. */
+  #excitation = 0;
+  #excitedAt = 0;
 
   constructor(deps: NoiseTakerDeps) {
     this.#d = deps;
@@ -98,9 +106,25 @@ export class NoiseTaker {
   #schedule(): void {
     const { clock, rng, config } = this.#d;
     if (!this.#running || !(config.ratePerMinute > 0)) return;
-    // Poisson arrivals: exponential waits with mean 60 000 / rate ms (at least 1 ms so time always advances).
-    const waitMs = Math.max(1, Math.round(rng.exponential(config.ratePerMinute / 60_000)));
+    const now = clock.now();
+    const base = config.ratePerMinute / 60_000; // orders per ms
+    const decay = 1 / config.clusterDecayMs;
+    let excitation = this.#excitation * Math.exp(-decay * Math.max(0, now - this.#excitedAt));
+    // Ogata thinning: between orders the intensity only decays, so its value now bounds it until the next one.
+    let wait = 0;
+    for (;;) {
+      const bound = base + excitation;
+      const step = rng.exponential(bound);
+      wait += step;
+      excitation *= Math.exp(-decay * step);
+      if (rng.next() * bound <= base + excitation) break;
+    }
+    // At least 1 ms so time always advances.
+    const waitMs = Math.max(1, Math.round(wait));
     this.#timer = clock.setTimeout(() => {
+      // Each order adds clustering × decay to the intensity: on average `clustering` more orders follow it.
+      this.#excitation = excitation + config.clustering * decay;
+      this.#excitedAt = clock.now();
       try {
         this.fire();
       } catch (err) {

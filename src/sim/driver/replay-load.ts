@@ -4,20 +4,25 @@
  * in-memory text, which is what tests and embedders with their own storage use.
  */
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import type { ReaderOptions, ReplayFormatError } from './replay-error.js';
 import type { ReaderResult } from './replay-events.js';
 import { readHttpCapture } from './replay-http-reader.js';
+import { isRexbotRecording, readRexbotRecording } from './replay-recording-reader.js';
 import { type ReplayTimeline, type TimelineOptions, buildReplayTimeline } from './replay-timeline.js';
 import { readWsCapture } from './replay-ws-reader.js';
 import { readV1WsCapture } from './replay-v1-ws-reader.js';
 
 /**
- * Capture files: hub sessions (`BITTREX.ws.*`), REST responses (`BITTREX.http.*`), and legacy v1.1 hub sessions
- * (`v1Ws`, shared/data/bittrex-v1-ws-2021/), which carry their own snapshots.
+ * Capture files: hub sessions (`BITTREX.ws.*`), REST responses (`BITTREX.http.*`), `rexbot record` files
+ * (`*.jsonl.gz`, snapshots and messages in one) and legacy v1.1 hub sessions (`v1Ws`,
+ * shared/data/bittrex-v1-ws-2021/, which carry their own snapshots). A rexbot recording is recognised by its
+ * header wherever it is listed, so one named under `ws` or `http` is read as what it is.
  */
 export interface ReplayFiles {
   ws?: readonly string[];
   http?: readonly string[];
+  recordings?: readonly string[];
   v1Ws?: readonly string[];
 }
 
@@ -25,6 +30,7 @@ export interface ReplayFiles {
 export interface ReplayTexts {
   ws?: ReadonlyArray<{ file: string; text: string }>;
   http?: ReadonlyArray<{ file: string; text: string }>;
+  recordings?: ReadonlyArray<{ file: string; text: string }>;
   v1Ws?: ReadonlyArray<{ file: string; text: string }>;
 }
 
@@ -44,16 +50,29 @@ export interface LoadedReplay {
  * const { timeline } = replayFromTexts({ ws: [{ file: 'ws', text }], http: [{ file: 'http', text: httpText }] });
  */
 export function replayFromTexts(texts: ReplayTexts, opts: ReaderOptions & TimelineOptions = {}): LoadedReplay {
+  const all = [...(texts.recordings ?? []), ...(texts.http ?? []), ...(texts.ws ?? [])];
+  const recordings = all.filter((t) => isRexbotRecording(t.text));
+  const captures = (list: ReplayTexts['ws']) => (list ?? []).filter((t) => !isRexbotRecording(t.text));
   const results: ReaderResult[] = [
-    ...(texts.http ?? []).map((t) => readHttpCapture(t.text, t.file, opts)),
-    ...(texts.ws ?? []).map((t) => readWsCapture(t.text, t.file, opts)),
+    ...captures(texts.http).map((t) => readHttpCapture(t.text, t.file, opts)),
+    ...captures(texts.ws).map((t) => readWsCapture(t.text, t.file, opts)),
     ...(texts.v1Ws ?? []).map((t) => readV1WsCapture(t.text, t.file, opts)),
+    // Recordings last: the depth below is read from the last results.
+    ...recordings.map((t) => readRexbotRecording(t.text, t.file, opts)),
   ];
+  for (const t of captures(texts.recordings)) {
+    throw new Error(`${t.file}:1: is not a rexbot recording (no {"format":"rexbot-recording",...} header line)`);
+  }
   const ignored: Record<string, number> = {};
   for (const r of results) for (const [k, n] of Object.entries(r.ignored)) ignored[k] = (ignored[k] ?? 0) + n;
   const timelineOpts: TimelineOptions = {};
   if (opts.markets) timelineOpts.markets = opts.markets;
   if (opts.depth !== undefined) timelineOpts.depth = opts.depth;
+  else {
+    // A rexbot recording follows the depth it subscribed to (orderbook_BTC-USD_25), not the captures' 500.
+    const recorded = results.slice(results.length - recordings.length).flatMap((r) => r.events).find((e) => e.kind === 'orderBookDelta');
+    if (recorded?.kind === 'orderBookDelta') timelineOpts.depth = recorded.depth;
+  }
   return {
     timeline: buildReplayTimeline(results.map((r) => r.events), timelineOpts),
     errors: results.flatMap((r) => r.errors),
@@ -69,6 +88,22 @@ export function replayFromTexts(texts: ReplayTexts, opts: ReaderOptions & Timeli
  */
 export function loadReplayFiles(files: ReplayFiles, opts: ReaderOptions & TimelineOptions = {}): LoadedReplay {
   // Synchronous: a capture is read once, before the replay starts, and a bad file should fail the setup.
-  const read = (path: string) => ({ file: path, text: readFileSync(path, 'utf8') });
-  return replayFromTexts({ ws: (files.ws ?? []).map(read), http: (files.http ?? []).map(read), v1Ws: (files.v1Ws ?? []).map(read) }, opts);
+  const read = (path: string) => ({ file: path, text: readText(path) });
+  return replayFromTexts(
+    { ws: (files.ws ?? []).map(read), http: (files.http ?? []).map(read), recordings: (files.recordings ?? []).map(read), v1Ws: (files.v1Ws ?? []).map(read) },
+    opts,
+  );
+}
+
+/** A file's text, gunzipped when it is gzip (by its magic bytes: `rexbot record` writes `.jsonl.gz`). */
+function readText(path: string): string {
+  const bytes = readFileSync(path);
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      return gunzipSync(bytes).toString('utf8');
+    } catch (err) {
+      throw new Error(`${path}: is not valid gzip: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return bytes.toString('utf8');
 }

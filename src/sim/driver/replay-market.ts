@@ -30,6 +30,8 @@ export interface ReplayConfig {
   ws?: string[];
   /** REST response files (`BITTREX.http.0.0` format) holding the order-book snapshots. */
   http?: string[];
+  /** `rexbot record` files (`*.jsonl.gz`): snapshots and stream messages in one file. */
+  recordings?: string[];
   /** Legacy v1.1 hub session files (hub `c2`: QueryExchangeState snapshots and uE deltas, mapped to v3). */
   v1Ws?: string[];
   /** Replay only these markets; every recorded market the catalog lists by default. */
@@ -120,7 +122,7 @@ export class ReplayMarket {
     if (hooks.timeline) this.timeline = hooks.timeline;
     else {
       const readerOpts = { onBadLine: this.config.onBadLine, ...(hooks.onBadLine ? { onError: hooks.onBadLine } : {}) };
-      const files = { ws: this.config.ws ?? [], http: this.config.http ?? [], v1Ws: this.config.v1Ws ?? [] };
+      const files = { ws: this.config.ws ?? [], http: this.config.http ?? [], recordings: this.config.recordings ?? [], v1Ws: this.config.v1Ws ?? [] };
       this.timeline = loadReplayFiles(files, { ...readerOpts, ...(this.config.markets ? { markets: this.config.markets } : {}) }).timeline;
     }
   }

@@ -34,8 +34,18 @@ export interface MakerConfig {
 
 /** The noise takers of one market (one account). */
 export interface TakerConfig {
-  /** Mean number of taker orders per minute (Poisson arrivals). 0 disables the taker. */
+  /**
+   * Baseline taker orders per minute. With `clustering` the long-run mean is ratePerMinute / (1 − clustering)
+   * (defaults: 30 → 100 a minute, in bursts). 0 disables the taker.
+   */
   ratePerMinute: number;
+  /**
+   * Branching ratio of the self-exciting arrivals in [0, 0.95]: the share of orders set off by earlier orders.
+   * 0 gives plain Poisson arrivals; higher values give bursts and lulls.
+   */
+  clustering: number;
+  /** How fast a burst dies down: the decay time constant of the excitation, in ms. */
+  clusterDecayMs: number;
   /** Size of each taker order, uniform in [min, max] lots. */
   lots: [min: number, max: number];
   /** Share of taker orders sent as LIMIT IMMEDIATE_OR_CANCEL instead of MARKET IMMEDIATE_OR_CANCEL. */
@@ -75,6 +85,11 @@ export interface SyntheticMarketConfig {
   fundingMultiple: number;
   /** Cancel the participants' open orders on stop (true) or leave the book as it is (false). */
   cancelOnStop: boolean;
+  /**
+   * Hours of trade history generated at start (recent trades, the 24-hour summary, candles of every interval),
+   * ending at the start price, so clients and indicators start warm. 0 = start with no history.
+   */
+  historyHours: number;
   /** Per-market overrides, keyed by market symbol. */
   perMarket?: Record<string, SyntheticMarketOverride>;
 }
@@ -94,9 +109,10 @@ export const DEFAULT_SYNTHETIC_MARKET_CONFIG: Readonly<SyntheticMarketConfig> = 
     requoteThresholdBps: 3,
     levelLots: [40, 120],
   },
-  takers: { ratePerMinute: 20, lots: [15, 80], limitShare: 0.25, limitSlippageBps: 15 },
+  takers: { ratePerMinute: 30, clustering: 0.7, clusterDecayMs: 20_000, lots: [15, 80], limitShare: 0.25, limitSlippageBps: 15 },
   fundingMultiple: 20,
   cancelOnStop: true,
+  historyHours: 0,
 });
 
 /** The effective settings of one market. */
@@ -127,6 +143,7 @@ export function resolveSyntheticConfig(partial: SyntheticMarketInput = {}): Synt
     takers: { ...d.takers, ...partial.takers },
     fundingMultiple: partial.fundingMultiple ?? d.fundingMultiple,
     cancelOnStop: partial.cancelOnStop ?? d.cancelOnStop,
+    historyHours: partial.historyHours ?? d.historyHours,
   };
   if (partial.markets) out.markets = [...partial.markets];
   if (partial.perMarket) out.perMarket = { ...partial.perMarket };
@@ -160,6 +177,7 @@ function validate(c: SyntheticMarketConfig): void {
   if (!(c.volatilityPerSqrtSecond >= 0)) throw new RangeError('synthetic market: volatilityPerSqrtSecond must be >= 0');
   if (!(c.anchorPullPerSecond >= 0)) throw new RangeError('synthetic market: anchorPullPerSecond must be >= 0');
   if (!(c.fundingMultiple > 0)) throw new RangeError('synthetic market: fundingMultiple must be > 0');
+  if (!(c.historyHours >= 0 && c.historyHours <= 24 * 31)) throw new RangeError('synthetic market: historyHours must be between 0 and 744');
   validateParticipants(c.makers, c.takers, 'synthetic market');
 }
 
@@ -172,6 +190,8 @@ function validateParticipants(m: MakerConfig, t: TakerConfig, where: string): vo
   }
   lots(m.levelLots, `${where}: makers.levelLots`);
   if (!(t.ratePerMinute >= 0)) throw new RangeError(`${where}: takers.ratePerMinute must be >= 0`);
+  if (!(t.clustering >= 0 && t.clustering <= 0.95)) throw new RangeError(`${where}: takers.clustering must be between 0 and 0.95, got ${t.clustering}`);
+  if (!(t.clusterDecayMs >= 1)) throw new RangeError(`${where}: takers.clusterDecayMs must be >= 1`);
   lots(t.lots, `${where}: takers.lots`);
   if (!(t.limitShare >= 0 && t.limitShare <= 1)) throw new RangeError(`${where}: takers.limitShare must be in [0, 1]`);
   if (!(t.limitSlippageBps >= 0)) throw new RangeError(`${where}: takers.limitSlippageBps must be >= 0`);

@@ -14,6 +14,7 @@ import type { MarketConfig } from '../config.js';
 import { maxFee } from '../trading-amounts.js';
 import type { DriverEngine } from './driver-engine.js';
 import { type DriverStats, newDriverStats } from './driver-stats.js';
+import { historyTape } from './history-tape.js';
 import { MarketMaker } from './market-maker.js';
 import { NoiseTaker } from './noise-taker.js';
 import { type Participant, ParticipantPool } from './participant.js';
@@ -53,6 +54,7 @@ export class SyntheticMarket {
   #pool: ParticipantPool | undefined;
   #runs: MarketRun[] = [];
   #timer: TimerHandle | undefined;
+  #historySeeded = false;
 
   constructor(engine: DriverEngine, clock: Clock, config: SyntheticMarketInput = {}, hooks: SyntheticMarketHooks = {}) {
     this.#engine = engine;
@@ -88,7 +90,10 @@ export class SyntheticMarket {
     return (this.#pool?.all() ?? []).map((p) => ({ accountId: p.accountId, label: p.label }));
   }
 
-  /** Open and fund the participants, place the first quotes and start the clock-driven loop. */
+  /**
+   * Open and fund the participants, generate `historyHours` of past trades (when the engine takes history),
+   * place the first quotes and start the clock-driven loop.
+   */
   start(): void {
     if (this.running) return;
     const cfg = this.config;
@@ -127,9 +132,24 @@ export class SyntheticMarket {
         onError: (err) => this.#fail(err),
       });
       fundBoth(takerParticipant, market, taker.startFunding(anchor, cfg.fundingMultiple));
+      // Once per driver: a restart continues the same market, whose past already exists.
+      if (cfg.historyHours > 0 && this.#engine.marketData && !this.#historySeeded) {
+        const trades = historyTape({
+          market,
+          endPrice: anchor,
+          endAt: this.#clock.now(),
+          spanMs: cfg.historyHours * 3_600_000,
+          volatilityPerSqrtSecond: s.volatilityPerSqrtSecond,
+          anchorPullPerSecond: s.anchorPullPerSecond,
+          lots: s.takers.lots,
+          rng: root.fork(`${symbol}/history`),
+        });
+        this.#engine.marketData.seedHistory(symbol, trades);
+      }
       return { market, walk, makers, taker };
     });
 
+    this.#historySeeded = true;
     // First quotes right away, so the books are two-sided from the start.
     for (const run of this.#runs) this.#quote(run);
     this.#timer = this.#clock.setInterval(() => this.#tick(), cfg.tickMs);

@@ -132,6 +132,36 @@ export class MarketData {
   }
 
   /**
+   * Load trades that happened before the simulator started (oldest first, all before now, before any live
+   * trade): recent trades, the 24-hour summary, TRADE candles and, with the trade price standing in for the
+   * midpoint, MIDPOINT candles. Nothing is published — nobody is connected yet — but the trade sequence moves on,
+   * so a client's first snapshot is newer than an empty market's.
+   */
+  seedHistory(marketSymbol: string, trades: readonly Trade[]): void {
+    const st = this.#state(marketSymbol);
+    if (trades.length === 0) return;
+    const now = this.#clock.now();
+    let prevailing = st.mid;
+    for (const t of trades) {
+      const at = t.executedAt.getTime();
+      if (at > now) throw new RangeError(`seedHistory: trade ${t.id} is in the future (${t.executedAt.toISOString()})`);
+      st.summary.add(at, t.rate, t.quantity);
+      for (const interval of CANDLE_INTERVALS) {
+        st.series.TRADE[interval].addTrade(at, t.rate, t.quantity);
+        st.series.MIDPOINT[interval].addMidpoint(at, t.rate, prevailing);
+      }
+      prevailing = t.rate;
+    }
+    st.recent.add([...trades]);
+    st.lastTradeRate = trades[trades.length - 1]!.rate;
+    for (const type of CANDLE_TYPES) for (const interval of CANDLE_INTERVALS) st.series[type][interval].prune(now);
+    st.summary.evict(now);
+    this.#seq.next(seqKey.trade(st.symbol));
+    this.#armExpiry(st);
+    for (const interval of CANDLE_INTERVALS) this.#boundaries.arm(interval);
+  }
+
+  /**
    * The best bid and/or ask of a market changed (undefined: that side is empty). Updates the ticker and, when
    * both sides exist, the MIDPOINT candles with the new midpoint `(bid + ask) / 2`.
    */

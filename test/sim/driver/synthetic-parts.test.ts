@@ -154,7 +154,7 @@ describe('ladderLevels', () => {
 describe('synthetic configuration', () => {
   it('fills defaults field by field and applies per-market overrides', () => {
     const cfg = resolveSyntheticConfig({ seed: 9, takers: { ratePerMinute: 60 }, perMarket: { 'ETH-BTC': { makers: { levels: 3 }, volatilityPerSqrtSecond: 0.001 } } });
-    expect(cfg.takers).toEqual({ ratePerMinute: 60, lots: [15, 80], limitShare: 0.25, limitSlippageBps: 15 });
+    expect(cfg.takers).toEqual({ ratePerMinute: 60, clustering: 0.7, clusterDecayMs: 20_000, lots: [15, 80], limitShare: 0.25, limitSlippageBps: 15 });
     expect(cfg.makers.levels).toBe(10);
     const eth = marketSettings(cfg, 'ETH-BTC');
     expect(eth.makers.levels).toBe(3);
@@ -167,5 +167,6 @@ describe('synthetic configuration', () => {
     expect(() => resolveSyntheticConfig({ tickMs: 0 })).toThrow(/tickMs/);
     expect(() => resolveSyntheticConfig({ makers: { levelLots: [5, 2] } })).toThrow(/makers\.levelLots/);
     expect(() => resolveSyntheticConfig({ takers: { limitShare: 2 } })).toThrow(/limitShare/);
+    expect(() => resolveSyntheticConfig({ takers: { clustering: 1 } })).toThrow(/takers\.clustering/);
   });
 });
