@@ -10,7 +10,7 @@ import { repoPath } from '../../helpers/shared.js';
 describe('shipped configs', () => {
   it('live.example.yaml takes its key and secret from the environment', () => {
     const cfg = loadBotConfig(repoPath('config', 'live.example.yaml'), { REXBOT_API_KEY: 'k-from-env', REXBOT_API_SECRET: 's-from-env' });
-    expect(cfg.venue).toEqual({ kind: 'live', restUrl: 'https://api.bittrex.com/v3', hubUrl: 'https://socket-v3.bittrex.com/signalr' });
+    expect(cfg.venue).toEqual({ kind: 'live', dialect: 'v3', restUrl: 'https://api.bittrex.com/v3', hubUrl: 'https://socket-v3.bittrex.com/signalr' });
     expect(resolveCredentials(cfg)).toEqual({ apiKey: 'k-from-env', apiSecret: 's-from-env' });
     expect(cfg.strategies.map((s) => s.use)).toEqual(['market-maker']);
   });
