@@ -95,6 +95,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
 
   const hub = new Hub({
     clock: opts.hubClock ?? systemClock,
+    ...(opts.onInternalError ? { onInternalError: opts.onInternalError } : {}),
     backend: {
       findKey: (apiKey) => {
         const k = accounts.findKey(apiKey);

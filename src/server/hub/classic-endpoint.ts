@@ -12,7 +12,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TimerHandle } from '../../core/clock.js';
 import { ConnectionTokens } from './connection-tokens.js';
-import { messageText, refuseUpgrade, replyJson, replyText } from './http-replies.js';
+import { parseWireJson, previewJson } from '../../core/wire-json.js';
+import { guardConnection, messageText, refuseUpgrade, replyJson, replyText } from './http-replies.js';
 import { HubMethodError } from './hub-types.js';
 import type { Hub, HubConnectionHandle } from './hub.js';
 
@@ -39,7 +40,7 @@ function connectionDataProblem(raw: string | null): string | undefined {
   if (raw === null || raw === '') return undefined;
   let hubs: unknown;
   try {
-    hubs = JSON.parse(raw);
+    hubs = parseWireJson(raw);
   } catch {
     return `connectionData is not JSON: ${raw.slice(0, 100)}`;
   }
@@ -173,7 +174,7 @@ export class ClassicHubEndpoint {
       terminate: () => ws.terminate(),
     });
     this.#sockets.set(connectionId, { ws, handle });
-    ws.on('message', (data) => this.#onFrame(ws, handle, messageText(data)));
+    ws.on('message', (data) => guardConnection(ws, this.#hub.reportInternalError, `classic hub connection ${connectionId}`, () => this.#onFrame(ws, handle, messageText(data))));
     ws.on('error', () => {
       // ws reports protocol violations (e.g. a frame over maxPayload) here and then closes; 'close' cleans up.
     });
@@ -189,7 +190,7 @@ export class ClassicHubEndpoint {
     };
     let frame: unknown;
     try {
-      frame = JSON.parse(text);
+      frame = parseWireJson(text);
     } catch (err) {
       return reply({ E: `malformed frame, not JSON: ${(err as Error).message}` });
     }
@@ -200,7 +201,7 @@ export class ClassicHubEndpoint {
     }
     const I = String(rawId);
     if (typeof frame.H !== 'string' || frame.H.toLowerCase() !== HUB_NAME) {
-      return reply({ I, E: `'${String(frame.H)}' Hub could not be resolved.` });
+      return reply({ I, E: `'${typeof frame.H === 'string' ? frame.H : previewJson(frame.H)}' Hub could not be resolved.` });
     }
     if (typeof frame.M !== 'string' || frame.M === '') {
       return reply({ I, E: 'malformed invocation: M (method name) must be a non-empty string' });

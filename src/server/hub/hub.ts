@@ -34,6 +34,8 @@ export interface HubOptions {
   authWarningMs?: number;
   /** Accepted distance of Authenticate's timestamp from the clock; default 5 minutes. */
   timestampToleranceMs?: number;
+  /** Where a failure inside one connection's handling (a bug) is reported; that connection is closed. */
+  onInternalError?: (err: unknown, where: string) => void;
 }
 
 /** Options of {@link Hub.publish}. */
@@ -91,6 +93,8 @@ export class Hub {
   /** Fault injection applied to published pushes (not to heartbeats, which `stallHeartbeat` governs). */
   readonly faults: HubFaults;
   readonly clock: Clock;
+  /** Reports a failure inside one connection's handling (the wire flavours then close that connection only). */
+  readonly reportInternalError: (err: unknown, where: string) => void;
   readonly #backend: HubBackend;
   readonly #authLifetimeMs: number;
   readonly #authWarningMs: number;
@@ -103,6 +107,7 @@ export class Hub {
   constructor(opts: HubOptions) {
     this.#backend = opts.backend;
     this.clock = opts.clock ?? systemClock;
+    this.reportInternalError = opts.onInternalError ?? (() => {});
     this.#authLifetimeMs = opts.authLifetimeMs ?? 10 * 60_000;
     this.#authWarningMs = opts.authWarningMs ?? 60_000;
     this.#toleranceMs = opts.timestampToleranceMs ?? AUTH_TIMESTAMP_TOLERANCE_MS;
