@@ -1,7 +1,7 @@
 /**
  * The kernel's metrics and event log: orders by outcome, risk denials (counted by the risk engine itself), fills,
  * PnL and positions per strategy, order acknowledgement latency, stream resyncs by reason (a sequence gap is
- * reason `gap`), stream reconnects. Logging here is what lets a user watch orders, fills and PnL move.
+ * reason `gap`), stream reconnects, failed journal writes. Logging here is what lets a user watch orders, fills and PnL move.
  */
 import type { Logger } from 'pino';
 import { Subscription } from 'rxjs';
@@ -58,7 +58,11 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
     },
   });
 
+  const journalErrors = metrics.counter({ name: 'journal_errors_total', help: 'Failed journal writes (each refused the orders it carried; trading halts)' });
   const sub = new Subscription();
+  sub.add(kernel.journal.onHealth((e) => {
+    if (e.kind === 'failed') journalErrors.inc();
+  }));
   const sentAt = new Map<string, number>();
   sub.add(kernel.orders.events$.subscribe((e) => {
     events.inc({ type: e.type, strategy: e.strategy });

@@ -16,6 +16,7 @@ import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
 import { CANDLE_INTERVALS, type CandleInterval } from '../model/enums.js';
 import type { Market } from '../model/market.js';
 import { type CompactionResult, Journal } from '../orders/journal.js';
+import type { JournalFs } from '../orders/journal-appender.js';
 import type { OrderEvent } from '../orders/order-events.js';
 import { OrderManager, type ReconcileReport } from '../orders/order-manager.js';
 import { Portfolio } from '../portfolio/portfolio.js';
@@ -54,6 +55,8 @@ export interface KernelOptions {
   journalCompactBytes?: number;
   /** Append each journal a compaction replaces to this file (an audit trail; default: none). */
   journalHistoryPath?: string | undefined;
+  /** The journal's file calls (default node:fs); tests inject a full disk here. */
+  journalFs?: JournalFs;
   /** Order book depth kept per market. */
   depth: 1 | 25 | 500;
   /**
@@ -97,6 +100,7 @@ export class Kernel {
   #reconcile: ReconcileReport | undefined;
   #subs: Subscription[] = [];
   #state: 'created' | 'starting' | 'running' | 'stopping' | 'stopped' = 'created';
+  readonly #unwatchJournal: () => void;
 
   private constructor(
     private readonly opts: KernelOptions,
@@ -111,6 +115,7 @@ export class Kernel {
     this.journal = Journal.open(opts.journalPath, {
       onWarning: (m) => logger.warn({ journal: opts.journalPath }, m),
       historyPath: opts.journalHistoryPath,
+      ...(opts.journalFs ? { fs: opts.journalFs } : {}),
     });
     const market = (s: string) => this.markets.get(s.toUpperCase());
     const account = this.live.account!;
@@ -146,6 +151,16 @@ export class Kernel {
       newId: opts.newId,
     });
     this.orders = orders;
+    // A journal that cannot be written refuses every order; say so where people look: HALTED with the reason (a
+    // halt waits for a person, who can see the disk is fine again), an error log, and /health.
+    this.#unwatchJournal = this.journal.onHealth((e) => {
+      if (e.kind === 'failed') {
+        logger.error({ err: e.error, journal: this.journal.path, torn: e.error.torn }, 'journal write failed; orders refused, trading halted');
+        this.risk.halt(`journal cannot be written: ${e.error.message}`);
+      } else {
+        logger.warn({ journal: this.journal.path }, 'journal writable again; trading stays HALTED until resumed');
+      }
+    });
   }
 
   /**
@@ -212,7 +227,12 @@ export class Kernel {
       this.opts.logger.error({ err }, 'cancelling open orders on shutdown failed');
     }
     await this.orders.close();
-    this.journal.close();
+    this.#unwatchJournal();
+    try {
+      this.journal.close();
+    } catch (err) {
+      this.opts.logger.error({ err, journal: this.journal.path }, 'closing the journal failed');
+    }
     this.risk.close();
     for (const s of this.#subs) s.unsubscribe();
     await this.live.stop();
@@ -250,14 +270,17 @@ export class Kernel {
     });
   }
 
-  /** Current health: unhealthy when a stream is not live, trading is HALTED, or a strategy failed. */
+  /** Current health: unhealthy when a stream is not live, trading is HALTED, a strategy failed, or the journal cannot be written. */
   health(): HealthReport {
     const failed = this.#strategies.filter((s) => s.status === 'failed').map((s) => s.name);
     const live = this.live.allLive();
+    const journal = this.journal.writable ? { writable: true } : { writable: false, error: this.journal.lastWriteError?.message };
     return {
-      healthy: this.#state === 'running' && live && this.risk.state !== 'HALTED' && failed.length === 0,
+      healthy: this.#state === 'running' && live && this.risk.state !== 'HALTED' && failed.length === 0 && journal.writable,
       state: this.#state,
       trading: this.risk.state,
+      tradingReason: this.risk.stateReason,
+      journal,
       streamsLive: live,
       strategies: Object.fromEntries(this.#strategies.map((s) => [s.name, s.status])),
     };
