@@ -82,7 +82,8 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
         logger.info({ strategy: e.strategy, market: e.marketSymbol, side: e.direction, qty: e.quantity.toString(), rate: e.rate.toString(), fee: e.commission.toString(), taker: e.isTaker, position: kernel.portfolio.position(e.marketSymbol, e.strategy).toString() }, 'fill');
         break;
       case 'denied':
-        logger.warn({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.code) }, 'intent denied by risk');
+        if (e.reasons.some((r) => r.code === 'INVALID_INTENT')) logger.error({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.message) }, 'invalid intent denied');
+        else logger.warn({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.code) }, 'intent denied by risk');
         break;
       case 'rejected':
         sentAt.delete(e.clientOrderId ?? '');
