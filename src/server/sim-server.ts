@@ -15,6 +15,7 @@ import { attachHub } from './hub/attach-hub.js';
 import { Hub } from './hub/hub.js';
 import { RestFaults } from './rest/faults.js';
 import { KeyRateLimiter } from './rest/rate-limit.js';
+import { ReplayGuard } from './rest/replay-guard.js';
 import { createRestHandler, type RouteDef } from './rest/rest-handler.js';
 import { sendError } from './rest/respond.js';
 import { Router } from './rest/router.js';
@@ -42,6 +43,12 @@ export interface SimServerOptions {
   hubClock?: Clock;
   /** Where unexpected handler failures (bugs) are reported. */
   onInternalError?: (err: unknown, where: string) => void;
+  /**
+   * Repeated authentication failures (REST, per key and per connection): answered at once up to `freeFailures`
+   * (default 5), then held back `baseDelayMs` (default 250) doubling per failure up to `maxDelayMs` (default 10 s)
+   * on `clock` (default the system clock).
+   */
+  authFailures?: { freeFailures?: number; baseDelayMs?: number; maxDelayMs?: number; clock?: Clock };
 }
 
 /** A running simulator server. */
@@ -83,7 +90,17 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
   addMarketRoutes(router, engine);
   addAccountRoutes(router, engine);
   addOrderRoutes(router, engine);
+  const af = opts.authFailures ?? {};
+  const replays = new ReplayGuard({
+    clock: engine.clock,
+    timestampWindowMs: opts.timestampWindowMs ?? 5 * 60_000,
+    ...(af.freeFailures !== undefined ? { freeFailures: af.freeFailures } : {}),
+    ...(af.baseDelayMs !== undefined ? { baseDelayMs: af.baseDelayMs } : {}),
+    ...(af.maxDelayMs !== undefined ? { maxDelayMs: af.maxDelayMs } : {}),
+  });
   const rest = createRestHandler(router, {
+    replays,
+    authClock: af.clock ?? systemClock,
     basePath: '/v3',
     keys: accounts,
     clock: engine.clock,

@@ -24,7 +24,7 @@ const BOOK = 'orderbook_BTC-USD_25';
 const CHANNELS = ['heartbeat', 'order', BOOK];
 const OK = { Success: true, ErrorCode: null };
 const REFUSALS = ['INVALID_CHANNEL', 'MARKET_DOES_NOT_EXIST', 'UNAUTHORIZED_USER'];
-const AUTH_REFUSALS = ['INVALID_APIKEY', 'INVALID_TIMESTAMP', 'INVALID_SIGNATURE'];
+const AUTH_REFUSALS = ['INVALID_APIKEY', 'INVALID_TIMESTAMP', 'INVALID_SIGNATURE', 'THROTTLED'];
 
 /** `p`, or a failure naming the seed when nothing comes (a hang) — never a timing assertion. */
 function within<T>(p: Promise<T>, what: string): Promise<T> {

@@ -180,6 +180,8 @@ export class HttpTransport {
     this.#maxReadAttempts = Math.max(1, opts.maxReadAttempts ?? 5);
   }
 
+  #lastTimestamp = 0;
+
   /** The endpoint name used in errors: `GET /v3/markets/BTC-USD/orderbook`. */
   where(method: HttpMethod, path: string): string {
     return `${method} ${this.#basePath}${path}`;
@@ -242,6 +244,15 @@ export class HttpTransport {
     }
   }
 
+  /**
+   * The clock's time in ms, but never the same twice: a server that refuses replays takes two identical signed
+   * requests with one timestamp for a replay, and a virtual clock that stands still would produce exactly that.
+   */
+  #freshTimestamp(): number {
+    this.#lastTimestamp = Math.max(Math.floor(this.#clock.now()), this.#lastTimestamp + 1);
+    return this.#lastTimestamp;
+  }
+
   async #once(
     req: RestRequest,
     ref: RequestRef,
@@ -259,7 +270,7 @@ export class HttpTransport {
           method: req.method,
           uri: this.#origin + target,
           body,
-          timestamp: Math.floor(this.#clock.now()),
+          timestamp: this.#freshTimestamp(),
           subaccountId,
         });
       } catch (err) {
