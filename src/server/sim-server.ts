@@ -49,7 +49,21 @@ export interface SimServerOptions {
    * on `clock` (default the system clock).
    */
   authFailures?: { freeFailures?: number; baseDelayMs?: number; maxDelayMs?: number; clock?: Clock };
+  /**
+   * Time to receive a whole request, headers and body (default 30 s; a body trickled slower is cut with 408).
+   * The service's bodies are small: a slow client must not hold a socket for minutes.
+   */
+  requestTimeoutMs?: number;
+  /** Open connections at most (REST keep-alive and hub sockets alike); further ones are closed at once. Default 1024. */
+  maxConnections?: number;
+  /** Slow hub consumers: unsent bytes allowed per connection (default 16 MiB) and over all of them (default 256 MiB). */
+  hubBuffers?: { perConnection?: number; total?: number };
 }
+
+/** Default of {@link SimServerOptions.requestTimeoutMs}. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default of {@link SimServerOptions.maxConnections}. */
+export const DEFAULT_MAX_CONNECTIONS = 1024;
 
 /** A running simulator server. */
 export interface SimServer {
@@ -113,6 +127,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
   const hub = new Hub({
     clock: opts.hubClock ?? systemClock,
     ...(opts.onInternalError ? { onInternalError: opts.onInternalError } : {}),
+    ...(opts.hubBuffers ? { buffers: opts.hubBuffers } : {}),
     backend: {
       findKey: (apiKey) => {
         const k = accounts.findKey(apiKey);
@@ -128,7 +143,13 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
     { basePath: '/control', token: controlToken },
   );
 
-  const server = createServer((req, res) => {
+  const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const server = createServer({
+    requestTimeout,
+    headersTimeout: Math.min(requestTimeout, 10_000),
+    // Node checks these timeouts on this interval (30 s by default, which would double a short timeout).
+    connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(requestTimeout / 4))),
+  }, (req, res) => {
     void (async () => {
       if (await rest(req, res)) return;
       if (await control(req, res)) return;
@@ -140,6 +161,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
       else res.destroy();
     });
   });
+  server.maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   // Keep-alive sockets must not hold close() hostage.
   server.keepAliveTimeout = 5_000;
   // What the HTTP parser refuses (unknown method, oversize request line) gets a JSON refusal like any other.

@@ -15,6 +15,7 @@ import { ConnectionTokens } from './connection-tokens.js';
 import { parseWireJson, previewJson } from '../../core/wire-json.js';
 import { guardConnection, messageText, refuseUpgrade, replyJson, replyText } from './http-replies.js';
 import { HubMethodError } from './hub-types.js';
+import { DEFAULT_MAX_BUFFERED_PER_CONNECTION } from './slow-consumers.js';
 import type { Hub, HubConnectionHandle } from './hub.js';
 
 /** Seconds, as announced in the negotiate reply. */
@@ -23,8 +24,8 @@ export const CLASSIC_KEEP_ALIVE_TIMEOUT_S = 20;
 export const CLASSIC_KEEP_ALIVE_INTERVAL_MS = Math.floor((CLASSIC_KEEP_ALIVE_TIMEOUT_S * 1000) / 3);
 /** Largest client frame accepted; invocations are a few hundred bytes. */
 export const CLASSIC_MAX_FRAME_BYTES = 64 * 1024;
-/** A client that lets this much pile up unsent is too slow to follow the streams; it is dropped to protect the rest. */
-export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** A client that lets this much pile up unsent is too slow to follow the streams (the default cap, slow-consumers.ts). */
+export const MAX_BUFFERED_BYTES = DEFAULT_MAX_BUFFERED_PER_CONNECTION;
 
 const HUB_NAME = 'c3';
 /** Every push names the hub in this spelling, as the real service did. */
@@ -168,17 +169,19 @@ export class ClassicHubEndpoint {
     const handle = this.#hub.open(connectionId, 'classic', {
       push: (target, argsJson) => {
         if (ws.readyState !== ws.OPEN) return;
-        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return void ws.terminate();
+        if (this.#hub.slowConsumers.tooSlow(ws)) return void ws.terminate();
         ws.send(`{"C":${JSON.stringify(nextCursor())},"M":[{"H":"${PUSH_HUB}","M":${JSON.stringify(target)},"A":${argsJson}}]}`);
       },
       terminate: () => ws.terminate(),
     });
     this.#sockets.set(connectionId, { ws, handle });
+    this.#hub.slowConsumers.add(ws);
     ws.on('message', (data) => guardConnection(ws, this.#hub.reportInternalError, `classic hub connection ${connectionId}`, () => this.#onFrame(ws, handle, messageText(data))));
     ws.on('error', () => {
       // ws reports protocol violations (e.g. a frame over maxPayload) here and then closes; 'close' cleans up.
     });
     ws.on('close', () => {
+      this.#hub.slowConsumers.delete(ws);
       handle.closed();
       if (this.#sockets.get(connectionId)?.ws === ws) this.#sockets.delete(connectionId);
     });

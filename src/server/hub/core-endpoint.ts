@@ -13,7 +13,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TimerHandle } from '../../core/clock.js';
-import { MAX_BUFFERED_BYTES } from './classic-endpoint.js';
 import { ConnectionTokens } from './connection-tokens.js';
 import { parseWireJson, previewJson } from '../../core/wire-json.js';
 import { guardConnection, messageText, refuseUpgrade, replyJson, replyText } from './http-replies.js';
@@ -104,11 +103,13 @@ export class CoreHubEndpoint {
   #accept(ws: WebSocket, connectionId: string): void {
     const s: CoreSocket = { ws, handle: undefined, partial: '' };
     this.#sockets.add(s);
+    this.#hub.slowConsumers.add(ws);
     ws.on('message', (data) => guardConnection(ws, this.#hub.reportInternalError, `core hub connection ${connectionId}`, () => this.#onMessage(s, connectionId, messageText(data))));
     ws.on('error', () => {
       // ws reports protocol violations here and then closes; 'close' cleans up.
     });
     ws.on('close', () => {
+      this.#hub.slowConsumers.delete(ws);
       s.handle?.closed();
       this.#sockets.delete(s);
     });
@@ -145,7 +146,7 @@ export class CoreHubEndpoint {
     s.handle = this.#hub.open(connectionId, 'core', {
       push: (target, argsJson) => {
         if (ws.readyState !== ws.OPEN) return;
-        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return void ws.terminate();
+        if (this.#hub.slowConsumers.tooSlow(ws)) return void ws.terminate();
         ws.send(`{"type":1,"target":${JSON.stringify(target)},"arguments":${argsJson}}${RS}`);
       },
       terminate: () => ws.terminate(),

@@ -20,6 +20,7 @@ import {
   type SocketResponse,
 } from './hub-types.js';
 import { HubAuthGuard, type HubAuthGuardOptions } from './auth-guard.js';
+import { type SlowConsumerLimits, SlowConsumers } from './slow-consumers.js';
 import { AUTH_TIMESTAMP_TOLERANCE_MS, verifyHubAuth } from './verify-auth.js';
 
 /** Hub settings; the defaults are the service's (seed section 8). */
@@ -37,6 +38,8 @@ export interface HubOptions {
   timestampToleranceMs?: number;
   /** Locks after repeated Authenticate failures (see auth-guard.ts); defaults 5 free failures, 1 s doubling to 60 s. */
   authFailures?: Pick<HubAuthGuardOptions, 'freeFailures' | 'baseLockMs' | 'maxLockMs'>;
+  /** Unsent bytes slow consumers may hold, per connection and in total (slow-consumers.ts). */
+  buffers?: SlowConsumerLimits;
   /** Where a failure inside one connection's handling (a bug) is reported; that connection is closed. */
   onInternalError?: (err: unknown, where: string) => void;
 }
@@ -98,6 +101,8 @@ export class Hub {
   readonly clock: Clock;
   /** Reports a failure inside one connection's handling (the wire flavours then close that connection only). */
   readonly reportInternalError: (err: unknown, where: string) => void;
+  /** Which sockets are too slow to keep (both wire flavours register theirs). */
+  readonly slowConsumers: SlowConsumers;
   readonly #backend: HubBackend;
   readonly #authLifetimeMs: number;
   readonly #authWarningMs: number;
@@ -112,6 +117,7 @@ export class Hub {
     this.#backend = opts.backend;
     this.clock = opts.clock ?? systemClock;
     this.reportInternalError = opts.onInternalError ?? (() => {});
+    this.slowConsumers = new SlowConsumers(opts.buffers);
     this.#authLifetimeMs = opts.authLifetimeMs ?? 10 * 60_000;
     this.#authWarningMs = opts.authWarningMs ?? 60_000;
     this.#toleranceMs = opts.timestampToleranceMs ?? AUTH_TIMESTAMP_TOLERANCE_MS;
