@@ -6,6 +6,7 @@
  * {@link parseDecimal}; everything inside the kernel is a {@link Decimal}.
  */
 import { Decimal as DecimalJs } from 'decimal.js';
+import { WireNumber } from './wire-number.js';
 
 /**
  * The project's decimal type. 40 significant digits covers any 8-dp amount up to 1e31, far past any
@@ -124,6 +125,8 @@ export function parseDecimal(value: unknown): Decimal | undefined {
     return new Decimal(String(value));
   }
   if (DecimalJs.isDecimal(value)) return new Decimal(value as DecimalJs);
+  // A JSON number a double could not hold (see wire-json.ts): judged from its text, like the same value as a string.
+  if (value instanceof WireNumber) return parseDecimal(value.text);
   return undefined;
 }
 

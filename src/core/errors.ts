@@ -94,6 +94,19 @@ export class WireFormatError extends RexbotError {
   }
 }
 
+/**
+ * A request failed before any of it left this process (its body could not be encoded, it could not be signed).
+ * Unlike a {@link NetworkError} or {@link TimeoutError} it can never have reached the server: not ambiguous.
+ */
+export class RequestNotSentError extends RexbotError {
+  readonly mayHaveReachedServer = false;
+  readonly request: RequestRef;
+  constructor(request: RequestRef, cause: unknown) {
+    super('NOT_SENT', `${request.method} ${request.path}: not sent: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.request = request;
+  }
+}
+
 /** A request was refused before it was sent because it breaks a rule the service states (pageSize, depth, ...). */
 export class ValidationError extends RexbotError {
   readonly field: string;

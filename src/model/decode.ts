@@ -7,13 +7,21 @@
  */
 import { type Decimal, parseDecimal } from '../core/decimal.js';
 import { WireFormatError } from '../core/errors.js';
+import { WireNumber } from '../core/wire-number.js';
 
 /** Decodes one wire value. `path` is the field path so far, `where` names the endpoint or stream. */
 export type Decoder<T> = (value: unknown, path: string, where: string) => T;
 
 function show(value: unknown): string {
   if (value === undefined) return 'undefined';
-  const s = JSON.stringify(value);
+  if (value instanceof WireNumber) return value.text.length > 60 ? `${value.text.slice(0, 57)}...` : value.text;
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(value);
+  } catch {
+    // A value too deep (or cyclic) to print must not turn a format error into a crash.
+    return Array.isArray(value) ? '[an array]' : typeof value === 'object' ? '[an object]' : typeof value;
+  }
   return s === undefined ? String(value) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
 

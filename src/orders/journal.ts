@@ -9,6 +9,11 @@
  * (sent, ack, fill, closed) use {@link Journal.append}: written at the end of the tick without waiting for a
  * flush, because losing one only means a lookup on restart, never a duplicate order.
  *
+ * A failed write (a full disk) never leaves a torn record for the next one to be glued onto: the appender
+ * (journal-appender.ts) cuts the file back to its last whole record, or refuses every write until it can; the
+ * durable appends of that write reject (their orders are not sent), follow-up records wait for the next write, and
+ * {@link Journal.onHealth} tells the kernel, which halts trading until a person resumes it.
+ *
  * Crash tolerance on open: a torn last line (a partial write cut by a crash) is ignored with a warning and cut
  * off the file, so earlier records are never lost and later appends start on a clean line; any other line
  * that is not a valid record is a {@link JournalCorruptError} naming the file and line — the journal is the
@@ -30,20 +35,13 @@ import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync,
 import { dirname } from 'node:path';
 import { RexbotError } from '../core/errors.js';
 import { compactRecords } from './journal-compaction.js';
+import { JournalAppender, type JournalFs, JournalWriteError, nodeJournalFs } from './journal-appender.js';
 import { appendHistory, syncDirectory, writeAll } from './journal-fs.js';
-import { decodeRecord, encodeRecord, type JournalRecord } from './journal-records.js';
-import { JournalState } from './journal-state.js';
+import { JournalCorruptError, parseJournal } from './journal-parse.js';
+import { encodeRecord, type JournalRecord } from './journal-records.js';
 
-/** A journal line that is neither a valid record nor a torn last line. */
-export class JournalCorruptError extends RexbotError {
-  readonly file: string;
-  readonly line: number;
-  constructor(file: string, line: number, problem: string) {
-    super('JOURNAL_CORRUPT', `${file}:${line}: ${problem}`);
-    this.file = file;
-    this.line = line;
-  }
-}
+export { JournalCorruptError, parseJournal } from './journal-parse.js';
+import { JournalState } from './journal-state.js';
 
 /** Options of {@link Journal.open}. */
 export interface JournalOptions {
@@ -62,7 +60,12 @@ export interface JournalOptions {
    * there is no crash to recover from, and a disk flush per group commit would dominate its run time.
    */
   fsync?: boolean | undefined;
+  /** The file calls made while running (default node:fs): the seam where tests inject a full disk. */
+  fs?: JournalFs;
 }
+
+/** A change in whether the journal can be written (see {@link Journal.onHealth}). */
+export type JournalHealthEvent = { kind: 'failed'; error: JournalWriteError } | { kind: 'recovered' };
 
 /** Size of the journal file. */
 export interface JournalSize {
@@ -114,6 +117,12 @@ export class Journal {
   /** Problems tolerated while opening (a torn last line). */
   readonly warnings: readonly string[];
   #fd: number | undefined;
+  readonly #fs: JournalFs;
+  #appender: JournalAppender;
+  /** The last write failure, until a write succeeds again. */
+  #failure: JournalWriteError | undefined;
+  #writeErrors = 0;
+  readonly #healthListeners = new Set<(e: JournalHealthEvent) => void>();
   #queue: Pending[] = [];
   #waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   #scheduled = false;
@@ -130,9 +139,11 @@ export class Journal {
   #autoScheduled = false;
   #autoNextBytes = 0;
 
-  private constructor(path: string, fd: number, replayed: JournalRecord[], warnings: string[], bytes: number, historyPath: string | undefined) {
+  private constructor(path: string, fd: number, replayed: JournalRecord[], warnings: string[], bytes: number, historyPath: string | undefined, fs: JournalFs) {
     this.path = path;
     this.#fd = fd;
+    this.#fs = fs;
+    this.#appender = new JournalAppender(fs, fd, path, bytes);
     this.#replayed = replayed;
     this.warnings = warnings;
     this.#state = JournalState.from(replayed);
@@ -179,7 +190,7 @@ export class Journal {
       fsyncSync(fd);
     }
     if (!existed || early.length > 0) syncDirectory(path);
-    const journal = new Journal(path, fd, records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath);
+    const journal = new Journal(path, fd, records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath, options.fs ?? nodeJournalFs);
     journal.#fsync = options.fsync ?? true;
     return journal;
   }
@@ -259,6 +270,7 @@ export class Journal {
     syncDirectory(this.path);
     closeSync(this.#fd);
     this.#fd = fd;
+    this.#appender = new JournalAppender(this.#fs, fd, this.path, Buffer.byteLength(text));
     this.#state = state;
     this.#size = { records: records.length, bytes: Buffer.byteLength(text) };
     return { before, after: this.size };
@@ -302,14 +314,25 @@ export class Journal {
     try {
       if (this.#fd === undefined) throw new RexbotError('JOURNAL_CLOSED', `journal ${this.path} is closed`);
       const buf = Buffer.from(queue.map((p) => `${p.line}\n`).join(''), 'utf8');
-      writeAll(this.#fd, buf);
-      if (this.#fsync && queue.some((p) => p.durable)) fsyncSync(this.#fd);
+      this.#appender.write(buf, this.#fsync && queue.some((p) => p.durable));
       this.#written += queue.length;
       this.#size.records += queue.length;
       this.#size.bytes += buf.length;
     } catch (e) {
+      // The requests waiting on durable records must not leave; nothing of this write is in the file.
       for (const w of waiters) w.reject(e);
+      if (e instanceof JournalWriteError) {
+        // Follow-up records (sent, ack, fill) describe requests that did leave: keep them for the next write.
+        this.#queue = [...queue.filter((p) => !p.durable), ...this.#queue];
+        this.#writeErrors++;
+        this.#failure = e;
+        this.#emitHealth({ kind: 'failed', error: e });
+      }
       return;
+    }
+    if (this.#failure) {
+      this.#failure = undefined;
+      this.#emitHealth({ kind: 'recovered' });
     }
     // Folded only once written: a record whose write failed was never in the file, and must not be compacted in.
     for (const p of queue) this.#state.apply(p.record);
@@ -321,9 +344,44 @@ export class Journal {
   close(): void {
     if (this.#fd === undefined) return;
     this.flush();
-    fsyncSync(this.#fd);
-    closeSync(this.#fd);
-    this.#fd = undefined;
+    try {
+      // Through the seam: a disk that fails this fsync fails it for a reason the journal already reported.
+      if (!this.#appender.torn) this.#fs.fsync(this.#fd);
+    } finally {
+      closeSync(this.#fd);
+      this.#fd = undefined;
+    }
+  }
+
+  /** False from a failed write until a write succeeds again (while false, every order is refused). */
+  get writable(): boolean {
+    return this.#failure === undefined;
+  }
+
+  /** The last write failure while {@link Journal.writable} is false. */
+  get lastWriteError(): JournalWriteError | undefined {
+    return this.#failure;
+  }
+
+  /** Failed writes since open (each one refused the orders it carried). */
+  get writeErrors(): number {
+    return this.#writeErrors;
+  }
+
+  /** Be told of every failed write and of the first successful one after; returns an unsubscribe. */
+  onHealth(listener: (e: JournalHealthEvent) => void): () => void {
+    this.#healthListeners.add(listener);
+    return () => this.#healthListeners.delete(listener);
+  }
+
+  #emitHealth(e: JournalHealthEvent): void {
+    for (const l of this.#healthListeners) {
+      try {
+        l(e);
+      } catch {
+        // A listener's failure must not undo the journal's own bookkeeping.
+      }
+    }
   }
 
   #maybeAutoCompact(): void {
@@ -356,45 +414,4 @@ export class Journal {
       queueMicrotask(() => this.flush());
     }
   }
-}
-
-/**
- * Parse a journal's text: its records, how many leading bytes are good, whether they end with a newline, and
- * tolerated problems. Throws {@link JournalCorruptError} for a bad line that is not the last one.
- */
-export function parseJournal(
-  file: string,
-  text: string,
-): { records: JournalRecord[]; goodBytes: number; terminated: boolean; warnings: string[] } {
-  const records: JournalRecord[] = [];
-  const warnings: string[] = [];
-  let offset = 0;
-  let lineNo = 0;
-  while (offset < text.length) {
-    lineNo++;
-    const nl = text.indexOf('\n', offset);
-    const last = nl < 0;
-    const line = last ? text.slice(offset) : text.slice(offset, nl);
-    const next = last ? text.length : nl + 1;
-    if (line.trim() === '') {
-      offset = next;
-      continue;
-    }
-    let record: JournalRecord;
-    try {
-      record = decodeRecord(JSON.parse(line));
-    } catch (e) {
-      if (last) {
-        // Records are written as `json\n` in one write, so an unterminated last line is a write cut by a crash.
-        warnings.push(`${file}:${lineNo}: ignoring a torn last line (${line.length} bytes, partial write from a crash)`);
-        break;
-      }
-      throw new JournalCorruptError(file, lineNo, (e as Error).message);
-    }
-    records.push(record);
-    offset = next;
-  }
-  // A complete last record without its newline is kept; `terminated` tells open() to add the newline.
-  const terminated = offset === 0 || text[offset - 1] === '\n';
-  return { records, goodBytes: Buffer.byteLength(text.slice(0, offset)), terminated, warnings };
 }

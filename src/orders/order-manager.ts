@@ -2,7 +2,8 @@
  * The order manager: the last step of the one-way order path (strategy → planner → risk → order manager →
  * gateway) and the source of every {@link OrderEvent}.
  *
- * `submit()` plans an intent against what is in flight, passes each concrete placement through the risk engine
+ * `submit()` first checks the intent's shape (model/intent-validate.ts: a malformed one is denied INVALID_INTENT),
+ * then plans it against what is in flight, passes each concrete placement through the risk engine
  * (synchronously, so the next evaluation already counts it), gives it a fresh clientOrderId, journals it
  * (fsynced) and only then sends it; cancels skip risk. Outcomes arrive as events — `submit()` never throws.
  * State comes from the REST answers and from the account store's order, conditional-order and execution feeds
@@ -17,6 +18,7 @@ import type { Logger } from 'pino';
 import type { Decimal } from '../core/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { PendingOrder } from '../risk/order-reserve.js';
+import { intentProblem } from '../model/intent-validate.js';
 import type { Counter } from 'prom-client';
 import { createLogger } from '../telemetry/logger.js';
 import { metricName } from '../telemetry/metrics.js';
@@ -168,6 +170,15 @@ export class OrderManager {
    */
   submit(strategy: string, intent: Intent): void {
     const at = this.#d.clock.now();
+    // The strategy boundary: a plugin without a compiler (plain JavaScript) can emit anything. A malformed intent
+    // is denied here, naming the strategy and the field, before it can reach planning, risk or the wire.
+    const problem = intentProblem(intent);
+    if (problem) {
+      const key = typeof (intent as { key?: unknown } | null)?.key === 'string' ? (intent as { key: string }).key : '';
+      this.#count({ what: 'intent', kind: 'invalid' });
+      this.#emit({ type: 'denied', strategy, intentKey: key, reasons: [{ code: 'INVALID_INTENT', message: `strategy '${strategy}': intent.${problem.field} ${problem.problem}` }], at });
+      return;
+    }
     try {
       this.#count({ what: 'intent', kind: intent.kind });
       if (this.#closed) {

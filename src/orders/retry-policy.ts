@@ -9,8 +9,10 @@
  * - THROTTLED / 429: the shared throttler refused before sending (or the exchange did): not sent; retry later.
  * - *_ALREADY_EXISTS: an earlier attempt landed; adopt that order.
  * - Any other 4xx: refused; nothing was placed.
+ * - Refused before it left (the client's own validation, an encoding or signing failure): nothing was sent and
+ *   the same request would fail the same way, so it is refused too — never ambiguous, never retried, never LOST.
  */
-import { ApiError, NetworkError, TimeoutError } from '../core/errors.js';
+import { ApiError, NetworkError, RequestNotSentError, TimeoutError, ValidationError } from '../core/errors.js';
 
 /** The meaning of a failed request. */
 export type FailureKind = 'ambiguous' | 'notSent' | 'throttled' | 'exists' | 'refused';
@@ -38,6 +40,8 @@ const EXISTING_ID_FIELDS = ['existingOrderId', 'existingConditionalOrderId', 'or
  */
 export function classifyFailure(e: unknown): Failure {
   const message = e instanceof Error ? e.message : String(e);
+  // Classified by where it happened: only a failure after the request may have left is ambiguous.
+  if (e instanceof ValidationError || e instanceof RequestNotSentError) return { kind: 'refused', code: e.code, message };
   if (e instanceof TimeoutError) return { kind: 'ambiguous', code: e.code, message };
   if (e instanceof NetworkError) return { kind: e.mayHaveReachedServer ? 'ambiguous' : 'notSent', code: e.code, message };
   if (e instanceof ApiError) {

@@ -1,7 +1,7 @@
 /**
  * The kernel's metrics and event log: orders by outcome, risk denials (counted by the risk engine itself), fills,
  * PnL and positions per strategy, order acknowledgement latency, stream resyncs by reason (a sequence gap is
- * reason `gap`), stream reconnects. Logging here is what lets a user watch orders, fills and PnL move.
+ * reason `gap`), stream reconnects, failed journal writes. Logging here is what lets a user watch orders, fills and PnL move.
  */
 import type { Logger } from 'pino';
 import { Subscription } from 'rxjs';
@@ -59,7 +59,11 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
     },
   });
 
+  const journalErrors = metrics.counter({ name: 'journal_errors_total', help: 'Failed journal writes (each refused the orders it carried; trading halts)' });
   const sub = new Subscription();
+  sub.add(kernel.journal.onHealth((e) => {
+    if (e.kind === 'failed') journalErrors.inc();
+  }));
   const sentAt = new Map<string, number>();
   sub.add(kernel.orders.events$.subscribe((e) => {
     events.inc({ type: e.type, strategy: e.strategy });
@@ -81,7 +85,8 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
         if (!activity) logger.info({ strategy: e.strategy, market: e.marketSymbol, side: e.direction, qty: e.quantity.toString(), rate: e.rate.toString(), fee: e.commission.toString(), taker: e.isTaker, position: kernel.portfolio.position(e.marketSymbol, e.strategy).toString() }, 'fill');
         break;
       case 'denied':
-        logger.warn({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.code) }, 'intent denied by risk');
+        if (e.reasons.some((r) => r.code === 'INVALID_INTENT')) logger.error({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.message) }, 'invalid intent denied');
+        else logger.warn({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.code) }, 'intent denied by risk');
         break;
       case 'rejected':
         sentAt.delete(e.clientOrderId ?? '');

@@ -16,6 +16,7 @@ import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
 import { CANDLE_INTERVALS, type CandleInterval } from '../model/enums.js';
 import type { Market } from '../model/market.js';
 import { type CompactionResult, Journal } from '../orders/journal.js';
+import type { JournalFs } from '../orders/journal-appender.js';
 import type { OrderEvent } from '../orders/order-events.js';
 import { OrderManager, type ReconcileReport } from '../orders/order-manager.js';
 import { Portfolio } from '../portfolio/portfolio.js';
@@ -60,6 +61,8 @@ export interface KernelOptions {
   journalHistoryPath?: string | undefined;
   /** fsync the journal's durable appends (default true; a backtest has nothing to recover and turns it off). */
   journalFsync?: boolean;
+  /** The journal's file calls (default node:fs); tests inject a full disk here. */
+  journalFs?: JournalFs;
   /** Order book depth kept per market. */
   depth: 1 | 25 | 500;
   /**
@@ -111,6 +114,7 @@ export class Kernel {
   #reconcile: ReconcileReport | undefined;
   #subs: Subscription[] = [];
   #state: 'created' | 'starting' | 'running' | 'stopping' | 'stopped' = 'created';
+  readonly #unwatchJournal: () => void;
 
   private constructor(
     private readonly opts: KernelOptions,
@@ -127,6 +131,7 @@ export class Kernel {
       onWarning: (m) => logger.warn({ journal: opts.journalPath }, m),
       historyPath: opts.journalHistoryPath,
       fsync: opts.journalFsync,
+      ...(opts.journalFs ? { fs: opts.journalFs } : {}),
     });
     const market = (s: string) => this.markets.get(s.toUpperCase());
     const account = this.live.account!;
@@ -175,6 +180,16 @@ export class Kernel {
       risk: this.risk,
       checkEveryMs: opts.risk.evaluationIntervalMs,
       write: (s) => this.journal.append({ t: 'limits', ...s }),
+    });
+    // A journal that cannot be written refuses every order; say so where people look: HALTED with the reason (a
+    // halt waits for a person, who can see the disk is fine again), an error log, and /health.
+    this.#unwatchJournal = this.journal.onHealth((e) => {
+      if (e.kind === 'failed') {
+        logger.error({ err: e.error, journal: this.journal.path, torn: e.error.torn }, 'journal write failed; orders refused, trading halted');
+        this.risk.halt(`journal cannot be written: ${e.error.message}`);
+      } else {
+        logger.warn({ journal: this.journal.path }, 'journal writable again; trading stays HALTED until resumed');
+      }
     });
   }
 
@@ -254,7 +269,12 @@ export class Kernel {
     }
     await this.orders.close();
     if (this.#reconcile) this.#limits.close();
-    this.journal.close();
+    this.#unwatchJournal();
+    try {
+      this.journal.close();
+    } catch (err) {
+      this.opts.logger.error({ err, journal: this.journal.path }, 'closing the journal failed');
+    }
     this.risk.close();
     for (const s of this.#subs) s.unsubscribe();
     await this.live.stop();
@@ -292,14 +312,17 @@ export class Kernel {
     });
   }
 
-  /** Current health: unhealthy when a stream is not live, trading is HALTED, or a strategy failed. */
+  /** Current health: unhealthy when a stream is not live, trading is HALTED, a strategy failed, or the journal cannot be written. */
   health(): HealthReport {
     const failed = this.#strategies.filter((s) => s.status === 'failed').map((s) => s.name);
     const live = this.live.allLive();
+    const journal = this.journal.writable ? { writable: true } : { writable: false, error: this.journal.lastWriteError?.message };
     return {
-      healthy: this.#state === 'running' && live && this.risk.state !== 'HALTED' && failed.length === 0,
+      healthy: this.#state === 'running' && live && this.risk.state !== 'HALTED' && failed.length === 0 && journal.writable,
       state: this.#state,
       trading: this.risk.state,
+      tradingReason: this.risk.stateReason,
+      journal,
       streamsLive: live,
       strategies: Object.fromEntries(this.#strategies.map((s) => [s.name, s.status])),
     };

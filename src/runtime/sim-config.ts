@@ -84,6 +84,15 @@ export const simFileSchema = z.strictObject({
     /** Calls per minute per API key before 429 THROTTLED; 0 = unlimited. */
     callsPerMinute: z.number().int().min(0).default(0),
     timestampWindowMs: z.number().int().positive().default(300_000),
+    /** Time to receive a whole request; a body trickled slower is cut with 408. */
+    requestTimeoutMs: z.number().int().positive().default(30_000),
+    /** Open connections at most (REST and hub); further ones are closed at once. */
+    maxConnections: z.number().int().positive().default(1024),
+    /** Unsent bytes slow hub consumers may hold, per connection and all together, before they are dropped. */
+    hubBuffers: z.strictObject({
+      perConnection: z.number().int().positive().default(16 * 1024 * 1024),
+      total: z.number().int().positive().default(256 * 1024 * 1024),
+    }).prefault({}),
   }).prefault({}),
   /** `system`: wall-clock time; `virtual`: time moves only through POST /control/clock/advance. */
   clock: z.enum(['system', 'virtual']).default('system'),

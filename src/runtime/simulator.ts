@@ -62,6 +62,9 @@ export async function startSimulator(cfg: SimFileConfig, opts: { env?: NodeJS.Pr
       port: opts.port ?? cfg.server.port,
       callsPerMinute: cfg.server.callsPerMinute,
       timestampWindowMs: cfg.server.timestampWindowMs,
+      requestTimeoutMs: cfg.server.requestTimeoutMs,
+      maxConnections: cfg.server.maxConnections,
+      hubBuffers: cfg.server.hubBuffers,
       ...(opts.onInternalError ? { onInternalError: opts.onInternalError } : {}),
     });
   } catch (err) {

@@ -19,6 +19,7 @@ import { bridgeEventsToV1Hub, v1EngineBackend } from './hub-v1/v1-engine-backend
 import { V1Hub } from './hub-v1/v1-hub.js';
 import { RestFaults } from './rest/faults.js';
 import { KeyRateLimiter } from './rest/rate-limit.js';
+import { ReplayGuard } from './rest/replay-guard.js';
 import { createRestHandler, type RouteDef } from './rest/rest-handler.js';
 import { sendError } from './rest/respond.js';
 import { Router } from './rest/router.js';
@@ -49,7 +50,27 @@ export interface SimServerOptions {
   v1ResultShapes?: 'service' | 'document';
   /** Where unexpected handler failures (bugs) are reported. */
   onInternalError?: (err: unknown, where: string) => void;
+  /**
+   * Repeated authentication failures (REST, per key and per connection): answered at once up to `freeFailures`
+   * (default 5), then held back `baseDelayMs` (default 250) doubling per failure up to `maxDelayMs` (default 10 s)
+   * on `clock` (default the system clock).
+   */
+  authFailures?: { freeFailures?: number; baseDelayMs?: number; maxDelayMs?: number; clock?: Clock };
+  /**
+   * Time to receive a whole request, headers and body (default 30 s; a body trickled slower is cut with 408).
+   * The service's bodies are small: a slow client must not hold a socket for minutes.
+   */
+  requestTimeoutMs?: number;
+  /** Open connections at most (REST keep-alive and hub sockets alike); further ones are closed at once. Default 1024. */
+  maxConnections?: number;
+  /** Slow hub consumers: unsent bytes allowed per connection (default 16 MiB) and over all of them (default 256 MiB). */
+  hubBuffers?: { perConnection?: number; total?: number };
 }
+
+/** Default of {@link SimServerOptions.requestTimeoutMs}. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default of {@link SimServerOptions.maxConnections}. */
+export const DEFAULT_MAX_CONNECTIONS = 1024;
 
 /** A running simulator server. */
 export interface SimServer {
@@ -94,7 +115,17 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
   addMarketRoutes(router, engine);
   addAccountRoutes(router, engine);
   addOrderRoutes(router, engine);
+  const af = opts.authFailures ?? {};
+  const replays = new ReplayGuard({
+    clock: engine.clock,
+    timestampWindowMs: opts.timestampWindowMs ?? 5 * 60_000,
+    ...(af.freeFailures !== undefined ? { freeFailures: af.freeFailures } : {}),
+    ...(af.baseDelayMs !== undefined ? { baseDelayMs: af.baseDelayMs } : {}),
+    ...(af.maxDelayMs !== undefined ? { maxDelayMs: af.maxDelayMs } : {}),
+  });
   const rest = createRestHandler(router, {
+    replays,
+    authClock: af.clock ?? systemClock,
     basePath: '/v3',
     keys: accounts,
     clock: engine.clock,
@@ -116,6 +147,8 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
 
   const hub = new Hub({
     clock: opts.hubClock ?? systemClock,
+    ...(opts.onInternalError ? { onInternalError: opts.onInternalError } : {}),
+    ...(opts.hubBuffers ? { buffers: opts.hubBuffers } : {}),
     backend: {
       findKey: (apiKey) => {
         const k = accounts.findKey(apiKey);
@@ -144,7 +177,13 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
     { basePath: '/control', token: controlToken },
   );
 
-  const server = createServer((req, res) => {
+  const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const server = createServer({
+    requestTimeout,
+    headersTimeout: Math.min(requestTimeout, 10_000),
+    // Node checks these timeouts on this interval (30 s by default, which would double a short timeout).
+    connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(requestTimeout / 4))),
+  }, (req, res) => {
     void (async () => {
       if (await rest(req, res)) return;
       if (await restV1(req, res)) return;
@@ -157,6 +196,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
       else res.destroy();
     });
   });
+  server.maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   // Keep-alive sockets must not hold close() hostage.
   server.keepAliveTimeout = 5_000;
   // What the HTTP parser refuses (unknown method, oversize request line) gets a JSON refusal like any other.

@@ -3,6 +3,7 @@
  * (virtual-time) delays of the asynchronous processes. Everything the engine treats as "how the service behaved"
  * and that a test or a demo may want to change lives here, so no module hard-codes it.
  */
+import type { RetentionLimits } from './retention.js';
 import { type Decimal, dec } from '../core/decimal.js';
 
 /** A currency the simulated exchange lists (the `/currencies` resource, plus what the wallet needs). */
@@ -76,6 +77,8 @@ export interface SimConfig {
    * (neither `<CUR>-BTC` nor `BTC-<CUR>` has a price yet). Keyed by currency symbol.
    */
   btcReferenceRates?: Record<string, Decimal>;
+  /** How long closed orders and executions are kept (default 7 days, 10 000 per account each; sim/retention.ts). */
+  retention?: { closedOrders?: RetentionLimits; executions?: RetentionLimits };
 }
 
 const d = (iso: string): Date => new Date(iso);

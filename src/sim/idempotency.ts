@@ -27,8 +27,21 @@ export class IdempotencyIndex {
     return e.id;
   }
 
-  /** Register (account, key) -> id now. */
+  /** Register (account, key) -> id now; keys past the window are forgotten (they are no longer checked). */
   remember(accountId: string, key: string, id: string): void {
-    this.#entries.set(`${accountId}\u0000${key}`, { id, at: this.#clock.now() });
+    const now = this.#clock.now();
+    const k = `${accountId}\u0000${key}`;
+    // Delete first so insertion order stays time order, and the oldest entries are always at the front.
+    this.#entries.delete(k);
+    this.#entries.set(k, { id, at: now });
+    for (const [old, e] of this.#entries) {
+      if (now - e.at < this.#windowMs) break;
+      this.#entries.delete(old);
+    }
+  }
+
+  /** Keys remembered now (expired ones are dropped as new ones arrive). */
+  get size(): number {
+    return this.#entries.size;
   }
 }

@@ -3,6 +3,7 @@
  * Ids are matched case-insensitively (they are uuids; clients may send them upper-case).
  */
 import { notFound } from './sim-error.js';
+import { DEFAULT_RETENTION, dropCount, type RetentionLimits, Tombstones } from './retention.js';
 import type { OrderRecord } from './trading-types.js';
 
 interface AccountOrders {
@@ -17,6 +18,16 @@ export class OrderStore {
   readonly #byId = new Map<string, OrderRecord>();
   readonly #accounts = new Map<string, AccountOrders>();
   #closeSeq = 0;
+  readonly #retention: RetentionLimits;
+  readonly #now: () => number;
+  /** Ids of closed orders dropped by retention (retention.ts). */
+  readonly dropped = new Tombstones();
+
+  /** `now` is the engine clock; closed orders are kept per `retention` (default {@link DEFAULT_RETENTION}). */
+  constructor(now: () => number = Date.now, retention: RetentionLimits = DEFAULT_RETENTION) {
+    this.#now = now;
+    this.#retention = retention;
+  }
 
   /** Register a new (open) order. */
   add(rec: OrderRecord): void {
@@ -42,6 +53,13 @@ export class OrderStore {
     if (!acc.open.delete(rec.order.id)) throw new Error(`orders: ${rec.order.id} is not open`);
     rec.closeSeq = ++this.#closeSeq;
     acc.closed.push(rec);
+    const now = this.#now();
+    const k = dropCount(acc.closed, this.#retention, (r) => r.order.closedAt?.getTime(), now);
+    if (k === 0) return;
+    for (const old of acc.closed.splice(0, k)) {
+      this.#byId.delete(old.order.id.toLowerCase());
+      this.dropped.add(old.order.id, now);
+    }
   }
 
   /** Number of open orders of an account. */

@@ -39,6 +39,11 @@ export interface PageKeys<T> {
   idOf: (item: T) => string;
   /** The date startDate/endDate apply to (e.g. closedAt, completedAt, executedAt). */
   dateOf?: (item: T) => Date | undefined;
+  /**
+   * True for the id of an item retention dropped (sim/retention.ts): a token naming it is past the oldest item
+   * kept, so a next page is empty and a previous page is the oldest items kept, instead of an invalid token.
+   */
+  retired?: (id: string) => boolean;
 }
 
 /**
@@ -94,16 +99,18 @@ export function applyDateFilter<T>(items: readonly T[], dateOf: (item: T) => Dat
  * @example
  * paginate(closed, (o) => o.id, { pageSize: 10, nextPageToken: lastSeen.id })
  */
-export function paginate<T>(items: readonly T[], idOf: (item: T) => string, q: PageQuery): T[] {
+export function paginate<T>(items: readonly T[], idOf: (item: T) => string, q: PageQuery, retired?: (id: string) => boolean): T[] {
   validatePageQuery(q);
   const size = q.pageSize ?? DEFAULT_PAGE_SIZE;
   if (q.nextPageToken !== undefined) {
     const i = indexOfId(items, idOf, q.nextPageToken);
+    if (i < 0 && retired?.(q.nextPageToken)) return [];
     if (i < 0) throw badRequest('INVALID_NEXT_PAGE_TOKEN', `no item with id ${q.nextPageToken}`);
     return items.slice(i + 1, i + 1 + size);
   }
   if (q.previousPageToken !== undefined) {
     const j = indexOfId(items, idOf, q.previousPageToken);
+    if (j < 0 && retired?.(q.previousPageToken)) return items.slice(Math.max(0, items.length - size));
     if (j < 0) throw badRequest('INVALID_PREVIOUS_PAGE_TOKEN', `no item with id ${q.previousPageToken}`);
     return items.slice(Math.max(0, j - size), j);
   }
@@ -117,7 +124,7 @@ export function paginate<T>(items: readonly T[], idOf: (item: T) => string, q: P
  */
 export function listPage<T>(items: readonly T[], keys: PageKeys<T>, q: PageQuery): T[] {
   const dated = keys.dateOf ? applyDateFilter(items, keys.dateOf, q) : items;
-  return paginate(dated, keys.idOf, q);
+  return paginate(dated, keys.idOf, q, keys.retired);
 }
 
 function indexOfId<T>(items: readonly T[], idOf: (item: T) => string, id: string): number {

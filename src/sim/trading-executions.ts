@@ -3,12 +3,23 @@
  * stored objects are handed out as they are.
  */
 import type { Execution } from '../model/order.js';
+import { DEFAULT_RETENTION, dropCount, type RetentionLimits, Tombstones } from './retention.js';
 import { notFound } from './sim-error.js';
 
 /** Executions of all accounts. */
 export class ExecutionStore {
   readonly #byAccount = new Map<string, Execution[]>();
   readonly #byId = new Map<string, { accountId: string; execution: Execution }>();
+  readonly #retention: RetentionLimits;
+  readonly #now: () => number;
+  /** Ids of executions dropped by retention (retention.ts). */
+  readonly dropped = new Tombstones();
+
+  /** `now` is the engine clock; executions are kept per `retention` (default {@link DEFAULT_RETENTION}). */
+  constructor(now: () => number = Date.now, retention: RetentionLimits = DEFAULT_RETENTION) {
+    this.#now = now;
+    this.#retention = retention;
+  }
 
   /** Record an execution of `accountId`. */
   add(accountId: string, execution: Execution): void {
@@ -16,6 +27,12 @@ export class ExecutionStore {
     if (!list) this.#byAccount.set(accountId, (list = []));
     list.push(execution);
     this.#byId.set(execution.id.toLowerCase(), { accountId, execution });
+    const now = this.#now();
+    const k = dropCount(list, this.#retention, (e) => e.executedAt.getTime(), now);
+    for (const old of k > 0 ? list.splice(0, k) : []) {
+      this.#byId.delete(old.id.toLowerCase());
+      this.dropped.add(old.id, now);
+    }
   }
 
   /** One execution of `accountId`; 404 NOT_FOUND when unknown or another account's. */

@@ -57,7 +57,7 @@ export class TradingReads {
   /** GET /orders/closed: most recently closed first, startDate/endDate on closedAt, paginated. */
   closedOrders(accountId: string, q: MarketPageQuery = {}): Order[] {
     const records = this.#orders.closed(accountId, this.#market(q.marketSymbol));
-    const page = listPage(records, { idOf: (r) => r.order.id, dateOf: (r) => r.order.closedAt }, q);
+    const page = listPage(records, { idOf: (r) => r.order.id, dateOf: (r) => r.order.closedAt, retired: (id) => this.#orders.dropped.has(id) }, q);
     return page.map(orderView);
   }
 
@@ -72,7 +72,7 @@ export class TradingReads {
   /** GET /executions: newest first, startDate/endDate on executedAt, paginated. */
   executions(accountId: string, q: MarketPageQuery = {}): Execution[] {
     const list = this.#executions.list(accountId, this.#market(q.marketSymbol));
-    return listPage(list, { idOf: (e) => e.id, dateOf: (e) => e.executedAt }, q);
+    return listPage(list, { idOf: (e) => e.id, dateOf: (e) => e.executedAt, retired: (id) => this.#executions.dropped.has(id) }, q);
   }
 
   /** GET /executions/{id}; 404 NOT_FOUND when unknown or another account's. */

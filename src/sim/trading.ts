@@ -72,8 +72,8 @@ export class Trading implements OrderPort {
   readonly #d: TradingDeps;
   readonly #newId: () => string;
   readonly #books = new Map<string, OrderBook>();
-  readonly #orders = new OrderStore();
-  readonly #executions = new ExecutionStore();
+  readonly #orders: OrderStore;
+  readonly #executions: ExecutionStore;
   readonly #lastRate = new Map<string, Decimal>();
   readonly #size: SizeRules;
   readonly #publisher: Publisher;
@@ -82,6 +82,9 @@ export class Trading implements OrderPort {
   constructor(deps: TradingDeps) {
     this.#d = deps;
     this.#newId = deps.newId ?? randomUUID;
+    const now = () => deps.clock.now();
+    this.#orders = new OrderStore(now, deps.config.retention?.closedOrders);
+    this.#executions = new ExecutionStore(now, deps.config.retention?.executions);
     this.#size = new SizeRules(deps.catalog, deps.config, {
       bestOpposite: (m, direction) => {
         const b = this.#books.get(m);

@@ -6,6 +6,10 @@
  *   ledger, settlement, executions, order/execution/orderbook/balance events, market data, conditional hooks,
  *   account volume), with one bus listener tracking open orders as a hub client would.
  * - `matching.book`: the bare order book (add / remove / plan + fill + per-depth deltas), no money, no events.
+ * Baseline of both, in the same run: nodejs-order-book (an npm limit order book / matching engine for Node,
+ * dev-only) on the same flow — limit adds, cancels and IOC takers crossing a few levels — with number prices and
+ * sizes (its API), so it is compared with `matching.book` like for like, and with `matching` for what the full
+ * engine path costs on top.
  */
 import { VirtualClock } from '../../src/core/clock.js';
 import { type Decimal, dec } from '../../src/core/decimal.js';
@@ -14,6 +18,7 @@ import type { NewOrder } from '../../src/model/order.js';
 import { OrderBook } from '../../src/sim/book/order-book.js';
 import { createSimEngine } from '../../src/sim/engine.js';
 import { SimError } from '../../src/sim/sim-error.js';
+import { OrderBook as PeerBook, Side } from 'nodejs-order-book';
 import { type Bench, opsPerSecondSync } from './harness.js';
 
 const RESTING = 10_000;
@@ -135,15 +140,60 @@ function bookFigure(): number {
   return opsPerSecondSync(step, { minMs: 1500, batch: 100 });
 }
 
+/** The same flow through nodejs-order-book. */
+function peerFigure(): number {
+  const rnd = mulberry32(11);
+  const book = new PeerBook();
+  // Its best-price queues are not in its typings; they are public at run time (the library's own accessors).
+  const sides = book as unknown as { asks: { minPriceQueue(): { price(): number } | undefined; len(): number }; bids: { maxPriceQueue(): { price(): number } | undefined; len(): number } };
+  const bidRates = RATES_BID.map((r) => r.toNumber());
+  const askRates = RATES_ASK.map((r) => r.toNumber());
+  const sizes = SIZES.map((q) => q.toNumber());
+  const takeSizes = TAKE_SIZES.map((q) => q.toNumber());
+  const live: string[] = [];
+  const resting = () => sides.asks.len() + sides.bids.len();
+  let n = 0;
+  const add = (): void => {
+    const buy = rnd() < 0.5;
+    const idx = 999 - Math.floor(Math.pow(rnd(), 2) * 1000);
+    const id = `o${n++}`;
+    book.limit({ id, side: buy ? Side.BUY : Side.SELL, size: sizes[n % 10]!, price: buy ? bidRates[idx]! : askRates[999 - idx]! });
+    live.push(id);
+  };
+  while (resting() < RESTING) add();
+  const step = (): void => {
+    const r = rnd();
+    const bias = (RESTING - resting()) / RESTING;
+    if (r < 0.5 + bias) add();
+    else if (r < 0.8 + bias) {
+      while (live.length > 0) {
+        const i = Math.floor(rnd() * live.length);
+        const id = live[i]!;
+        live[i] = live[live.length - 1]!;
+        live.pop();
+        if (book.cancel(id)) break;
+      }
+    } else {
+      const buy = rnd() < 0.5;
+      const best = buy ? sides.asks.minPriceQueue()?.price() : sides.bids.maxPriceQueue()?.price();
+      if (best !== undefined) {
+        book.limit({ id: `t${n++}`, side: buy ? Side.BUY : Side.SELL, size: takeSizes[n % 10]!, price: buy ? best + 3 : best - 3, timeInForce: 'IOC' as never });
+      }
+    }
+  };
+  return opsPerSecondSync(step, { minMs: 1500, batch: 100 });
+}
+
 export const benches: Bench[] = [
   {
     name: 'matching',
     async run() {
       const engine = engineFigure();
       const bare = bookFigure();
+      const peer = peerFigure();
       return [
-        { bench: 'matching', value: engine, unit: 'orders/s', note: `full engine path, 1 market, ~${RESTING} resting orders, 50% add / 30% cancel / 20% take` },
-        { bench: 'matching.book', value: bare, unit: 'orders/s', note: 'bare order book (no ledger, no events), same flow' },
+        { bench: 'matching', value: engine, unit: 'orders/s', baseline: peer, note: `full engine path, 1 market, ~${RESTING} resting orders, 50% add / 30% cancel / 20% take; baseline nodejs-order-book, same flow` },
+        { bench: 'matching.book', value: bare, unit: 'orders/s', baseline: peer, note: 'bare order book (no ledger, no events), same flow; baseline nodejs-order-book' },
       ];
     },
   },

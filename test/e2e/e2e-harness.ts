@@ -22,6 +22,7 @@ import { Kernel, type StrategyEntry } from '../../src/runtime/kernel.js';
 import { parseSimConfig } from '../../src/runtime/sim-config.js';
 import { startSimulator, type RunningSimulator } from '../../src/runtime/simulator.js';
 import { createLogger } from '../../src/telemetry/logger.js';
+import type { JournalFs } from '../../src/orders/journal-appender.js';
 import { createMetrics, type Metrics } from '../../src/telemetry/metrics.js';
 import { repoPath } from '../helpers/shared.js';
 
@@ -42,6 +43,8 @@ export interface E2EOptions {
    * agreement checks still see every order ever journaled.
    */
   journalCompactBytes?: number;
+  /** The journal's file calls (default node:fs): where a test injects a full disk. */
+  journalFs?: JournalFs;
 }
 
 /** A running simulator + gateway + kernel. */
@@ -134,6 +137,7 @@ export async function startE2E(opts: E2EOptions): Promise<E2E> {
       ...(opts.journalCompactBytes === undefined
         ? {}
         : { journalCompactBytes: opts.journalCompactBytes, journalHistoryPath: join(dir, 'journal.jsonl.history') }),
+      ...(opts.journalFs ? { journalFs: opts.journalFs } : {}),
       depth: 25,
       baseDir: repoPath('test', 'e2e'),
       onStrategyFailure: opts.onStrategyFailure ?? 'cancel',

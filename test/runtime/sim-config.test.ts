@@ -6,7 +6,7 @@ import { repoPath } from '../helpers/shared.js';
 describe('simulator config', () => {
   it('an empty file is a working default simulator', () => {
     const cfg = parseSimConfig('');
-    expect(cfg.server).toEqual({ host: '127.0.0.1', port: 0, callsPerMinute: 0, timestampWindowMs: 300_000 });
+    expect(cfg.server).toEqual({ host: '127.0.0.1', port: 0, callsPerMinute: 0, timestampWindowMs: 300_000, requestTimeoutMs: 30_000, maxConnections: 1024, hubBuffers: { perConnection: 16 * 1024 * 1024, total: 256 * 1024 * 1024 } });
     expect(cfg.driver.kind).toBe('synthetic');
     expect(engineConfigOf(cfg).markets.length).toBeGreaterThan(3);
   });

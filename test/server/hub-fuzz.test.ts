@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePayload } from '../../src/bittrex/hub/codec.js';
 import { dec } from '../../src/core/decimal.js';
-import { type Frame, classicFrame, coreFrame } from './fuzz/hub-fuzz-gen.js';
+import { DEEP, type Frame, HUGE_NUMBERS, classicFrame, coreFrame } from './fuzz/hub-fuzz-gen.js';
 import { fuzzSeed, seeded } from './fuzz/fuzz-rand.js';
 import { RawClassicClient, RawCoreClient, authArgs } from './hub/hub-test-kit.js';
 import { type SimFixture, startFixture, type TestAccount } from './sim-fixture.js';
@@ -24,7 +24,7 @@ const BOOK = 'orderbook_BTC-USD_25';
 const CHANNELS = ['heartbeat', 'order', BOOK];
 const OK = { Success: true, ErrorCode: null };
 const REFUSALS = ['INVALID_CHANNEL', 'MARKET_DOES_NOT_EXIST', 'MARKET_NAME_REVERSED', 'UNAUTHORIZED_USER'];
-const AUTH_REFUSALS = ['INVALID_APIKEY', 'INVALID_TIMESTAMP', 'INVALID_SIGNATURE'];
+const AUTH_REFUSALS = ['INVALID_APIKEY', 'INVALID_TIMESTAMP', 'INVALID_SIGNATURE', 'THROTTLED'];
 
 /** `p`, or a failure naming the seed when nothing comes (a hang) — never a timing assertion. */
 function within<T>(p: Promise<T>, what: string): Promise<T> {
@@ -171,6 +171,24 @@ describe(`hub fuzz (seed ${SEED})`, () => {
       churn();
     }
     expect(failures).toEqual([]);
+  });
+
+  it('Core handshakes with deep nesting, huge numbers or long strings are refused, closing only that connection', async () => {
+    const hostile = [DEEP, ...HUGE_NUMBERS, JSON.stringify('x'.repeat(60_000)), `{"x":${DEEP}}`];
+    const failures: string[] = [];
+    for (const [i, v] of hostile.entries()) {
+      for (const field of ['version', 'protocol']) {
+        const body = field === 'version' ? `{"protocol":"json","version":${v}}` : `{"protocol":${v},"version":1}`;
+        const c = new RawCoreClient(fx.sim.coreHubUrl);
+        clients.push(c);
+        const where = `handshake #${i} ${field}=${v.slice(0, 20)}`;
+        const reply = await within(c.open(`${body}\x1e`), where);
+        if (typeof reply.error !== 'string' || reply.error === '') failures.push(`${where}: no handshake error: ${JSON.stringify(reply).slice(0, 200)}`);
+        await within(c.closed, where);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(fx.internalErrors).toEqual([]);
   });
 
   it('the well-behaved clients received every book and order message in sequence', async () => {

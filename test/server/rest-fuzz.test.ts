@@ -64,11 +64,14 @@ describe(`REST fuzz (seed ${SEED})`, () => {
   /** Whether the Api-* headers sent still authenticate (an edit may happen to repeat the right value). */
   const authIntact = new WeakMap<FuzzRequest, boolean>();
 
+  let lastTs = 0;
   async function send(req: FuzzRequest): Promise<Answer> {
     const target = req.query ? `${req.path}?${req.query}` : req.path;
     const headers: Record<string, string> = {};
     if (req.signed) {
-      const ts = String(fx.clock.now());
+      // Never the same timestamp twice on the still virtual clock: an identical signed POST would be a replay.
+      lastTs = Math.max(fx.clock.now(), lastTs + 1);
+      const ts = String(lastTs);
       const hash = contentHash(req.body);
       headers['Api-Key'] = fuzz.apiKey;
       headers['Api-Timestamp'] = ts;

@@ -126,6 +126,17 @@ export class SimFixture {
    * A signed request sent byte for byte as given: `target` (below /v3, query included) goes on the wire
    * unchanged and, unless `signUri` says otherwise, is exactly what is signed.
    */
+  #lastTimestamp = 0;
+  /**
+   * The virtual clock's time, but never the same twice: the server refuses a state-changing request whose
+   * (key, timestamp, signature) it has seen (a replay), and on a clock that does not move, two identical requests
+   * would be exactly that. A real client's clock moves on between requests.
+   */
+  #freshTimestamp(): number {
+    this.#lastTimestamp = Math.max(this.clock.now(), this.#lastTimestamp + 1);
+    return this.#lastTimestamp;
+  }
+
   async signed(creds: Credentials, method: string, target: string, opts: SignedOptions = {}): Promise<RawAnswer> {
     const path = `/v3${target}`;
     const body = opts.body;
@@ -134,7 +145,7 @@ export class SimFixture {
       method: opts.signMethod ?? method,
       uri: opts.signUri ?? `${this.origin}${path}`,
       body: opts.signBody ?? bodyText,
-      timestamp: opts.timestamp ?? this.clock.now(),
+      timestamp: opts.timestamp ?? this.#freshTimestamp(),
       subaccountId: opts.subaccountId,
     });
     const headers: Record<string, string> = { ...h };
@@ -178,6 +189,8 @@ export async function startFixture(opts: { config?: SimConfig; server?: Partial<
     engine,
     // A 500 is always a bug: record it so the file fails, with the stack in the output.
     onInternalError: (err, where) => internalErrors.push(`${where}: ${(err as Error).stack ?? String(err)}`),
+    // Tests send many bad signatures on purpose: hold repeated failures back by milliseconds, not seconds.
+    authFailures: { baseDelayMs: 1, maxDelayMs: 5 },
     ...opts.server,
   });
   return new SimFixture(engine, clock, sim, internalErrors);

@@ -10,7 +10,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../../core/clock.js';
-import { ApiError, NetworkError, type RequestRef, TimeoutError, ValidationError, WireFormatError } from '../../core/errors.js';
+import { ApiError, NetworkError, type RequestRef, RequestNotSentError, TimeoutError, ValidationError, WireFormatError } from '../../core/errors.js';
 import { type Decoder } from '../../model/decode.js';
 import { toWireJson } from '../../model/encode.js';
 import { type Credentials, signRequest } from './auth.js';
@@ -180,6 +180,8 @@ export class HttpTransport {
     this.#maxReadAttempts = Math.max(1, opts.maxReadAttempts ?? 5);
   }
 
+  #lastTimestamp = 0;
+
   /** The endpoint name used in errors: `GET /v3/markets/BTC-USD/orderbook`. */
   where(method: HttpMethod, path: string): string {
     return `${method} ${this.#basePath}${path}`;
@@ -220,7 +222,13 @@ export class HttpTransport {
     }
     const ref: RequestRef = { method: req.method, path: this.#basePath + req.path };
     const target = ref.path + buildQuery(req.query);
-    const body = req.body === undefined ? undefined : toWireJson(req.body, 'plain');
+    let body: string | undefined;
+    try {
+      body = req.body === undefined ? undefined : toWireJson(req.body, 'plain');
+    } catch (err) {
+      // Nothing has left: the caller must know this request cannot have reached the server.
+      throw new RequestNotSentError(ref, err);
+    }
     const subaccountId = req.subaccountId === undefined ? this.#defaultSubaccount : (req.subaccountId ?? undefined);
     const idempotent = req.method === 'GET' || req.method === 'HEAD';
     const priority = req.priority ?? (idempotent ? 'read' : 'place');
@@ -236,6 +244,15 @@ export class HttpTransport {
     }
   }
 
+  /**
+   * The clock's time in ms, but never the same twice: a server that refuses replays takes two identical signed
+   * requests with one timestamp for a replay, and a virtual clock that stands still would produce exactly that.
+   */
+  #freshTimestamp(): number {
+    this.#lastTimestamp = Math.max(Math.floor(this.#clock.now()), this.#lastTimestamp + 1);
+    return this.#lastTimestamp;
+  }
+
   async #once(
     req: RestRequest,
     ref: RequestRef,
@@ -247,13 +264,18 @@ export class HttpTransport {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (req.signed) {
       // Signed here, after the throttler let us through, so a long queue wait cannot stale the timestamp.
-      const signed = signRequest(this.#credentials!, {
-        method: req.method,
-        uri: this.#origin + target,
-        body,
-        timestamp: Math.floor(this.#clock.now()),
-        subaccountId,
-      });
+      let signed: ReturnType<typeof signRequest>;
+      try {
+        signed = signRequest(this.#credentials!, {
+          method: req.method,
+          uri: this.#origin + target,
+          body,
+          timestamp: this.#freshTimestamp(),
+          subaccountId,
+        });
+      } catch (err) {
+        throw new RequestNotSentError(ref, err);
+      }
       Object.assign(headers, signed);
     }
     const started = this.#logger ? this.#clock.now() : 0;

@@ -77,8 +77,19 @@ export function attachHub(server: Server, hub: Hub, paths: HubPaths = {}): Attac
       const url = parseUrl(req);
       const endpoint = url && endpointFor(url);
       if (url && endpoint) {
-        if (event === 'request') endpoint.handleRequest(req, args[1] as Parameters<typeof endpoint.handleRequest>[1], url);
-        else endpoint.handleUpgrade(req, args[1] as Duplex, args[2] as Buffer, url);
+        try {
+          if (event === 'request') endpoint.handleRequest(req, args[1] as Parameters<typeof endpoint.handleRequest>[1], url);
+          else endpoint.handleUpgrade(req, args[1] as Duplex, args[2] as Buffer, url);
+        } catch (err) {
+          // Nothing may leave a request handler (it would reach Node's HTTP parser and end the process): report
+          // it and close that one exchange.
+          hub.reportInternalError(err, `${req.method ?? 'GET'} ${url.pathname}`);
+          if (event === 'request') {
+            const res = args[1] as Parameters<typeof endpoint.handleRequest>[1];
+            if (!res.headersSent) replyText(res, 500, 'internal error');
+            else res.destroy();
+          } else (args[1] as Duplex).destroy();
+        }
         return true;
       }
     }

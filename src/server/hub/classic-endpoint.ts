@@ -13,8 +13,10 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TimerHandle } from '../../core/clock.js';
 import { ConnectionTokens } from './connection-tokens.js';
-import { messageText, refuseUpgrade, replyJson, replyText } from './http-replies.js';
+import { parseWireJson, previewJson } from '../../core/wire-json.js';
+import { guardConnection, messageText, refuseUpgrade, replyJson, replyText } from './http-replies.js';
 import { HubMethodError, type ClassicHubService } from './hub-types.js';
+import { DEFAULT_MAX_BUFFERED_PER_CONNECTION, SlowConsumers } from './slow-consumers.js';
 import type { HubConnectionHandle } from './hub.js';
 
 /** Seconds, as announced in the negotiate reply. */
@@ -23,8 +25,8 @@ export const CLASSIC_KEEP_ALIVE_TIMEOUT_S = 20;
 export const CLASSIC_KEEP_ALIVE_INTERVAL_MS = Math.floor((CLASSIC_KEEP_ALIVE_TIMEOUT_S * 1000) / 3);
 /** Largest client frame accepted; invocations are a few hundred bytes. */
 export const CLASSIC_MAX_FRAME_BYTES = 64 * 1024;
-/** A client that lets this much pile up unsent is too slow to follow the streams; it is dropped to protect the rest. */
-export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** A client that lets this much pile up unsent is too slow to follow the streams (the default cap, slow-consumers.ts). */
+export const MAX_BUFFERED_BYTES = DEFAULT_MAX_BUFFERED_PER_CONNECTION;
 
 /** The hub a connection gets when its connectionData names none. */
 const DEFAULT_HUB = 'c3';
@@ -48,7 +50,7 @@ function hubOf(raw: string | null, hubs: ReadonlyMap<string, ClassicHubEntry>): 
   if (raw === null || raw === '') return { hub: DEFAULT_HUB };
   let listed: unknown;
   try {
-    listed = JSON.parse(raw);
+    listed = parseWireJson(raw);
   } catch {
     return { problem: `connectionData is not JSON: ${raw.slice(0, 100)}` };
   }
@@ -69,6 +71,9 @@ function hubOf(raw: string | null, hubs: ReadonlyMap<string, ClassicHubEntry>): 
 export class ClassicHubEndpoint {
   readonly basePath: string;
   readonly #hubs: ReadonlyMap<string, ClassicHubEntry>;
+  /** Slow-consumer caps shared by every connection of the endpoint, whichever hub it speaks (the v3 hub's). */
+  readonly #slow: SlowConsumers;
+  readonly #report: (err: unknown, where: string) => void;
   readonly #tokens = new ConnectionTokens();
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: CLASSIC_MAX_FRAME_BYTES });
   readonly #sockets = new Map<string, { ws: WebSocket; handle: HubConnectionHandle }>();
@@ -79,6 +84,8 @@ export class ClassicHubEndpoint {
     const c3 = hubs.get(DEFAULT_HUB);
     if (!c3) throw new Error('ClassicHubEndpoint: the c3 hub is required');
     this.#hubs = hubs;
+    this.#slow = c3.service.slowConsumers ?? new SlowConsumers();
+    this.#report = c3.service.reportInternalError ?? (() => {});
     this.basePath = basePath.replace(/\/+$/, '');
     this.#keepAlive = c3.service.clock.setInterval(() => {
       for (const { ws } of this.#sockets.values()) if (ws.readyState === ws.OPEN) ws.send('{}');
@@ -186,17 +193,19 @@ export class ClassicHubEndpoint {
     const handle = entry.service.open(connectionId, 'classic', {
       push: (target, argsJson) => {
         if (ws.readyState !== ws.OPEN) return;
-        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return void ws.terminate();
+        if (this.#slow.tooSlow(ws)) return void ws.terminate();
         ws.send(`{"C":${JSON.stringify(nextCursor())},"M":[{"H":${pushHub},"M":${JSON.stringify(target)},"A":${argsJson}}]}`);
       },
       terminate: () => ws.terminate(),
     });
     this.#sockets.set(connectionId, { ws, handle });
-    ws.on('message', (data) => this.#onFrame(ws, handle, hubName, messageText(data)));
+    this.#slow.add(ws);
+    ws.on('message', (data) => guardConnection(ws, this.#report, `classic hub connection ${connectionId}`, () => this.#onFrame(ws, handle, hubName, messageText(data))));
     ws.on('error', () => {
       // ws reports protocol violations (e.g. a frame over maxPayload) here and then closes; 'close' cleans up.
     });
     ws.on('close', () => {
+      this.#slow.delete(ws);
       handle.closed();
       if (this.#sockets.get(connectionId)?.ws === ws) this.#sockets.delete(connectionId);
     });
@@ -208,7 +217,7 @@ export class ClassicHubEndpoint {
     };
     let frame: unknown;
     try {
-      frame = JSON.parse(text);
+      frame = parseWireJson(text);
     } catch (err) {
       return reply({ E: `malformed frame, not JSON: ${(err as Error).message}` });
     }
@@ -219,7 +228,7 @@ export class ClassicHubEndpoint {
     }
     const I = String(rawId);
     if (typeof frame.H !== 'string' || frame.H.toLowerCase() !== hubName) {
-      return reply({ I, E: `'${String(frame.H).slice(0, 100)}' Hub could not be resolved.` });
+      return reply({ I, E: `'${typeof frame.H === 'string' ? frame.H.slice(0, 100) : previewJson(frame.H)}' Hub could not be resolved.` });
     }
     if (typeof frame.M !== 'string' || frame.M === '') {
       return reply({ I, E: 'malformed invocation: M (method name) must be a non-empty string' });

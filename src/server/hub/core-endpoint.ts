@@ -13,9 +13,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TimerHandle } from '../../core/clock.js';
-import { MAX_BUFFERED_BYTES } from './classic-endpoint.js';
 import { ConnectionTokens } from './connection-tokens.js';
-import { messageText, refuseUpgrade, replyJson, replyText } from './http-replies.js';
+import { parseWireJson, previewJson } from '../../core/wire-json.js';
+import { guardConnection, messageText, refuseUpgrade, replyJson, replyText } from './http-replies.js';
 import { HubMethodError } from './hub-types.js';
 import type { Hub, HubConnectionHandle } from './hub.js';
 
@@ -103,46 +103,50 @@ export class CoreHubEndpoint {
   #accept(ws: WebSocket, connectionId: string): void {
     const s: CoreSocket = { ws, handle: undefined, partial: '' };
     this.#sockets.add(s);
-    ws.on('message', (data) => {
-      s.partial += messageText(data);
-      const records = s.partial.split(RS);
-      s.partial = records.pop() ?? '';
-      if (s.partial.length > CORE_MAX_MESSAGE_BYTES) return this.#closeWithError(s, 'record too large or missing its 0x1e separator');
-      for (const record of records) {
-        if (ws.readyState !== ws.OPEN) return;
-        if (s.handle) this.#onRecord(s, s.handle, record);
-        else this.#onHandshake(s, connectionId, record);
-      }
-    });
+    this.#hub.slowConsumers.add(ws);
+    ws.on('message', (data) => guardConnection(ws, this.#hub.reportInternalError, `core hub connection ${connectionId}`, () => this.#onMessage(s, connectionId, messageText(data))));
     ws.on('error', () => {
       // ws reports protocol violations here and then closes; 'close' cleans up.
     });
     ws.on('close', () => {
+      this.#hub.slowConsumers.delete(ws);
       s.handle?.closed();
       this.#sockets.delete(s);
     });
   }
 
+  #onMessage(s: CoreSocket, connectionId: string, text: string): void {
+    s.partial += text;
+    const records = s.partial.split(RS);
+    s.partial = records.pop() ?? '';
+    if (s.partial.length > CORE_MAX_MESSAGE_BYTES) return this.#closeWithError(s, 'record too large or missing its 0x1e separator');
+    for (const record of records) {
+      if (s.ws.readyState !== s.ws.OPEN) return;
+      if (s.handle) this.#onRecord(s, s.handle, record);
+      else this.#onHandshake(s, connectionId, record);
+    }
+  }
+
   #onHandshake(s: CoreSocket, connectionId: string, record: string): void {
     let req: unknown;
     try {
-      req = JSON.parse(record);
-    } catch {
-      return this.#handshakeError(s, 'Handshake request is not JSON.');
+      req = parseWireJson(record);
+    } catch (err) {
+      return this.#handshakeError(s, `Handshake request is not acceptable JSON: ${(err as Error).message}.`);
     }
     if (!isRecord(req) || typeof req.protocol !== 'string') {
       return this.#handshakeError(s, 'Handshake request must be {"protocol":"json","version":1}.');
     }
     if (req.protocol !== 'json') return this.#handshakeError(s, `Requested protocol '${req.protocol}' is not available.`);
     if (req.version !== 1) {
-      return this.#handshakeError(s, `The server does not support version ${String(req.version)} of the 'json' protocol.`);
+      return this.#handshakeError(s, `The server does not support version ${previewJson(req.version)} of the 'json' protocol.`);
     }
     const { ws } = s;
     ws.send(`{}${RS}`);
     s.handle = this.#hub.open(connectionId, 'core', {
       push: (target, argsJson) => {
         if (ws.readyState !== ws.OPEN) return;
-        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return void ws.terminate();
+        if (this.#hub.slowConsumers.tooSlow(ws)) return void ws.terminate();
         ws.send(`{"type":1,"target":${JSON.stringify(target)},"arguments":${argsJson}}${RS}`);
       },
       terminate: () => ws.terminate(),
@@ -162,19 +166,19 @@ export class CoreHubEndpoint {
   #onRecord(s: CoreSocket, handle: HubConnectionHandle, record: string): void {
     let msg: unknown;
     try {
-      msg = JSON.parse(record);
-    } catch {
-      return this.#closeWithError(s, `malformed record, not JSON: ${record.slice(0, 100)}`);
+      msg = parseWireJson(record);
+    } catch (err) {
+      return this.#closeWithError(s, `malformed record, not JSON: ${record.slice(0, 100)} (${(err as Error).message})`);
     }
     if (!isRecord(msg)) return this.#closeWithError(s, 'malformed record: expected a JSON object with a type');
     // As ASP.NET Core's JSON protocol: a record whose type or invocationId has the wrong shape cannot be answered
     // (ignoring it would leave the caller waiting for a Completion forever), so the connection closes saying why.
     if (msg.type === undefined) return this.#closeWithError(s, "malformed record: missing required property 'type'");
     if (typeof msg.type !== 'number' || !Number.isInteger(msg.type)) {
-      return this.#closeWithError(s, `malformed record: 'type' must be an integer, got ${JSON.stringify(msg.type)}`);
+      return this.#closeWithError(s, `malformed record: 'type' must be an integer, got ${previewJson(msg.type)}`);
     }
     if (msg.invocationId !== undefined && msg.invocationId !== null && typeof msg.invocationId !== 'string') {
-      return this.#closeWithError(s, `malformed record: 'invocationId' must be a string, got ${JSON.stringify(msg.invocationId)}`);
+      return this.#closeWithError(s, `malformed record: 'invocationId' must be a string, got ${previewJson(msg.invocationId)}`);
     }
     const id = typeof msg.invocationId === 'string' ? msg.invocationId : undefined;
     const complete = (body: { result?: unknown; error?: string }): void => {

@@ -49,3 +49,25 @@ export function messageText(data: Buffer | ArrayBuffer | Buffer[]): string {
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
   return data.toString('utf8');
 }
+
+/**
+ * Run one connection's handler so that nothing it throws leaves the socket's event: a failure (a bug, since bad
+ * input gets a protocol answer) is reported and closes that one connection (1011, internal error), never the
+ * process that serves all the others.
+ */
+export function guardConnection(ws: { close(code: number, reason: string): void; terminate(): void }, report: (err: unknown, where: string) => void, where: string, run: () => void): void {
+  try {
+    run();
+  } catch (err) {
+    try {
+      report(err, where);
+    } catch {
+      // A failing reporter must not undo the guard.
+    }
+    try {
+      ws.close(1011, 'internal error');
+    } catch {
+      ws.terminate();
+    }
+  }
+}

@@ -1,3 +1,4 @@
+import type { SlowConsumers } from './slow-consumers.js';
 import type { Clock } from '../../core/clock.js';
 import type { HubConnectionHandle } from './hub.js';
 
@@ -32,6 +33,10 @@ export interface HubBackend {
 export interface ClassicHubService {
   /** Clock of the endpoint's keep-alives. */
   readonly clock: Clock;
+  /** Caps on slow consumers' send buffers; the endpoint takes the v3 hub's for every connection it serves. */
+  readonly slowConsumers?: SlowConsumers;
+  /** Where a failure inside one connection is reported (that connection is closed, the process goes on). */
+  readonly reportInternalError?: (err: unknown, where: string) => void;
   open(id: string, flavour: HubFlavour, sink: HubSink): HubConnectionHandle;
 }
 

@@ -19,6 +19,8 @@ import {
   type HubSink,
   type SocketResponse,
 } from './hub-types.js';
+import { HubAuthGuard, type HubAuthGuardOptions } from './auth-guard.js';
+import { type SlowConsumerLimits, SlowConsumers } from './slow-consumers.js';
 import { AUTH_TIMESTAMP_TOLERANCE_MS, verifyHubAuth } from './verify-auth.js';
 
 /** Hub settings; the defaults are the service's (seed section 8). */
@@ -34,6 +36,12 @@ export interface HubOptions {
   authWarningMs?: number;
   /** Accepted distance of Authenticate's timestamp from the clock; default 5 minutes. */
   timestampToleranceMs?: number;
+  /** Locks after repeated Authenticate failures (see auth-guard.ts); defaults 5 free failures, 1 s doubling to 60 s. */
+  authFailures?: Pick<HubAuthGuardOptions, 'freeFailures' | 'baseLockMs' | 'maxLockMs'>;
+  /** Unsent bytes slow consumers may hold, per connection and in total (slow-consumers.ts). */
+  buffers?: SlowConsumerLimits;
+  /** Where a failure inside one connection's handling (a bug) is reported; that connection is closed. */
+  onInternalError?: (err: unknown, where: string) => void;
 }
 
 /** Options of {@link Hub.publish}. */
@@ -91,6 +99,10 @@ export class Hub {
   /** Fault injection applied to published pushes (not to heartbeats, which `stallHeartbeat` governs). */
   readonly faults: HubFaults;
   readonly clock: Clock;
+  /** Reports a failure inside one connection's handling (the wire flavours then close that connection only). */
+  readonly reportInternalError: (err: unknown, where: string) => void;
+  /** Which sockets are too slow to keep (both wire flavours register theirs). */
+  readonly slowConsumers: SlowConsumers;
   readonly #backend: HubBackend;
   readonly #authLifetimeMs: number;
   readonly #authWarningMs: number;
@@ -99,13 +111,17 @@ export class Hub {
   /** Canonical channel name → subscribed sessions, so a publish touches only its recipients. */
   readonly #byChannel = new Map<string, Set<Session>>();
   readonly #heartbeat: TimerHandle;
+  readonly #authGuard: HubAuthGuard;
 
   constructor(opts: HubOptions) {
     this.#backend = opts.backend;
     this.clock = opts.clock ?? systemClock;
+    this.reportInternalError = opts.onInternalError ?? (() => {});
+    this.slowConsumers = new SlowConsumers(opts.buffers);
     this.#authLifetimeMs = opts.authLifetimeMs ?? 10 * 60_000;
     this.#authWarningMs = opts.authWarningMs ?? 60_000;
     this.#toleranceMs = opts.timestampToleranceMs ?? AUTH_TIMESTAMP_TOLERANCE_MS;
+    this.#authGuard = new HubAuthGuard({ clock: this.clock, toleranceMs: this.#toleranceMs, ...opts.authFailures });
     // Changing the faults releases held-back pushes, so switching reordering off never loses a message.
     this.faults = new HubFaults(() => {
       for (const s of this.#sessions.values()) this.#release(s);
@@ -231,9 +247,16 @@ export class Hub {
   }
 
   #authenticate(s: Session, args: unknown[]): SocketResponse {
+    // Repeated failures lock the connection (and the key, for connections that failed already): not even checked.
+    if (!this.#authGuard.mayTry(s.id, args[0])) return fail('THROTTLED');
     const verdict = verifyHubAuth(args, (k) => this.#backend.findKey(k), this.clock.now(), this.#toleranceMs);
     // A failed attempt leaves an existing authentication alone: a bad retry must not log a good session out.
-    if (!verdict.ok) return fail(verdict.errorCode);
+    if (!verdict.ok) {
+      this.#authGuard.failed(s.id, verdict.errorCode === 'INVALID_APIKEY' ? undefined : (args[0] as string));
+      return fail(verdict.errorCode);
+    }
+    // Captured arguments replayed on another connection: refused like a bad signature.
+    if (!this.#authGuard.accept(s.id, args.slice(0, 4))) return fail('INVALID_SIGNATURE');
     if (s.auth && s.auth.accountId !== verdict.accountId) {
       // Private subscriptions were granted to the previous account; the new one must ask for its own.
       this.#dropPrivate(s);
@@ -367,6 +390,7 @@ export class Hub {
     this.#clearAuth(s);
     for (const channel of [...s.subscriptions]) this.#removeSubscription(s, channel);
     if (this.#sessions.get(s.id) === s) this.#sessions.delete(s.id);
+    this.#authGuard.forget(s.id);
   }
 }
 

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type Decimal, parseDecimal } from '../../core/decimal.js';
 import { WireFormatError } from '../../core/errors.js';
+import { parseWireJson } from '../../core/wire-json.js';
 import type { ErrorCode } from '../../model/error-codes.js';
 import type { Decoder } from '../../model/decode.js';
 import { SimError } from '../../sim/sim-error.js';
@@ -40,11 +41,15 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   return Buffer.concat(chunks);
 }
 
-/** Parse a JSON body; 400 BAD_REQUEST naming the problem when it is not JSON. Empty body -> undefined. */
+/**
+ * Parse a JSON body with the wire parser (core/wire-json.ts): nesting is bounded, duplicate keys are refused, and
+ * numbers a double cannot hold keep their text, so `1.0000000000000001` is judged like the string. Anything it
+ * refuses is 400 BAD_REQUEST naming the problem and its position. Empty body -> undefined.
+ */
 export function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return parseWireJson(raw.toString('utf8'));
   } catch (err) {
     throw new SimError(400, 'BAD_REQUEST', `request body is not valid JSON: ${(err as Error).message}`);
   }

@@ -8,6 +8,7 @@ import type { Clock } from '../../core/clock.js';
 import { SimError } from '../../sim/sim-error.js';
 import { parseJsonBody, readBody } from './body.js';
 import { faultCode, type RestFaults } from './faults.js';
+import type { ReplayGuard } from './replay-guard.js';
 import type { KeyRateLimiter } from './rate-limit.js';
 import { type Caller, type KeyDirectory, type Scope, verifyRequest } from './request-auth.js';
 import { sendError, sendJson, sendSimError } from './respond.js';
@@ -45,13 +46,43 @@ export interface RestHandlerOptions {
   faults: RestFaults;
   limiter: KeyRateLimiter;
   timestampWindowMs?: number;
+  /** Refuses replayed state-changing requests and says how long to hold back repeated authentication failures. */
+  replays?: ReplayGuard;
+  /** The clock that holds failed authentications back (default `clock`). */
+  authClock?: Clock;
   /** Called for unexpected handler failures (bugs), which answer 500 ORDER_ERROR_CONTACT_SUPPORT. */
   onInternalError?: (err: unknown, where: string) => void;
 }
 
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** A request handler for `router`'s routes under `opts.basePath`; returns false when the path is not its. */
 export function createRestHandler(router: Router<RouteDef>, opts: RestHandlerOptions) {
   const base = opts.basePath.replace(/\/$/, '');
+  const replays = opts.replays;
+  const authClock = opts.authClock ?? opts.clock;
+  /** Verify the signature; hold repeated failures back; refuse a replayed state-changing request. */
+  async function authenticate(req: IncomingMessage, raw: Buffer, scope: Scope, method: string): Promise<Caller> {
+    let caller: Caller;
+    try {
+      caller = verifyRequest(req, raw, { keys: opts.keys, clock: opts.clock, scope, ...(opts.timestampWindowMs ? { timestampWindowMs: opts.timestampWindowMs } : {}) });
+    } catch (err) {
+      if (replays && err instanceof SimError && err.status === 401) {
+        // Per key only for keys that exist: unknown keys are counted on the connection alone (no map of junk).
+        const key = err.code === 'APIKEY_INVALID' ? undefined : String(req.headers['api-key']);
+        const holdMs = replays.failed(key, req.socket);
+        if (holdMs > 0) await authClock.sleep(holdMs);
+      }
+      throw err;
+    }
+    if (replays) {
+      replays.succeeded(req.socket);
+      if (STATE_CHANGING.has(method) && !replays.firstUse(caller.apiKey, String(req.headers['api-timestamp']), String(req.headers['api-signature']))) {
+        throw new SimError(401, 'INVALID_SIGNATURE', 'this signed request was already received (a replay); sign every request anew with a fresh Api-Timestamp');
+      }
+    }
+    return caller;
+  }
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const target = req.url ?? '/';
     const qi = target.indexOf('?');
@@ -97,7 +128,7 @@ export function createRestHandler(router: Router<RouteDef>, opts: RestHandlerOpt
       const route = m.handler;
       let caller: Caller | undefined;
       if (route.auth !== 'public') {
-        caller = verifyRequest(req, raw, { keys: opts.keys, clock: opts.clock, scope: route.auth, ...(opts.timestampWindowMs ? { timestampWindowMs: opts.timestampWindowMs } : {}) });
+        caller = await authenticate(req, raw, route.auth, method);
       }
       const waitMs = opts.limiter.take(caller?.apiKey ?? `ip:${req.socket.remoteAddress ?? ''}`);
       if (waitMs !== undefined) {

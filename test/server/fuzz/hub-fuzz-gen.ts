@@ -35,6 +35,12 @@ const GARBAGE_CHANNELS: unknown[] = [
 ];
 const WEIRD_ARGS: unknown[] = [null, 0, -1, 1.5, 1e308, '', 'x', true, [], {}, [[]], 'NaN', '9'.repeat(40), '-1623635618775'];
 const NOT_JSON = ['not json', '{', '{"H":"c3",', '}{', "{'H':'c3'}", 'NaN', '{"I":1,}', '\u0000', ''];
+/** 6,000 nested arrays: JSON.parse takes them, but any recursive walk (String(), JSON.stringify) overflows the stack. */
+export const DEEP = `${'['.repeat(6_000)}${']'.repeat(6_000)}`;
+/** Numbers a double cannot hold, as raw JSON text (JSON.stringify cannot write them). */
+export const HUGE_NUMBERS = ['1e400', '-1e400', '9'.repeat(400), '1.0000000000000001', '0.' + '0'.repeat(400) + '1'];
+/** A long string that still fits in one message. */
+const LONG = 'x'.repeat(60_000);
 
 function garbageChannels(r: Rand): unknown[] {
   const n = pick(r, [0, 1, 3, 8, 2_000]);
@@ -71,9 +77,11 @@ function buildClassic(r: Rand, n: number, apiKey: string, now: number): Frame {
     return { messages: [chance(r, 0.1) ? Buffer.from(JSON.stringify(f)) : JSON.stringify(f)], expect: id.valid ? exp : { kind: 'error-no-id' }, what: `${what} I=${JSON.stringify(id.raw)}` };
   };
   const sid = String(id.raw);
-  switch (int(r, 0, 9)) {
+  switch (int(r, 0, 10)) {
     case 0:
       return { messages: [pick(r, NOT_JSON)], expect: { kind: 'error-no-id' }, what: 'not JSON' };
+    case 10:
+      return hostileClassic(r, n);
     case 1:
       return { messages: [Buffer.from([0xff, 0xfe, 0x7b, 0x80, 0xc3])], expect: { kind: 'error-no-id' }, what: 'non-UTF-8 bytes' };
     case 2:
@@ -104,6 +112,24 @@ function buildClassic(r: Rand, n: number, apiKey: string, now: number): Frame {
   }
 }
 
+/**
+ * Deep nesting, huge numbers and long strings in a classic frame's fields: a frame nested past the parser's bound
+ * is refused as a whole (no call id can be read from it), as is an id that is a number no double holds; huge
+ * numbers and long strings elsewhere are answered.
+ */
+function hostileClassic(r: Rand, n: number): Frame {
+  const field = pick(r, ['H', 'M', 'A', 'I'] as const);
+  const base: Record<string, string> = { H: '"c3"', M: '"Subscribe"', A: '[["heartbeat"]]', I: String(n) };
+  const kind = pick(r, ['deep', 'huge', 'long'] as const);
+  base[field] = kind === 'deep' ? DEEP : kind === 'huge' ? pick(r, HUGE_NUMBERS) : JSON.stringify(LONG);
+  const text = `{${Object.entries(base).map(([k, v]) => `"${k}":${v}`).join(',')}}`;
+  const what = `${kind} ${field}`;
+  // Too deep, or an id no double holds (kept as its text, so not a number): no call id to answer under.
+  if (kind === 'deep' || (field === 'I' && kind === 'huge')) return { messages: [text], expect: { kind: 'error-no-id' }, what };
+  if (field === 'I') return { messages: [text], expect: { kind: 'reply', id: LONG }, what };
+  return { messages: [text], expect: { kind: 'reply', id: String(n) }, what };
+}
+
 /** An ASP.NET Core record sequence (after the handshake). */
 export function coreFrame(r: Rand, n: number, apiKey: string, now: number): Frame {
   return oversizeCloses(buildCore(r, n, apiKey, now));
@@ -112,9 +138,11 @@ export function coreFrame(r: Rand, n: number, apiKey: string, now: number): Fram
 function buildCore(r: Rand, n: number, apiKey: string, now: number): Frame {
   const id = `f${n}`;
   const rec = (o: unknown): string => JSON.stringify(o) + RS;
-  switch (int(r, 0, 11)) {
+  switch (int(r, 0, 12)) {
     case 0:
       return { messages: [pick(r, NOT_JSON.filter(Boolean)) + RS], expect: { kind: 'close', closeRecord: true }, what: 'record not JSON' };
+    case 12:
+      return hostileCore(r, n);
     case 1:
       return { messages: [pick(r, ['1', '"x"', 'null', '[]', '[{"type":1}]']) + RS], expect: { kind: 'close', closeRecord: true }, what: 'record not an object' };
     case 2: {
@@ -158,4 +186,22 @@ function buildCore(r: Rand, n: number, apiKey: string, now: number): Frame {
       }
       return { messages: [rec({ type: 7 })], expect: { kind: 'close', closeRecord: false }, what: 'client Close' };
   }
+}
+
+/**
+ * Deep nesting, huge numbers and long strings in a Core record's type, invocationId, target and arguments. A
+ * record nested past the parser's bound, or whose type or invocationId is not an integer / a string, closes the
+ * connection with a Close record saying why; a long or huge target or argument is answered.
+ */
+function hostileCore(r: Rand, n: number): Frame {
+  const id = `f${n}`;
+  const field = pick(r, ['type', 'invocationId', 'target', 'arguments'] as const);
+  const base: Record<string, string> = { type: '1', invocationId: JSON.stringify(id), target: '"IsAuthenticated"', arguments: '[]' };
+  const kind = pick(r, ['deep', 'huge', 'long'] as const);
+  base[field] = kind === 'deep' ? DEEP : kind === 'huge' ? pick(r, HUGE_NUMBERS) : JSON.stringify(LONG);
+  const text = `{${Object.entries(base).map(([k, v]) => `"${k}":${v}`).join(',')}}${RS}`;
+  const what = `${kind} ${field}`;
+  if (kind === 'deep' || field === 'type' || (field === 'invocationId' && kind === 'huge')) return { messages: [text], expect: { kind: 'close', closeRecord: true }, what };
+  if (field === 'invocationId') return { messages: [text], expect: { kind: 'reply', id: LONG }, what };
+  return { messages: [text], expect: { kind: 'reply', id }, what };
 }

@@ -111,7 +111,12 @@ const WEIRD_VALUES: unknown[] = [
   '0x10', 'NaN', 'Infinity', '-1', '1e400', '1e-30', ' 1', '1,5', '０.１', '\u0000', 'BTC-USD', 'buy', 'LIMIT',
 ];
 /** Raw JSON number texts JSON.stringify cannot produce; substituted for the marker after stringifying. */
-const RAW_NUMBERS = ['1e400', '-1e400', '1'.repeat(400), '0.' + '0'.repeat(400) + '1', '-0', '1E+2'];
+const RAW_NUMBERS = [
+  '1e400', '-1e400', '1'.repeat(400), '0.' + '0'.repeat(400) + '1', '-0', '1E+2', '1.0000000000000001',
+  '1000.0000000000000000001', '9'.repeat(5_000), '1e-400', '123456789012345678901234567890',
+];
+/** Values that break a recursive walk or a naive buffer: 6,000 nested arrays or objects, a 100k-char string. */
+const HOSTILE_RAW = [`${'['.repeat(6_000)}${']'.repeat(6_000)}`, `${'{"a":'.repeat(6_000)}1${'}'.repeat(6_000)}`, JSON.stringify('x'.repeat(100_000))];
 const BROKEN_BODIES = ['{', '}', '[', '{"a":}', "{'a':1}", 'NaN', '{"quantity": NaN}', '{} {}', 'nul', '"unterminated', '\u0000\u0001', '{"a":1,}'];
 
 function mutateBodyValue(r: Rand, value: unknown, m: string[]): string {
@@ -123,7 +128,12 @@ function mutateBodyValue(r: Rand, value: unknown, m: string[]): string {
   const keys = Object.keys(inner);
   const key = keys.length > 0 ? pick(r, keys) : 'x';
   let raw: string | undefined;
-  switch (int(r, 0, 5)) {
+  switch (int(r, 0, 6)) {
+    case 6:
+      raw = pick(r, HOSTILE_RAW);
+      inner[key] = '__RAW__';
+      m.push(`body.${key}=${raw.length > 100_000 ? 'a 100k-char string' : `${raw.slice(0, 12)}... nested 6000 deep`}`);
+      break;
     case 0:
       inner[key] = pick(r, WEIRD_VALUES);
       m.push(`body.${key}=${JSON.stringify(inner[key])?.slice(0, 40)}`);

@@ -6,6 +6,7 @@
  * made after a publish has arrived, every push of that publish has arrived too ({@link RawClassicClient.barrier}).
  */
 import { afterAll, beforeAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { hmacSha512Hex } from '../../../src/bittrex/rest/auth.js';
 import { VirtualClock } from '../../../src/core/clock.js';
@@ -76,7 +77,8 @@ export function authArgs(
   timestamp: number,
   opts: { upper?: boolean; asString?: boolean; random?: string } = {},
 ): unknown[] {
-  const random = opts.random ?? 'a3f1c2d4-0000-4000-8000-000000000001';
+  // Fresh random content, as real clients send: the hub refuses the same arguments on a second connection (a replay).
+  const random = opts.random ?? randomUUID();
   let sig = hmacSha512Hex(key.secret, String(timestamp) + random);
   if (opts.upper) sig = sig.toUpperCase();
   return [key.apiKey, opts.asString ? String(timestamp) : timestamp, random, sig];

@@ -1,0 +1,276 @@
+/**
+ * The parser for JSON that arrives from untrusted peers: REST request bodies and hub frames of the simulator.
+ *
+ * `JSON.parse` alone is not enough there, for three reasons the hardening of issue 9 found:
+ * - Nesting has no bound: 6,000 nested arrays parse fine, then the first recursive walk over them (`String(v)`,
+ *   `JSON.stringify(v)` in an error message) throws RangeError, which escaped a WebSocket handler and killed the
+ *   process. Here nesting deeper than `maxDepth` is a syntax error, so nothing downstream ever sees such a value.
+ * - Numbers lose their text: `1.0000000000000001` became `1`, an order for a different quantity than the client
+ *   wrote, while the same value as a string was refused. Here a number a double cannot hold exactly comes back as
+ *   a {@link WireNumber} with its text, and the decoders judge it like the string.
+ * - Duplicate keys silently keep the last: `{"direction":"BUY",…,"direction":"SELL"}`. Here they are an error.
+ *
+ * It is a small recursive-descent parser over the string (recursion is safe: it never goes deeper than
+ * `maxDepth`). Objects get own properties only, `__proto__` included, so no key can reach a prototype.
+ */
+import { WireNumber } from './wire-number.js';
+
+export { WireNumber } from './wire-number.js';
+
+/** Default nesting bound: the deepest legitimate message (a batch body, a Core invocation) nests 3 or 4 levels. */
+export const WIRE_JSON_MAX_DEPTH = 32;
+
+/** Options of {@link parseWireJson}. */
+export interface WireJsonOptions {
+  /** Deepest nesting of arrays and objects accepted; default {@link WIRE_JSON_MAX_DEPTH}. */
+  maxDepth?: number;
+}
+
+/** Why a text is not acceptable JSON, with the 0-based character position. */
+export class WireJsonError extends SyntaxError {
+  readonly position: number;
+  constructor(message: string, position: number) {
+    super(`${message} at position ${position}`);
+    this.name = 'WireJsonError';
+    this.position = position;
+  }
+}
+
+/** A backslash or a control character: the string must be read character by character. */
+const NEEDS_SLOW_PATH = /[\\\u0000-\u001f]/;
+
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/**
+ * True when `Number(text)` holds exactly the value `text` writes. Up to 15 significant digits always do (a double
+ * keeps 15 decimal digits, and these texts have no exponent); past that, compare the value's digits with those of
+ * the double's shortest form.
+ */
+function doubleHolds(text: string, n: number): boolean {
+  if (!Number.isFinite(n)) return false;
+  if (text.length <= 16 && !/[eE]/.test(text)) {
+    // sign + 15 digits + point at most
+    let digits = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 48 && c <= 57) digits++;
+    }
+    if (digits <= 15) return true;
+  }
+  return sameDigits(text, String(n));
+}
+
+/** Normalised (sign, significant digits, decimal exponent) of a JSON number text, e.g. `-0.0120e1` -> `-|12|-1`. */
+function normalise(text: string): string {
+  let i = 0;
+  let sign = '';
+  if (text[0] === '-') {
+    sign = '-';
+    i = 1;
+  }
+  let mantissa = '';
+  let pointAt = -1;
+  let exp = 0;
+  for (; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '.') pointAt = mantissa.length;
+    else if (ch === 'e' || ch === 'E') {
+      exp = Number(text.slice(i + 1));
+      break;
+    } else mantissa += ch;
+  }
+  const intDigits = pointAt < 0 ? mantissa.length : pointAt;
+  const lead = mantissa.search(/[1-9]/);
+  if (lead < 0) return '0';
+  const digits = mantissa.slice(lead).replace(/0+$/, '');
+  // value = 0.digits × 10^(intDigits - lead + exp)
+  return `${sign}|${digits}|${intDigits - lead + exp}`;
+}
+
+function sameDigits(a: string, b: string): boolean {
+  return normalise(a) === normalise(b);
+}
+
+/**
+ * Parse `text` as one JSON value, bounded and exact (see the file comment). Throws {@link WireJsonError} naming
+ * the problem and its position: bad syntax, nesting deeper than `maxDepth`, a duplicate key.
+ *
+ * @example
+ * parseWireJson('{"quantity":1.0000000000000001}')   // { quantity: WireNumber { text: '1.0000000000000001' } }
+ * parseWireJson('{"a":1,"a":2}')                       // throws: duplicate key 'a' at position 7
+ * parseWireJson('['.repeat(100) + ']'.repeat(100))      // throws: nesting deeper than 32 levels at position 32
+ */
+export function parseWireJson(text: string, opts: WireJsonOptions = {}): unknown {
+  const maxDepth = opts.maxDepth ?? WIRE_JSON_MAX_DEPTH;
+  let i = 0;
+  const n = text.length;
+
+  const fail = (message: string, at = i): never => {
+    throw new WireJsonError(message, at);
+  };
+  const ws = (): void => {
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+      else return;
+    }
+  };
+  const got = (): string => (i < n ? `'${text[i]}'` : 'the end of the text');
+
+  const str = (): string => {
+    // text[i] is the opening quote
+    const start = ++i;
+    // Fast path (nearly every wire string): no escape and no control character before the closing quote.
+    const close = text.indexOf('"', start);
+    if (close >= 0) {
+      const plain = text.slice(start, close);
+      if (!NEEDS_SLOW_PATH.test(plain)) {
+        i = close + 1;
+        return plain;
+      }
+    }
+    let out = '';
+    let from = start;
+    for (;;) {
+      if (i >= n) fail('unterminated string', start - 1);
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        out += text.slice(from, i);
+        i++;
+        return out;
+      }
+      if (c < 0x20) fail('control character in a string');
+      if (c === 92) {
+        out += text.slice(from, i);
+        const e = text[i + 1];
+        if (e === 'u') {
+          const hex = text.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('bad \\u escape');
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 6;
+        } else {
+          const r = e === undefined ? undefined : ESCAPES[e];
+          if (r === undefined) fail('bad escape in a string');
+          out += r;
+          i += 2;
+        }
+        from = i;
+        continue;
+      }
+      i++;
+    }
+  };
+
+  const num = (): number | WireNumber => {
+    const start = i;
+    if (text.charCodeAt(i) === 45) i++;
+    const d0 = text.charCodeAt(i);
+    if (d0 === 48) i++;
+    else if (d0 >= 49 && d0 <= 57) while (isDigit(text.charCodeAt(i))) i++;
+    else fail('bad number');
+    if (text.charCodeAt(i) === 46) {
+      i++;
+      if (!isDigit(text.charCodeAt(i))) fail('bad number: a digit must follow the decimal point');
+      while (isDigit(text.charCodeAt(i))) i++;
+    }
+    const e = text.charCodeAt(i);
+    if (e === 101 || e === 69) {
+      i++;
+      const s = text.charCodeAt(i);
+      if (s === 43 || s === 45) i++;
+      if (!isDigit(text.charCodeAt(i))) fail('bad number: a digit must follow the exponent');
+      while (isDigit(text.charCodeAt(i))) i++;
+    }
+    const t = text.slice(start, i);
+    const v = Number(t);
+    return doubleHolds(t, v) ? v : new WireNumber(t);
+  };
+
+  const value = (depth: number): unknown => {
+    ws();
+    const c = text.charCodeAt(i);
+    if (c === 34) return str();
+    if (c === 123 || c === 91) {
+      if (depth >= maxDepth) fail(`nesting deeper than ${maxDepth} levels`);
+      return c === 123 ? obj(depth + 1) : arr(depth + 1);
+    }
+    if (c === 45 || isDigit(c)) return num();
+    if (text.startsWith('true', i)) return (i += 4), true;
+    if (text.startsWith('false', i)) return (i += 5), false;
+    if (text.startsWith('null', i)) return (i += 4), null;
+    return fail(`unexpected ${got()}`);
+  };
+
+  const obj = (depth: number): Record<string, unknown> => {
+    i++;
+    const out: Record<string, unknown> = {};
+    ws();
+    if (text.charCodeAt(i) === 125) {
+      i++;
+      return out;
+    }
+    for (;;) {
+      ws();
+      if (text.charCodeAt(i) !== 34) fail(`expected a quoted key, got ${got()}`);
+      const at = i;
+      const key = str();
+      if (Object.hasOwn(out, key)) fail(`duplicate key '${key.length > 40 ? `${key.slice(0, 40)}...` : key}'`, at);
+      ws();
+      if (text.charCodeAt(i) !== 58) fail(`expected ':' after a key, got ${got()}`);
+      i++;
+      const v = value(depth);
+      // Assigning "__proto__" would set the prototype: define it as a plain own property instead, as JSON.parse does.
+      if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[key] = v;
+      ws();
+      const c = text.charCodeAt(i);
+      i++;
+      if (c === 125) return out;
+      if (c !== 44) fail(`expected ',' or '}' in an object, got ${text[i - 1] === undefined ? 'the end of the text' : `'${text[i - 1]}'`}`, i - 1);
+    }
+  };
+
+  const arr = (depth: number): unknown[] => {
+    i++;
+    const out: unknown[] = [];
+    ws();
+    if (text.charCodeAt(i) === 93) {
+      i++;
+      return out;
+    }
+    for (;;) {
+      out.push(value(depth));
+      ws();
+      const c = text.charCodeAt(i);
+      i++;
+      if (c === 93) return out;
+      if (c !== 44) fail(`expected ',' or ']' in an array, got ${text[i - 1] === undefined ? 'the end of the text' : `'${text[i - 1]}'`}`, i - 1);
+    }
+  };
+
+  const result = value(0);
+  ws();
+  if (i < n) fail(`unexpected ${got()} after the value`);
+  return result;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * A short, never-throwing rendering of a wire value for error messages: JSON text cut at `max` characters. Values
+ * that JSON cannot render (too deep, cyclic, bigint) get a word instead of an exception.
+ */
+export function previewJson(value: unknown, max = 100): string {
+  if (value === undefined) return 'undefined';
+  if (value instanceof WireNumber) return value.text.length > max ? `${value.text.slice(0, max - 3)}...` : value.text;
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(value);
+  } catch {
+    return Array.isArray(value) ? '[an array]' : typeof value === 'object' ? '[an object]' : typeof value;
+  }
+  if (s === undefined) return typeof value;
+  return s.length > max ? `${s.slice(0, max - 3)}...` : s;
+}
