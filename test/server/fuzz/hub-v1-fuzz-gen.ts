@@ -5,6 +5,7 @@
  * what the server must answer.
  */
 import { chance, hex, int, pick, type Rand, uuid } from './fuzz-rand.js';
+import { WIRE_JSON_MAX_DEPTH } from '../../../src/core/wire-json.js';
 
 /** What a fuzzed c2 frame must get back. */
 export type V1FrameExpect =
@@ -22,6 +23,14 @@ export interface V1Frame {
 
 const METHODS = ['GetAuthContext', 'Authenticate', 'QueryExchangeState', 'QuerySummaryState', 'SubscribeToExchangeDeltas', 'SubscribeToSummaryDeltas', 'SubscribeToSummaryLiteDeltas'];
 const NOT_JSON = ['not json', '{', '{"H":"c2",', '}{', "{'H':'c2'}", 'NaN', '{"I":1,}', '\u0000', ''];
+
+/** Nesting depth of a JSON value (a scalar is 0, `[]` is 1). */
+function depthOf(v: unknown): number {
+  if (v === null || typeof v !== 'object') return 0;
+  let max = 0;
+  for (const x of Array.isArray(v) ? v : Object.values(v)) max = Math.max(max, depthOf(x));
+  return max + 1;
+}
 
 function deep(depth: number): unknown {
   let v: unknown = 'USD-BTC';
@@ -54,6 +63,8 @@ export function v1Frame(r: Rand, n: number, apiKey: string): V1Frame {
     if (id.raw !== undefined) frame.I = id.raw;
     const text = JSON.stringify(frame);
     if (Buffer.byteLength(text) > 64 * 1024) return { message: text, expect: { kind: 'close' }, what: `${what} (oversized)` };
+    // Nested deeper than the wire parser allows: the frame is refused whole, before its I can be read.
+    if (depthOf(frame) > WIRE_JSON_MAX_DEPTH) return { message: text, expect: { kind: 'error-no-id' }, what: `${what} (too deep)` };
     return {
       message: chance(r, 0.1) ? Buffer.from(text) : text,
       expect: id.valid ? { kind: 'reply', id: sid, ...(result ? { result } : {}) } : { kind: 'error-no-id' },
