@@ -1,0 +1,121 @@
+/**
+ * Distributed sweeps against the real Redis (REDIS_URL or 127.0.0.1:6379) with real `rexbot worker` processes:
+ * a worker SIGKILLed mid-job has its job run again by another and the result recorded exactly once; the same
+ * sweep gives the same ranked results and reports on the queue as on local threads; bad params fail alone.
+ * Each test has its own queue name and key prefix, deleted after. Skipped, saying why, when Redis is absent.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runSweep } from '../../../backtest/sweep/run-sweep.js';
+import { parseSweepArg } from '../../../backtest/sweep/sweep-grid.js';
+import { deleteKeys, dumpKeys, REDIS_URL, redisReachable, skipReason, uniquePrefix } from '../../helpers/redis.js';
+import { repoPath } from '../../helpers/shared.js';
+import { startWorker, type WorkerProcess } from './queue-helpers.js';
+
+const haveRedis = await redisReachable();
+if (!haveRedis) console.warn(skipReason());
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A queue of the test's own: name, key prefix (deleted after) and a temp folder (removed after). */
+async function ownQueue(test: string) {
+  const prefix = uniquePrefix(`sweep-${test}`).replace(/:$/, '');
+  const name = `q-${test}`;
+  const dir = await mkdtemp(join(tmpdir(), `rexbot-qsweep-${test}-`));
+  cleanups.push(async () => {
+    await deleteKeys(prefix);
+    await rm(dir, { recursive: true, force: true });
+  });
+  return { prefix, name, dir };
+}
+
+async function worker(q: { prefix: string; name: string }, args: string[], env?: Record<string, string>): Promise<WorkerProcess> {
+  const w = await startWorker(REDIS_URL, ['--queue', q.name, '--prefix', q.prefix, ...args], env);
+  cleanups.push(async () => void (await w.kill('SIGTERM')));
+  return w;
+}
+
+describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : skipReason(), () => {
+  it('a worker SIGKILLed mid-job: the job runs again on another and its result is recorded exactly once', { timeout: 90_000 }, async () => {
+    const q = await ownQueue('kill');
+    const holdDir = join(q.dir, 'hold');
+    await rm(holdDir, { recursive: true, force: true });
+    await import('node:fs/promises').then((fs) => fs.mkdir(holdDir));
+    const env = { REXBOT_TEST_HOLD_DIR: holdDir, REXBOT_TEST_HOLD_INDEX: '1' };
+    // short lock and stalled check so a dead worker's job is taken again in about two seconds
+    const opts = ['--handler', repoPath('test/backtest/sweep/hold-handler.ts'), '--lock-ms', '1500', '--stalled-ms', '300'];
+    const workers = [await worker(q, opts, env), await worker(q, opts, env)];
+    const recorded: number[] = [];
+    const ranOn: string[] = [];
+    const sweep = runSweep({
+      configPath: 'config/none.yaml',
+      axes: [parseSweepArg('spread=0.001,0.002,-1,0.004')],
+      outDir: join(q.dir, 'out'),
+      metric: 'netPnl',
+      queue: { redis: REDIS_URL, name: q.name, prefix: q.prefix, onStart: (job, w) => job.index === 1 && ranOn.push(w) },
+      onResult: (r) => recorded.push(r.index),
+    });
+    // the worker holding job 1 is known by its marker file
+    const holder = await vi.waitFor(
+      async () => {
+        const f = (await readdir(holdDir)).find((n) => n.startsWith('start-1-'));
+        if (!f) throw new Error('job 1 not started yet');
+        return Number(f.slice('start-1-'.length));
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    const victim = workers.find((w) => w.pid === holder)!;
+    expect(victim, `job 1 runs in a worker process we started (pid ${holder})`).toBeDefined();
+    expect(await victim.kill('SIGKILL')).toBe('SIGKILL');
+    // only now may job 1 finish: the dead worker cannot have completed it
+    await writeFile(join(holdDir, 'release'), '');
+    const { ranked, index } = await sweep;
+
+    const survivor = workers.find((w) => w !== victim)!;
+    expect(ranked.map((r) => r.index).sort()).toEqual([0, 1, 2, 3]);
+    expect(recorded.sort()).toEqual([0, 1, 2, 3]);
+    expect(ranked.map((r) => [r.params.spread, r.ok])).toEqual([
+      [0.004, true],
+      [0.002, true],
+      [0.001, true],
+      [-1, false],
+    ]);
+    const bad = ranked[3]!;
+    expect(!bad.ok && bad.error).toBe('params.spread: must be ≥ 0, got -1');
+    // job 1 started twice (killed, then on the survivor), every other job once
+    const starts = (await readdir(holdDir)).filter((n) => n.startsWith('start-')).sort();
+    expect(starts.filter((n) => n.startsWith('start-1-')).sort()).toEqual([`start-1-${victim.pid}`, `start-1-${survivor.pid}`].sort());
+    for (const i of [0, 2, 3]) expect(starts.filter((n) => n.startsWith(`start-${i}-`))).toHaveLength(1);
+    expect(ranOn).toHaveLength(2);
+    const json = JSON.parse(await readFile(join(q.dir, 'out', 'index.json'), 'utf8')) as { results: Array<{ index: number; ok: boolean }> };
+    expect(json.results.map((r) => r.index)).toEqual([3, 1, 0, 2]);
+    expect(existsSync(index)).toBe(true);
+    // the sweep's jobs are gone from Redis
+    expect(Object.keys(await dumpKeys(`${q.prefix}:${q.name}:sweep-`))).toEqual([]);
+  });
+
+  it('the same sweep gives the same ranked results and reports on the queue as on local threads', { timeout: 120_000 }, async () => {
+    const q = await ownQueue('same');
+    // two minutes of the example recording keep it short; the bad size fails in its row, the rest go on
+    const axes = () => [parseSweepArg('spread=0.0001,0.0003'), parseSweepArg('size=0.002,abc'), parseSweepArg('venue.to=2024-01-15T12:02:00Z')];
+    const config = repoPath('config/backtest.yaml');
+    const local = await runSweep({ configPath: config, axes: axes(), outDir: join(q.dir, 'local'), metric: 'netPnl', threads: 2 });
+    await worker(q, ['--concurrency', '2']);
+    const queued = await runSweep({ configPath: config, axes: axes(), outDir: join(q.dir, 'queued'), metric: 'netPnl', queue: { redis: REDIS_URL, name: q.name, prefix: q.prefix } });
+    const strip = (r: (typeof local.ranked)[number]) => (r.ok ? { ...r, outDir: undefined, html: undefined, wallMs: undefined } : r);
+    expect(queued.ranked.map(strip)).toEqual(local.ranked.map(strip));
+    expect(local.ranked.map((r) => r.ok)).toEqual([true, true, false, false]);
+    const indexOf = async (d: string) => (JSON.parse(await readFile(join(q.dir, d, 'index.json'), 'utf8')) as { results: unknown }).results;
+    expect(await indexOf('queued')).toEqual(await indexOf('local'));
+    for (const r of local.ranked.filter((x) => x.ok)) {
+      const folder = r.outDir.slice(join(q.dir, 'local').length + 1);
+      expect(await readFile(join(q.dir, 'queued', folder, 'report.json'), 'utf8')).toBe(await readFile(join(r.outDir, 'report.json'), 'utf8'));
+    }
+  });
+});
