@@ -20,8 +20,10 @@ export interface QueueSweepOptions extends SweepQueueTarget {
   onStart?: ((job: SweepJob, worker: string) => void) | undefined;
   /** Things the user should know (no worker connected yet). */
   onNotice?: ((message: string) => void) | undefined;
-  /** How often the queue itself is read for results the event stream did not deliver (ms); default 1000. */
+  /** How often the queue itself is read for results the event stream did not deliver (ms); default 2000. */
   pollMs?: number | undefined;
+  /** Stops waiting: the sweep's jobs not yet taken are removed from the queue and the call rejects. */
+  signal?: AbortSignal | undefined;
 }
 
 /** A fresh sweep id: time-ordered, unique across coordinators. */
@@ -59,11 +61,13 @@ export async function runSweepJobsOnQueue(jobs: readonly SweepJob[], opts: Queue
   const sweepId = opts.sweepId ?? newSweepId();
   const byId = new Map(jobs.map((j) => [sweepJobId(sweepId, j.index), j]));
   const results = new Map<number, SweepResult>();
-  const queue = new Queue(name, { connection, prefix });
   // QueueEvents reads the event stream from `lastEventId`; its default '$' is taken when its first read goes out,
   // which may be after the first workers' events: start from the stream's last entry before any job exists.
-  const events = new QueueEvents(name, { connection, prefix, lastEventId: await lastStreamId(opts.redis, queue.keys.events ?? `${prefix}:${name}:events`) });
+  const lastEventId = await lastStreamId(opts.redis, `${prefix}:${name}:events`);
+  const queue = new Queue(name, { connection, prefix });
+  const events = new QueueEvents(name, { connection, prefix, lastEventId });
   let poll: NodeJS.Timeout | undefined;
+  let abortListener: (() => void) | undefined;
   try {
     let finish!: () => void;
     let fail!: (e: Error) => void;
@@ -71,6 +75,8 @@ export async function runSweepJobsOnQueue(jobs: readonly SweepJob[], opts: Queue
       finish = resolve;
       fail = reject;
     });
+    // it may reject before it is awaited (interrupted while the jobs are being added)
+    allDone.catch(() => undefined);
     const record = (jobId: string, make: (job: SweepJob) => { result: SweepResult; worker: string | undefined }) => {
       const job = byId.get(jobId);
       // exactly once: the first outcome of a job is its result; an event replayed or seen by the poll is not another
@@ -87,7 +93,16 @@ export async function runSweepJobsOnQueue(jobs: readonly SweepJob[], opts: Queue
       const worker = (data as { worker?: unknown } | null)?.worker;
       if (job && typeof worker === 'string') opts.onStart?.(job, worker);
     });
-    events.on('error', (e) => fail(new Error(`queue events: ${e.message}`)));
+    // a dropped connection is retried by ioredis; the sweep waits for Redis rather than failing on a blip
+    let lastNotice = '';
+    const notice = (m: string) => {
+      if (m !== lastNotice) opts.onNotice?.(m);
+      lastNotice = m;
+    };
+    events.on('error', (e) => notice(`queue events: ${e.message}; retrying`));
+    const abort = (abortListener = () => fail(new Error('sweep interrupted; its jobs not yet taken were removed from the queue')));
+    if (opts.signal?.aborted) abort();
+    opts.signal?.addEventListener('abort', abort, { once: true });
     // listening before the first job is added, so no outcome can pass unseen
     await events.waitUntilReady();
     await queue.waitUntilReady();
@@ -113,15 +128,17 @@ export async function runSweepJobsOnQueue(jobs: readonly SweepJob[], opts: Queue
           else if (j.finishedOn) record(id, (sj) => unwrap(sj, j.returnvalue));
         }
       })()
-        .catch((e: unknown) => fail(e instanceof Error ? e : new Error(String(e))))
+        .catch((e: unknown) => notice(`reading the queue: ${e instanceof Error ? e.message : String(e)}; retrying`))
         .finally(() => {
           polling = false;
         });
-    }, opts.pollMs ?? 1000);
+    }, opts.pollMs ?? 2000);
     await allDone;
     return jobs.map((j) => results.get(j.index)!);
   } finally {
     if (poll) clearInterval(poll);
+    if (abortListener) opts.signal?.removeEventListener('abort', abortListener);
+    // a job a worker holds cannot be removed (it is locked); it ends as a completed job of no one's
     for (const id of byId.keys()) await queue.remove(id).catch(() => undefined);
     await events.close();
     await queue.close();

@@ -139,6 +139,7 @@ async function runGrid(a: BacktestArgs): Promise<number> {
   const out = a.out ?? resolve('out', 'sweep', folderName(await botName(a.config)));
   const say = (line: string) => process.stderr.write(`${line}\n`);
   let queue: NonNullable<Parameters<typeof runSweep>[0]['queue']> | undefined;
+  const interrupt = new AbortController();
   if (a.queue !== undefined) {
     // only a queued sweep loads the queue code (BullMQ, Redis)
     const { redactedUrl, redisOptions, DEFAULT_QUEUE_NAME } = await import('../../backtest/sweep/queue-connection.js');
@@ -150,7 +151,10 @@ async function runGrid(a: BacktestArgs): Promise<number> {
       prefix: a.queuePrefix,
       onStart: (job, worker) => say(`job ${job.index + 1} ${JSON.stringify(job.params)} running on ${worker}`),
       onNotice: (m) => say(`rexbot backtest: ${m}`),
+      signal: interrupt.signal,
     };
+    // Ctrl-C takes the sweep's waiting jobs off the queue rather than leaving them to the workers
+    process.once('SIGINT', () => interrupt.abort());
   } else {
     say(`rexbot backtest: sweep of ${total} runs on ${threads} worker thread${threads === 1 ? '' : 's'}`);
   }

@@ -8,10 +8,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runSweep } from '../../../backtest/sweep/run-sweep.js';
 import { parseSweepArg } from '../../../backtest/sweep/sweep-grid.js';
-import { deleteKeys, dumpKeys, REDIS_URL, redisReachable, skipReason, uniquePrefix } from '../../helpers/redis.js';
+import { deleteKeys, REDIS_URL, redisReachable, skipReason, uniquePrefix } from '../../helpers/redis.js';
 import { repoPath } from '../../helpers/shared.js';
 import { startWorker, type WorkerProcess } from './queue-helpers.js';
 
@@ -33,6 +34,16 @@ async function ownQueue(test: string) {
     await rm(dir, { recursive: true, force: true });
   });
   return { prefix, name, dir };
+}
+
+/** The Redis keys starting with `prefix` (BullMQ's job hashes among them). */
+async function keysUnder(prefix: string): Promise<string[]> {
+  const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    return (await client.keys(`${prefix}*`)).sort();
+  } finally {
+    client.disconnect();
+  }
 }
 
 async function worker(q: { prefix: string; name: string }, args: string[], env?: Record<string, string>): Promise<WorkerProcess> {
@@ -97,7 +108,28 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : skipReason(
     expect(json.results.map((r) => r.index)).toEqual([3, 1, 0, 2]);
     expect(existsSync(index)).toBe(true);
     // the sweep's jobs are gone from Redis
-    expect(Object.keys(await dumpKeys(`${q.prefix}:${q.name}:sweep-`))).toEqual([]);
+    expect(await keysUnder(`${q.prefix}:${q.name}:sweep-`)).toEqual([]);
+  });
+
+  it('with no worker yet it says how to start one; interrupted, it takes its waiting jobs off the queue', { timeout: 30_000 }, async () => {
+    const q = await ownQueue('abort');
+    const notices: string[] = [];
+    const interrupt = new AbortController();
+    const sweep = runSweep({
+      configPath: 'config/none.yaml',
+      axes: [parseSweepArg('spread=0.001,0.002,0.004')],
+      outDir: join(q.dir, 'out'),
+      metric: 'netPnl',
+      queue: { redis: REDIS_URL, name: q.name, prefix: q.prefix, signal: interrupt.signal, onNotice: (m) => notices.push(m) },
+    });
+    await vi.waitFor(() => expect(notices.join('\n')).toContain(`no worker is connected to queue ${q.name}`), { timeout: 20_000, interval: 20 });
+    expect(notices[0]).toContain(`start \`rexbot worker --redis ${REDIS_URL} --queue ${q.name}\``);
+    // the jobs are queued now: three job hashes under the queue's keys
+    const jobKeys = () => keysUnder(`${q.prefix}:${q.name}:sweep-`);
+    expect(await jobKeys()).toHaveLength(3);
+    interrupt.abort();
+    await expect(sweep).rejects.toThrow('sweep interrupted; its jobs not yet taken were removed from the queue');
+    expect(await jobKeys()).toEqual([]);
   });
 
   it('the same sweep gives the same ranked results and reports on the queue as on local threads', { timeout: 120_000 }, async () => {
