@@ -123,7 +123,7 @@ export async function runSweepJobsOnQueue(jobs: readonly SweepJob[], opts: Queue
         for (const [id, job] of byId) {
           if (results.has(job.index)) continue;
           const j = await Job.fromId(queue, id);
-          if (!j) record(id, (sj) => ({ result: { index: sj.index, params: sj.params, ok: false, error: `job ${id} disappeared from the queue` }, worker: undefined }));
+          if (!j) record(id, (sj) => ({ result: { index: sj.index, params: sj.params, ok: false, error: `job ${id} disappeared from the queue (Redis restarted without persistence, or the job was removed)` }, worker: undefined }));
           else if (j.finishedOn && j.failedReason) record(id, (sj) => ({ result: { index: sj.index, params: sj.params, ok: false, error: j.failedReason }, worker: undefined }));
           else if (j.finishedOn) record(id, (sj) => unwrap(sj, j.returnvalue));
         }

@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runSweep } from '../../../backtest/sweep/run-sweep.js';
 import { parseSweepArg } from '../../../backtest/sweep/sweep-grid.js';
-import { deleteKeys, REDIS_URL, redisReachable, skipReason, uniquePrefix } from '../../helpers/redis.js';
+import { deleteKeys, REDIS_URL, redisReachable, redisServerInstalled, skipReason, startThrowawayRedis, uniquePrefix } from '../../helpers/redis.js';
 import { repoPath } from '../../helpers/shared.js';
 import { startWorker, type WorkerProcess } from './queue-helpers.js';
 
@@ -46,8 +46,8 @@ async function keysUnder(prefix: string): Promise<string[]> {
   }
 }
 
-async function worker(q: { prefix: string; name: string }, args: string[], env?: Record<string, string>): Promise<WorkerProcess> {
-  const w = await startWorker(REDIS_URL, ['--queue', q.name, '--prefix', q.prefix, ...args], env);
+async function worker(q: { prefix: string; name: string }, args: string[], env?: Record<string, string>, redis = REDIS_URL): Promise<WorkerProcess> {
+  const w = await startWorker(redis, ['--queue', q.name, '--prefix', q.prefix, ...args], env);
   cleanups.push(async () => void (await w.kill('SIGTERM')));
   return w;
 }
@@ -149,5 +149,40 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : skipReason(
       const folder = r.outDir.slice(join(q.dir, 'local').length + 1);
       expect(await readFile(join(q.dir, 'queued', folder, 'report.json'), 'utf8')).toBe(await readFile(join(r.outDir, 'report.json'), 'utf8'));
     }
+  });
+
+  it.skipIf(!redisServerInstalled())('Redis killed and restarted empty mid-sweep: every job gets one row, lost ones say so; the worker goes on', { timeout: 90_000 }, async () => {
+    // a redis-server of the test's own: the machine's is never stopped
+    const redis = await startThrowawayRedis();
+    cleanups.push(() => redis.kill());
+    const q = await ownQueue('restart');
+    const holdDir = join(q.dir, 'hold');
+    await import('node:fs/promises').then((fs) => fs.mkdir(holdDir));
+    await worker(q, ['--handler', repoPath('test/backtest/sweep/hold-handler.ts')], { REXBOT_TEST_HOLD_DIR: holdDir, REXBOT_TEST_HOLD_INDEX: '1' }, redis.url);
+    const notices: string[] = [];
+    const run = (tag: string) =>
+      runSweep({
+        configPath: 'config/none.yaml',
+        axes: [parseSweepArg('spread=0.001,0.002,0.004')],
+        outDir: join(q.dir, tag),
+        metric: 'netPnl',
+        queue: { redis: redis.url, name: q.name, prefix: q.prefix, pollMs: 200, onNotice: (m) => notices.push(m) },
+      });
+    const sweep = run('first');
+    await vi.waitFor(async () => expect((await readdir(holdDir)).some((n) => n.startsWith('start-1-'))).toBe(true), { timeout: 30_000, interval: 20 });
+    await redis.kill();
+    await redis.start();
+    await writeFile(join(holdDir, 'release'), '');
+    const { ranked } = await sweep;
+    expect(ranked.map((r) => r.index).sort()).toEqual([0, 1, 2]);
+    for (const r of ranked) if (!r.ok) expect(r.error).toMatch(/disappeared from the queue \(Redis restarted without persistence/);
+    expect(ranked.some((r) => !r.ok)).toBe(true);
+    // the same worker reconnected: a sweep after the restart completes on it
+    const again = await run('again');
+    expect(again.ranked.map((r) => [r.params.spread, r.ok])).toEqual([
+      [0.004, true],
+      [0.002, true],
+      [0.001, true],
+    ]);
   });
 });
