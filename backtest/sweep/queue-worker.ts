@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { Worker, type Job } from 'bullmq';
 import { createSweepPool } from './sweep-pool.js';
 import type { SweepJob, SweepResult } from './sweep-job.js';
+import { mapJobIn, mapResultOut, type PathMapping } from './path-map.js';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, redisOptions, type SweepQueueTarget } from './queue-connection.js';
 
 /** What a worker writes back as a job's return value. */
@@ -34,6 +35,8 @@ export interface SweepWorkerOptions extends SweepQueueTarget {
   lockDurationMs?: number | undefined;
   /** How often this worker looks for stalled jobs (ms); BullMQ's default 30000. */
   stalledIntervalMs?: number | undefined;
+  /** Where this machine sees the coordinator's paths (config, data, output), when not at the same place. */
+  pathMap?: readonly PathMapping[] | undefined;
   /** Name in logs and results; default host:pid. */
   id?: string | undefined;
   onEvent?: ((e: SweepWorkerEvent) => void) | undefined;
@@ -75,7 +78,7 @@ export function startSweepWorker(opts: SweepWorkerOptions): SweepWorker {
       opts.onEvent?.({ kind: 'start', jobId: String(job.id), index: data.index, params: data.params });
       // the coordinator shows which worker took which job
       await job.updateProgress({ worker: id });
-      const result = await pool.run(data);
+      const result = mapResultOut(await pool.run(mapJobIn(data, opts.pathMap ?? [])), opts.pathMap ?? []);
       opts.onEvent?.({ kind: 'done', jobId: String(job.id), result });
       return { result, worker: id };
     },

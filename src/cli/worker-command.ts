@@ -5,20 +5,23 @@
  *
  * ```
  * rexbot worker --redis redis://HOST:PORT [--concurrency N] [--queue NAME] [--prefix P] [--lock-ms N] [--stalled-ms N]
+ *              [--map FROM=TO ...]
  * ```
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Command } from './main.js';
+import { parsePathMapping, type PathMapping } from '../../backtest/sweep/path-map.js';
 
 const USAGE = `usage: rexbot worker --redis redis://HOST:PORT [--concurrency N] [--queue NAME] [--prefix P]
-                     [--lock-ms N] [--stalled-ms N]
+                     [--lock-ms N] [--stalled-ms N] [--map FROM=TO ...]
 
 Takes backtest sweep jobs (rexbot backtest config.yaml --sweep ... --queue redis://...) from the queue and runs
 them on worker threads, writing each report where the job says (the coordinator's --out). Each job names its
 config and output folder by absolute path: this machine must see them at the same paths (a shared filesystem,
-or the same checkout and data at the same place, with --out on a shared mount). Stop with Ctrl-C: jobs in hand
+or the same checkout and data at the same place, with --out on a shared mount), or --map says where it sees
+them instead. Stop with Ctrl-C: jobs in hand
 finish first; a worker killed outright has its jobs run again by another worker.
 
   --redis URL        the queue's Redis (redis://[user:password@]host:port[/db], rediss:// for TLS)
@@ -27,6 +30,8 @@ finish first; a worker killed outright has its jobs run again by another worker.
   --prefix P         Redis key prefix (default bull); the coordinator's --queue-prefix
   --lock-ms N        a job's lock lifetime; a dead worker's job is taken again after it (default 30000)
   --stalled-ms N     how often to look for jobs of dead workers (default 30000)
+  --map FROM=TO      the coordinator's path FROM is TO here (repeatable; first match wins), e.g.
+                     --map /home/ann/rexbot=/srv/rexbot --map /mnt/share=/Volumes/share
   --handler FILE     job handler module (default: the real backtest); for tests and benches
   --help             this text`;
 
@@ -39,6 +44,7 @@ export interface WorkerArgs {
   lockMs: number | undefined;
   stalledMs: number | undefined;
   handler: string | undefined;
+  maps: PathMapping[];
 }
 
 function whole(name: string, v: string | undefined, min: number): number | undefined {
@@ -61,6 +67,7 @@ export function parseWorkerArgs(args: string[]): WorkerArgs {
       'lock-ms': { type: 'string' },
       'stalled-ms': { type: 'string' },
       handler: { type: 'string' },
+      map: { type: 'string', multiple: true },
     },
   });
   if (positionals.length > 0) throw new Error(`unexpected argument ${positionals[0]}`);
@@ -74,6 +81,7 @@ export function parseWorkerArgs(args: string[]): WorkerArgs {
     lockMs: whole('lock-ms', values['lock-ms'], 100),
     stalledMs: whole('stalled-ms', values['stalled-ms'], 100),
     handler: values.handler,
+    maps: (values.map ?? []).map(parsePathMapping),
   };
 }
 
@@ -105,6 +113,7 @@ export const workerCommand: Command = {
       concurrency: a.concurrency,
       lockDurationMs: a.lockMs,
       stalledIntervalMs: a.stalledMs,
+      pathMap: a.maps,
       handler: a.handler === undefined ? undefined : pathToFileURL(resolve(a.handler)),
       onEvent: (e) => {
         if (e.kind === 'start') log(`job ${e.jobId} started ${JSON.stringify(e.params)}`);

@@ -47,6 +47,7 @@ describe('rexbot worker / backtest --queue command lines', () => {
       [['worker', '--redis', 'http://x:1'], 'expected redis:// or rediss://'],
       [['worker', '--redis', 'redis://127.0.0.1:6379', '--concurrency', '0'], '--concurrency must be a whole number ≥ 1'],
       [['worker', '--redis', 'redis://127.0.0.1:6379', '--queue', 'a:b'], "has no ':'"],
+      [['worker', '--redis', 'redis://127.0.0.1:6379', '--map', 'data=/srv/data'], '--map data=/srv/data: data is not an absolute path'],
       [['backtest', 'config/backtest.yaml', '--queue', 'redis://127.0.0.1:6379'], 'give --sweep key=v1,v2 too'],
       [['backtest', 'config/backtest.yaml', '--sweep', 'spread=1', '--queue-name', 'x'], 'go with --queue'],
     ] as const) {

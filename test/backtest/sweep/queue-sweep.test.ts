@@ -151,6 +151,26 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : skipReason(
     }
   });
 
+  it('a worker that sees the files elsewhere (--map) runs the real backtest there and reports the coordinator\'s paths', { timeout: 90_000 }, async () => {
+    const q = await ownQueue('map');
+    // the coordinator's checkout is <tmp>/coord-repo (absent here); the worker has it at the real repository, and
+    // the coordinator's --out <tmp>/coord-out at <tmp>/worker-out, as if both were one share mounted in two places
+    const coordRepo = join(q.dir, 'coord-repo');
+    await worker(q, ['--map', `${coordRepo}=${repoPath()}`, '--map', `${join(q.dir, 'coord-out')}=${join(q.dir, 'worker-out')}`]);
+    const { ranked } = await runSweep({
+      configPath: join(coordRepo, 'config', 'backtest.yaml'),
+      axes: [parseSweepArg('spread=0.0003'), parseSweepArg('venue.to=2024-01-15T12:01:00Z')],
+      outDir: join(q.dir, 'coord-out'),
+      metric: 'netPnl',
+      queue: { redis: REDIS_URL, name: q.name, prefix: q.prefix },
+    });
+    const r = ranked[0]!;
+    if (!r.ok) throw new Error(r.error);
+    expect(r.html.startsWith(join(q.dir, 'coord-out') + '/')).toBe(true);
+    expect(existsSync(join(q.dir, 'worker-out', r.html.slice(join(q.dir, 'coord-out').length + 1)))).toBe(true);
+    expect(existsSync(join(q.dir, 'coord-out', 'index.html'))).toBe(true);
+  });
+
   it.skipIf(!redisServerInstalled())('Redis killed and restarted empty mid-sweep: every job gets one row, lost ones say so; the worker goes on', { timeout: 90_000 }, async () => {
     // a redis-server of the test's own: the machine's is never stopped
     const redis = await startThrowawayRedis();
