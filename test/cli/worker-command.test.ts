@@ -9,13 +9,16 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { deleteKeys, REDIS_URL, redisReachable, skipReason, uniquePrefix } from '../helpers/redis.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { repoPath } from '../helpers/shared.js';
-import { startWorker } from '../backtest/sweep/queue-helpers.js';
+import { startWorker, sweepTestRedis } from '../backtest/sweep/queue-helpers.js';
 
-const haveRedis = await redisReachable();
-if (!haveRedis) console.warn(skipReason());
+const redisForTests = await sweepTestRedis();
+afterAll(() => redisForTests.stop());
+if (!redisForTests.url) console.warn(redisForTests.why);
+const haveRedis = redisForTests.url !== undefined;
+const REDIS_URL = redisForTests.url ?? '';
 
 const cli = async (args: string[], nodeArgs: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
@@ -81,10 +84,10 @@ describe('rexbot worker / backtest --queue command lines', () => {
   });
 });
 
-describe.skipIf(!haveRedis)(haveRedis ? 'rexbot backtest --queue with a real worker' : skipReason(), () => {
+describe.skipIf(!haveRedis)(haveRedis ? 'rexbot backtest --queue with a real worker' : redisForTests.why, () => {
   it('shows which worker runs each job and prints the ranked table; a bad value fails in its row', { timeout: 120_000 }, async () => {
     const prefix = uniquePrefix('sweep-cli').replace(/:$/, '');
-    cleanups.push(() => deleteKeys(prefix));
+    cleanups.push(() => deleteKeys(prefix, REDIS_URL));
     const w = await startWorker(REDIS_URL, ['--queue', 'cli', '--prefix', prefix, '--concurrency', '2']);
     cleanups.push(async () => void (await w.kill('SIGTERM')));
     const out = await tmp();

@@ -43,3 +43,18 @@ export async function startWorker(redis: string, args: string[], env: Record<str
     },
   };
 }
+
+/**
+ * The Redis for the distributed-sweep tests: the machine's (`REDIS_URL`, default 127.0.0.1:6379) when it answers,
+ * else a throwaway `redis-server` of the tests' own when the binary is installed (a fresh CI machine has the
+ * package but no running server), else none. `stop` kills only a throwaway one.
+ */
+export async function sweepTestRedis(): Promise<{ url: string | undefined; why: string; stop: () => Promise<void> }> {
+  const { REDIS_URL, redisReachable, redisServerInstalled, skipReason, startThrowawayRedis } = await import('../../helpers/redis.js');
+  if (await redisReachable()) return { url: REDIS_URL, why: '', stop: async () => undefined };
+  if (redisServerInstalled()) {
+    const r = await startThrowawayRedis();
+    return { url: r.url, why: '', stop: () => r.kill() };
+  }
+  return { url: undefined, why: `${skipReason()}; nor is redis-server installed to start one`, stop: async () => undefined };
+}

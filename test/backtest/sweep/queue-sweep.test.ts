@@ -1,5 +1,6 @@
 /**
- * Distributed sweeps against the real Redis (REDIS_URL or 127.0.0.1:6379) with real `rexbot worker` processes:
+ * Distributed sweeps against a real Redis (REDIS_URL or 127.0.0.1:6379, else a throwaway redis-server) with real
+ * `rexbot worker` processes:
  * a worker SIGKILLed mid-job has its job run again by another and the result recorded exactly once; the same
  * sweep gives the same ranked results and reports on the queue as on local threads; bad params fail alone.
  * Each test has its own queue name and key prefix, deleted after. Skipped, saying why, when Redis is absent.
@@ -9,15 +10,18 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runSweep } from '../../../backtest/sweep/run-sweep.js';
 import { parseSweepArg } from '../../../backtest/sweep/sweep-grid.js';
-import { deleteKeys, REDIS_URL, redisReachable, redisServerInstalled, skipReason, startThrowawayRedis, uniquePrefix } from '../../helpers/redis.js';
+import { deleteKeys, redisServerInstalled, startThrowawayRedis, uniquePrefix } from '../../helpers/redis.js';
 import { repoPath } from '../../helpers/shared.js';
-import { startWorker, type WorkerProcess } from './queue-helpers.js';
+import { startWorker, sweepTestRedis, type WorkerProcess } from './queue-helpers.js';
 
-const haveRedis = await redisReachable();
-if (!haveRedis) console.warn(skipReason());
+const redisForTests = await sweepTestRedis();
+afterAll(() => redisForTests.stop());
+if (!redisForTests.url) console.warn(redisForTests.why);
+const haveRedis = redisForTests.url !== undefined;
+const REDIS_URL = redisForTests.url ?? '';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -30,7 +34,7 @@ async function ownQueue(test: string) {
   const name = `q-${test}`;
   const dir = await mkdtemp(join(tmpdir(), `rexbot-qsweep-${test}-`));
   cleanups.push(async () => {
-    await deleteKeys(prefix);
+    await deleteKeys(prefix, REDIS_URL);
     await rm(dir, { recursive: true, force: true });
   });
   return { prefix, name, dir };
@@ -52,7 +56,7 @@ async function worker(q: { prefix: string; name: string }, args: string[], env?:
   return w;
 }
 
-describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : skipReason(), () => {
+describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTests.why, () => {
   it('a worker SIGKILLed mid-job: the job runs again on another and its result is recorded exactly once', { timeout: 90_000 }, async () => {
     const q = await ownQueue('kill');
     const holdDir = join(q.dir, 'hold');
