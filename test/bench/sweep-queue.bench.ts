@@ -39,16 +39,18 @@ function timing(ms: number, results: SweepResult[]): Timing {
   return { ms, meanJobMs: results.reduce((a, r) => a + (r.ok ? r.wallMs : 0), 0) / results.length };
 }
 
-async function timeLocal(handler: URL, threads: number, warm: SweepJob[], timed: SweepJob[]): Promise<Timing> {
+/** A local pool, warmed by `warm`, kept across rounds as the workers are (their threads stay warm too). */
+async function localPool(handler: URL, threads: number, warm: SweepJob[]) {
   const pool = createSweepPool(handler, threads);
-  try {
-    await Promise.all(warm.map((j) => pool.run(j)));
-    const t0 = performance.now();
-    const results = await Promise.all(timed.map((j) => pool.run(j)));
-    return timing(performance.now() - t0, results);
-  } finally {
-    await pool.destroy();
-  }
+  await Promise.all(warm.map((j) => pool.run(j)));
+  return {
+    async time(timed: SweepJob[]): Promise<Timing> {
+      const t0 = performance.now();
+      const results = await Promise.all(timed.map((j) => pool.run(j)));
+      return timing(performance.now() - t0, results);
+    },
+    destroy: () => pool.destroy(),
+  };
 }
 
 async function timeQueue(queue: { name: string; prefix: string }, warm: SweepJob[], timed: SweepJob[]): Promise<Timing> {
@@ -91,14 +93,18 @@ export const benches: Bench[] = [
         let local: Timing | undefined;
         let one: Timing | undefined;
         let two: Timing | undefined;
+        const pool = await localPool(real, 2, jobs(out, 2, 'lw'));
         for (let round = 0; round < 2; round++) {
-          local = best(local, await timeLocal(real, 2, jobs(out, 2, `lw${round}`), jobs(out, BACKTESTS, `l${round}`)));
+          local = best(local, await pool.time(jobs(out, BACKTESTS, `l${round}`)));
           one = best(one, await timeQueue({ name: 'one', prefix }, jobs(out, 2, `w1${round}`), jobs(out, BACKTESTS, `q1${round}`)));
           two = best(two, await timeQueue({ name: 'two', prefix }, jobs(out, 4, `w2${round}`), jobs(out, BACKTESTS, `q2${round}`)));
         }
+        await pool.destroy();
         await stopAll();
 
-        const localNoop = await timeLocal(noop, 1, jobs(out, 2, 'nw'), jobs(out, NOOPS, 'n'));
+        const noopPool = await localPool(noop, 1, jobs(out, 2, 'nw'));
+        const localNoop = await noopPool.time(jobs(out, NOOPS, 'n'));
+        await noopPool.destroy();
         await start('noop', ['--concurrency', '1', '--handler', join(repoPath('test/bench/sweep-queue'), 'noop-handler.ts')]);
         const queueNoop = await timeQueue({ name: 'noop', prefix }, jobs(out, 2, 'qnw'), jobs(out, NOOPS, 'qn'));
         await stopAll();
