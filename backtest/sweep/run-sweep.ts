@@ -1,5 +1,6 @@
 /**
- * A whole sweep: the grid's jobs into `<out>/<nn>-<params>/`, run on the worker pool, ranked, indexed.
+ * A whole sweep: the grid's jobs into `<out>/<nn>-<params>/`, run on the local worker pool or on a distributed
+ * queue's workers (`queue`), ranked, indexed. The queue code (BullMQ, Redis) is imported only when asked for.
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -8,6 +9,7 @@ import { runSweepJobs } from './sweep-pool.js';
 import { paramsSlug, sweepGrid, type SweepAxis } from './sweep-grid.js';
 import { rankMetric, rankResults } from './sweep-rank.js';
 import { writeSweepIndex } from './sweep-index.js';
+import type { QueueSweepOptions } from './queue-sweep.js';
 
 /** Options of {@link runSweep}. */
 export interface RunSweepOptions {
@@ -19,7 +21,9 @@ export interface RunSweepOptions {
   band?: boolean | undefined;
   /** The job handler module; the backtest's by default. */
   handler?: URL | undefined;
-  onResult?: ((r: SweepResult, done: number, total: number) => void) | undefined;
+  onResult?: ((r: SweepResult, done: number, total: number, worker?: string | undefined) => void) | undefined;
+  /** Run the jobs on this queue's workers (`rexbot worker`) instead of local threads; `handler` is then theirs. */
+  queue?: Omit<QueueSweepOptions, 'onResult'> | undefined;
 }
 
 /** The sweep's jobs, one folder each under `outDir`. */
@@ -46,11 +50,13 @@ export async function runSweep(opts: RunSweepOptions): Promise<{ ranked: SweepRe
   const jobs = sweepJobs(opts.configPath, opts.axes, opts.outDir, opts.band);
   const dir = resolve(opts.outDir);
   await mkdir(dir, { recursive: true });
-  const results = await runSweepJobs(jobs, {
-    handler: opts.handler ?? new URL('./sweep-worker.ts', import.meta.url),
-    threads: opts.threads,
-    onResult: opts.onResult,
-  });
+  const results = opts.queue
+    ? await (await import('./queue-sweep.js')).runSweepJobsOnQueue(jobs, { ...opts.queue, onResult: opts.onResult })
+    : await runSweepJobs(jobs, {
+        handler: opts.handler ?? new URL('./sweep-worker.ts', import.meta.url),
+        threads: opts.threads,
+        onResult: opts.onResult,
+      });
   const ranked = rankResults(results, opts.metric);
   const index = await writeSweepIndex(ranked, { configPath: opts.configPath, metric: opts.metric, dir });
   return { ranked, index };

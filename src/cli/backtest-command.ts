@@ -1,10 +1,12 @@
 /**
  * `rexbot backtest`: run a bot config whose venue is `backtest` over recorded data, write report.json and
  * report.html, print a summary table and where the report is. With `--sweep`, run a grid of parameter values on
- * worker threads and write one report per run plus an index ranked by `--metric`.
+ * worker threads (or, with `--queue redis://…`, on `rexbot worker` processes anywhere) and write one report per
+ * run plus an index ranked by `--metric`.
  *
  * ```
  * rexbot backtest <config.yaml> [--out DIR] [--band] [--sweep key=v1,v2 ...] [--metric NAME] [--jobs N]
+ *                 [--queue redis://HOST:PORT [--queue-name NAME] [--queue-prefix P]]
  * ```
  */
 import { resolve } from 'node:path';
@@ -12,6 +14,7 @@ import { parseArgs } from 'node:util';
 import type { Command } from './main.js';
 
 const USAGE = `usage: rexbot backtest <config.yaml> [--out DIR] [--band] [--sweep key=v1,v2 ...] [--metric NAME] [--jobs N]
+                       [--queue redis://HOST:PORT [--queue-name NAME] [--queue-prefix P]]
 
 Runs the config's strategies over recorded data (venue.kind: backtest) on virtual time and writes
 report.json and report.html (open it in a browser; it needs no network).
@@ -23,6 +26,10 @@ report.json and report.html (open it in a browser; it needs no network).
   --metric NAME      rank a sweep by this metric (default sharpe): netPnl, return, cagr, sharpe, sortino,
                      calmar, maxDrawdown, winRate, profitFactor, expectancy, fees, trades, fillRate, exposure
   --jobs N           worker threads for a sweep (default: every core)
+  --queue URL        run the sweep's jobs on \`rexbot worker --redis URL\` processes (any machine that sees the
+                     config, data and --out at the same absolute paths) instead of local threads
+  --queue-name NAME  the workers' --queue (default rexbot-sweep)
+  --queue-prefix P   the workers' --prefix, Redis key prefix (default bull)
   --help             this text`;
 
 /** The parsed command line. */
@@ -33,6 +40,9 @@ export interface BacktestArgs {
   sweeps: string[];
   metric: string;
   jobs: number | undefined;
+  queue: string | undefined;
+  queueName: string | undefined;
+  queuePrefix: string | undefined;
 }
 
 /** Parse `args`; throws an Error whose message is fit to show the user. */
@@ -46,6 +56,9 @@ export function parseBacktestArgs(args: string[]): BacktestArgs {
       sweep: { type: 'string', multiple: true },
       metric: { type: 'string', default: 'sharpe' },
       jobs: { type: 'string' },
+      queue: { type: 'string' },
+      'queue-name': { type: 'string' },
+      'queue-prefix': { type: 'string' },
     },
   });
   if (positionals.length === 0) throw new Error('give the config file, e.g. rexbot backtest config/backtest.yaml');
@@ -55,7 +68,22 @@ export function parseBacktestArgs(args: string[]): BacktestArgs {
     jobs = Number(values.jobs);
     if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a whole number ≥ 1, got ${values.jobs}`);
   }
-  return { config: positionals[0]!, out: values.out, band: values.band ?? false, sweeps: values.sweep ?? [], metric: values.metric ?? 'sharpe', jobs };
+  const sweeps = values.sweep ?? [];
+  if (values.queue !== undefined && sweeps.length === 0) throw new Error('--queue runs a sweep on workers: give --sweep key=v1,v2 too');
+  if ((values['queue-name'] !== undefined || values['queue-prefix'] !== undefined) && values.queue === undefined) throw new Error('--queue-name and --queue-prefix go with --queue redis://HOST:PORT');
+  const queueName = values['queue-name'];
+  if (queueName !== undefined && (queueName === '' || queueName.includes(':'))) throw new Error(`--queue-name ${queueName}: a queue name is non-empty and has no ':'`);
+  return {
+    config: positionals[0]!,
+    out: values.out,
+    band: values.band ?? false,
+    sweeps,
+    metric: values.metric ?? 'sharpe',
+    jobs,
+    queue: values.queue,
+    queueName,
+    queuePrefix: values['queue-prefix'],
+  };
 }
 
 /** `name` made safe as a folder name. */
@@ -109,7 +137,27 @@ async function runGrid(a: BacktestArgs): Promise<number> {
   const total = sweepGrid(axes).length;
   const threads = Math.min(a.jobs ?? defaultThreads(), total);
   const out = a.out ?? resolve('out', 'sweep', folderName(await botName(a.config)));
-  process.stderr.write(`rexbot backtest: sweep of ${total} runs on ${threads} worker thread${threads === 1 ? '' : 's'}\n`);
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  let queue: NonNullable<Parameters<typeof runSweep>[0]['queue']> | undefined;
+  const interrupt = new AbortController();
+  if (a.queue !== undefined) {
+    // only a queued sweep loads the queue code (BullMQ, Redis)
+    const { redactedUrl, redisOptions, DEFAULT_QUEUE_NAME } = await import('../../backtest/sweep/queue-connection.js');
+    redisOptions(a.queue);
+    say(`rexbot backtest: sweep of ${total} runs on the workers of queue ${a.queueName ?? DEFAULT_QUEUE_NAME} at ${redactedUrl(a.queue)}`);
+    queue = {
+      redis: a.queue,
+      name: a.queueName,
+      prefix: a.queuePrefix,
+      onStart: (job, worker) => say(`job ${job.index + 1} ${JSON.stringify(job.params)} running on ${worker}`),
+      onNotice: (m) => say(`rexbot backtest: ${m}`),
+      signal: interrupt.signal,
+    };
+    // Ctrl-C takes the sweep's waiting jobs off the queue rather than leaving them to the workers
+    process.once('SIGINT', () => interrupt.abort());
+  } else {
+    say(`rexbot backtest: sweep of ${total} runs on ${threads} worker thread${threads === 1 ? '' : 's'}`);
+  }
   const { ranked, index } = await runSweep({
     configPath: a.config,
     axes,
@@ -117,8 +165,9 @@ async function runGrid(a: BacktestArgs): Promise<number> {
     metric: a.metric,
     threads,
     band: a.band,
-    onResult: (r, done, n) =>
-      process.stderr.write(`[${done}/${n}] ${JSON.stringify(r.params)} ${r.ok ? `net PnL ${r.metrics.netPnl}` : `FAILED: ${r.error}`}\n`),
+    queue,
+    onResult: (r, done, n, worker) =>
+      say(`[${done}/${n}] ${JSON.stringify(r.params)} ${r.ok ? `net PnL ${r.metrics.netPnl}` : `FAILED: ${r.error}`}${worker ? ` (${worker})` : ''}`),
   });
   process.stdout.write(`${sweepTable(ranked, a.metric, { color: process.stdout.isTTY === true })}\n`);
   process.stdout.write(`index: ${index}\n`);

@@ -17,4 +17,5 @@ registerCommand('validate', 'check a bot config and its strategy plugins without
 registerCommand('schema', 'print the JSON Schema of bot config files', async () => (await import('./schema-command.js')).schemaCommand);
 registerCommand('record', 'record hub streams and their snapshots to a replayable .jsonl.gz file', async () => (await import('./record-command.js')).recordCommand);
 registerCommand('backtest', 'run a bot config over recorded data on virtual time and write report.html (--band, --sweep)', async () => (await import('./backtest-command.js')).backtestCommand);
+registerCommand('worker', 'take backtest sweep jobs from a Redis queue and run them (rexbot backtest --sweep ... --queue)', async () => (await import('./worker-command.js')).workerCommand);
 registerCommand('report', "render a paper or live run's order journal as report.html (the backtest's report)", async () => (await import('./report-command.js')).reportCommand);

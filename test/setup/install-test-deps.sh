@@ -1,7 +1,8 @@
 #!/bin/sh
 # What `npm test` needs beyond npm, installed by the test command itself (npm runs this as `pretest`):
 #   - Debian's chromium, for the backtest report page test (test/backtest/report/report-page.browser.test.ts);
-#   - redis-server, for the shared rate budget tests that start and kill a Redis of their own.
+#   - redis-server, for the shared rate budget tests that start and kill a Redis of their own, and the
+#     distributed-sweep tests when no Redis answers at REDIS_URL.
 # CI runs as root on Debian, so a fresh machine gets them from apt. Elsewhere (not root, no apt) it says what is
 # missing; the tests that need it are then skipped with a message, and everything else runs.
 need=""

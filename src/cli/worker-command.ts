@@ -1,0 +1,138 @@
+/**
+ * `rexbot worker`: take backtest sweep jobs from a Redis (BullMQ) queue and run them, for sweeps started with
+ * `rexbot backtest … --sweep … --queue redis://…` on any machine. Runs until SIGINT/SIGTERM, then finishes the
+ * jobs in hand and exits 0.
+ *
+ * ```
+ * rexbot worker --redis redis://HOST:PORT [--concurrency N] [--queue NAME] [--prefix P] [--lock-ms N] [--stalled-ms N]
+ *              [--map FROM=TO ...]
+ * ```
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Command } from './main.js';
+import { parsePathMapping, type PathMapping } from '../../backtest/sweep/path-map.js';
+
+const USAGE = `usage: rexbot worker --redis redis://HOST:PORT [--concurrency N] [--queue NAME] [--prefix P]
+                     [--lock-ms N] [--stalled-ms N] [--map FROM=TO ...]
+
+Takes backtest sweep jobs (rexbot backtest config.yaml --sweep ... --queue redis://...) from the queue and runs
+them on worker threads, writing each report where the job says (the coordinator's --out). Each job names its
+config and output folder by absolute path: this machine must see them at the same paths (a shared filesystem,
+or the same checkout and data at the same place, with --out on a shared mount), or --map says where it sees
+them instead. Stop with Ctrl-C: jobs in hand
+finish first; a worker killed outright has its jobs run again by another worker.
+
+  --redis URL        the queue's Redis (redis://[user:password@]host:port[/db], rediss:// for TLS)
+  --concurrency N    jobs at once, one worker thread each (default 1)
+  --queue NAME       queue name (default rexbot-sweep); the coordinator's --queue-name
+  --prefix P         Redis key prefix (default bull); the coordinator's --queue-prefix
+  --lock-ms N        a job's lock lifetime; a dead worker's job is taken again after it (default 30000)
+  --stalled-ms N     how often to look for jobs of dead workers (default 30000)
+  --map FROM=TO      the coordinator's path FROM is TO here (repeatable; first match wins), e.g.
+                     --map /home/ann/rexbot=/srv/rexbot --map /mnt/share=/Volumes/share
+  --handler FILE     job handler module (default: the real backtest); for tests and benches
+  --help             this text`;
+
+/** The parsed command line. */
+export interface WorkerArgs {
+  redis: string;
+  concurrency: number;
+  queue: string | undefined;
+  prefix: string | undefined;
+  lockMs: number | undefined;
+  stalledMs: number | undefined;
+  handler: string | undefined;
+  maps: PathMapping[];
+}
+
+function whole(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got ${v}`);
+  return n;
+}
+
+/** Parse `args`; throws an Error whose message is fit to show the user. */
+export function parseWorkerArgs(args: string[]): WorkerArgs {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      redis: { type: 'string' },
+      concurrency: { type: 'string' },
+      queue: { type: 'string' },
+      prefix: { type: 'string' },
+      'lock-ms': { type: 'string' },
+      'stalled-ms': { type: 'string' },
+      handler: { type: 'string' },
+      map: { type: 'string', multiple: true },
+    },
+  });
+  if (positionals.length > 0) throw new Error(`unexpected argument ${positionals[0]}`);
+  if (values.redis === undefined) throw new Error('give the queue\'s Redis, e.g. --redis redis://127.0.0.1:6379');
+  if (values.queue !== undefined && (values.queue === '' || values.queue.includes(':'))) throw new Error(`--queue ${values.queue}: a queue name is non-empty and has no ':'`);
+  return {
+    redis: values.redis,
+    concurrency: whole('concurrency', values.concurrency, 1) ?? 1,
+    queue: values.queue,
+    prefix: values.prefix,
+    lockMs: whole('lock-ms', values['lock-ms'], 100),
+    stalledMs: whole('stalled-ms', values['stalled-ms'], 100),
+    handler: values.handler,
+    maps: (values.map ?? []).map(parsePathMapping),
+  };
+}
+
+/** The `worker` sub-command. */
+export const workerCommand: Command = {
+  usage: USAGE,
+  async run(args) {
+    let a: WorkerArgs;
+    const { redisOptions, assertRedisReachable, redactedUrl, DEFAULT_QUEUE_NAME } = await import('../../backtest/sweep/queue-connection.js');
+    try {
+      a = parseWorkerArgs(args);
+      redisOptions(a.redis);
+    } catch (e) {
+      process.stderr.write(`rexbot worker: ${(e as Error).message}\n${USAGE}\n`);
+      return 2;
+    }
+    try {
+      await assertRedisReachable(a.redis);
+    } catch (e) {
+      process.stderr.write(`rexbot worker: ${(e as Error).message}\n`);
+      return 1;
+    }
+    const { startSweepWorker } = await import('../../backtest/sweep/queue-worker.js');
+    const log = (line: string) => process.stderr.write(`rexbot worker ${worker.id}: ${line}\n`);
+    const worker = startSweepWorker({
+      redis: a.redis,
+      name: a.queue,
+      prefix: a.prefix,
+      concurrency: a.concurrency,
+      lockDurationMs: a.lockMs,
+      stalledIntervalMs: a.stalledMs,
+      pathMap: a.maps,
+      handler: a.handler === undefined ? undefined : pathToFileURL(resolve(a.handler)),
+      onEvent: (e) => {
+        if (e.kind === 'start') log(`job ${e.jobId} started ${JSON.stringify(e.params)}`);
+        else if (e.kind === 'done') log(`job ${e.jobId} ${e.result.ok ? `done, net PnL ${e.result.metrics.netPnl}` : `failed: ${e.result.error}`}`);
+        else log(`error: ${e.message}`);
+      },
+    });
+    await worker.ready();
+    log(`ready on queue ${a.queue ?? DEFAULT_QUEUE_NAME} at ${redactedUrl(a.redis)}, ${a.concurrency} job${a.concurrency === 1 ? '' : 's'} at once`);
+    await new Promise<void>((done) => {
+      const stop = (signal: string) => {
+        log(`${signal}: finishing the jobs in hand`);
+        done();
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    await worker.close();
+    log('stopped');
+    return 0;
+  },
+};
