@@ -1,5 +1,5 @@
 /**
- * Reference example (docs/STRATEGIES.md): one intent of each kind, as a strategy would emit it. The test of the
+ * Reference example (strategies/README.md): one intent of each kind, as a strategy would emit it. The test of the
  * reference page type-checks this file and passes every intent through the runner's intent check.
  */
 import { dec, type Intent } from 'rexbot/strategy';

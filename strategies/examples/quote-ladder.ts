@@ -1,5 +1,5 @@
 /**
- * Reference example (docs/STRATEGIES.md): resting quotes with the `quotes` intent, paced by the strategy's clock.
+ * Reference example (strategies/README.md): resting quotes with the `quotes` intent, paced by the strategy's clock.
  *
  * Keeps `levels` bids and asks `spread` apart around the mid, re-stated at most once a second. Re-emitting the
  * same key replaces the previous ladder; the order manager keeps orders already at a wanted rate and quantity.

@@ -1,5 +1,5 @@
 /**
- * Reference example (docs/STRATEGIES.md): an indicator on trades, warmed on candle history, acting with `place`
+ * Reference example (strategies/README.md): an indicator on trades, warmed on candle history, acting with `place`
  * intents, and reading its own order events (denials, fills).
  *
  * Buys `quantity` when the RSI of trade prices enters the oversold zone, sells what it holds when it enters the

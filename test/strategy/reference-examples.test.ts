@@ -1,5 +1,5 @@
 /**
- * The strategy reference (docs/STRATEGIES.md) shows only code that is tested: every code block of the page is a
+ * The strategy reference (strategies/README.md) shows only code that is tested: every code block of the page is a
  * verbatim excerpt of an example file; the example files type-check; and the examples run for a few simulated
  * minutes against an in-process simulated market (validate's rehearsal) without failing — the quote ladder and a
  * plugin emitting one intent of each kind actually emit.
@@ -15,11 +15,11 @@ import { repoPath } from '../helpers/shared.js';
 
 const examplesDir = repoPath('strategies', 'examples');
 const examples = readdirSync(examplesDir).filter((f) => f.endsWith('.ts')).map((f) => join(examplesDir, f));
-const page = readFileSync(repoPath('docs', 'STRATEGIES.md'), 'utf8');
+const page = readFileSync(repoPath('strategies', 'README.md'), 'utf8');
 const tmp = mkdtempSync(join(tmpdir(), 'rexbot-reference-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('docs/STRATEGIES.md', { timeout: 180_000 }, () => {
+describe('strategies/README.md', { timeout: 180_000 }, () => {
   it('every ts code block is an excerpt of an example file', () => {
     const sources = [...examples, ...['grid', 'ma-crossover', 'market-maker', 'breakout-bracket'].map((n) => repoPath('strategies', `${n}.ts`))].map((f) =>
       readFileSync(f, 'utf8'),
