@@ -42,7 +42,7 @@ import { ValidationError } from '../../core/errors.js';
 import { type BudgetClass, type BudgetRule, budgetRule, SharedBudgetStore } from './shared-budget.js';
 import {
   DEFAULT_RATE_LIMITS,
-  nextMinuteBoundary,
+  pauseAfterThrottle,
   REQUEST_PRIORITIES,
   type RequestPriority,
   type Throttler,
@@ -361,19 +361,7 @@ export function createSharedThrottler(opts: SharedThrottlerOptions): SharedThrot
     throttled(retryAfterMs?: number): void {
       totals.throttled++;
       const now = clock.now();
-      const retryAt = retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? now + retryAfterMs : now;
-      const base = Math.max(nextMinuteBoundary(now), retryAt);
-      if (pausedUntil !== undefined && now < pausedUntil) {
-        pausedUntil = Math.max(pausedUntil, retryAt);
-      } else {
-        streak++;
-        let extra = 0;
-        if (streak > 1) {
-          const backoff = Math.min(maxBackoffMs, backoffBaseMs * 2 ** (streak - 2));
-          extra = backoff / 2 + (backoff / 2) * Math.min(1, Math.max(0, random()));
-        }
-        pausedUntil = base + extra;
-      }
+      ({ pausedUntil, streak } = pauseAfterThrottle({ now, retryAfterMs, pausedUntil, streak, backoffBaseMs, maxBackoffMs, random }));
       // Tell every process of the key; when Redis is down the others are on their own shares anyway.
       if (healthy && store.ready) store.pause(pausedUntil, now).catch((err: unknown) => markUnhealthy(err));
       pump();

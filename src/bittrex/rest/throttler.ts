@@ -273,24 +273,7 @@ export function createThrottler(opts: ThrottlerOptions = {}): Throttler {
 
     throttled(retryAfterMs?: number): void {
       totals.throttled++;
-      const now = clock.now();
-      const retryAt = retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? now + retryAfterMs : now;
-      const base = Math.max(nextMinuteBoundary(now), retryAt);
-      if (pausedUntil !== undefined && now < pausedUntil) {
-        // A straggler: a request sent before the pause began. It says nothing new about our rate, so it must not
-        // escalate the backoff — only a later Retry-After may extend the pause.
-        pausedUntil = Math.max(pausedUntil, retryAt);
-      } else {
-        streak++;
-        let extra = 0;
-        if (streak > 1) {
-          // Equal jitter: half fixed, half random, so clients sharing an IP spread out but still back off.
-          const backoff = Math.min(maxBackoffMs, backoffBaseMs * 2 ** (streak - 2));
-          const r = Math.min(1, Math.max(0, random()));
-          extra = backoff / 2 + (backoff / 2) * r;
-        }
-        pausedUntil = base + extra;
-      }
+      ({ pausedUntil, streak } = pauseAfterThrottle({ now: clock.now(), retryAfterMs, pausedUntil, streak, backoffBaseMs, maxBackoffMs, random }));
       pump();
     },
 
@@ -312,4 +295,39 @@ export function createThrottler(opts: ThrottlerOptions = {}): Throttler {
       };
     },
   };
+}
+
+/** What a throttler knows when a 429 arrives, and its backoff settings. */
+export interface ThrottlePauseInput {
+  now: number;
+  /** The server's Retry-After, in ms, when it gave one. */
+  retryAfterMs: number | undefined;
+  /** End of the pause in force, if any. */
+  pausedUntil: number | undefined;
+  /** 429s in a row so far (reset by a success). */
+  streak: number;
+  backoffBaseMs: number;
+  maxBackoffMs: number;
+  random: () => number;
+}
+
+/**
+ * The pause after a 429: until the next minute boundary (or the Retry-After, if later), plus a capped exponential
+ * backoff with equal jitter when 429s repeat. One rule for the local and the Redis-shared throttler.
+ */
+export function pauseAfterThrottle(i: ThrottlePauseInput): { pausedUntil: number; streak: number } {
+  const retryAt = i.retryAfterMs !== undefined && Number.isFinite(i.retryAfterMs) && i.retryAfterMs > 0 ? i.now + i.retryAfterMs : i.now;
+  if (i.pausedUntil !== undefined && i.now < i.pausedUntil) {
+    // A straggler: a request sent before the pause began. It says nothing new about our rate, so it must not
+    // escalate the backoff — only a later Retry-After may extend the pause.
+    return { pausedUntil: Math.max(i.pausedUntil, retryAt), streak: i.streak };
+  }
+  const streak = i.streak + 1;
+  let extra = 0;
+  if (streak > 1) {
+    // Equal jitter: half fixed, half random, so clients sharing an IP spread out but still back off.
+    const backoff = Math.min(i.maxBackoffMs, i.backoffBaseMs * 2 ** (streak - 2));
+    extra = backoff / 2 + (backoff / 2) * Math.min(1, Math.max(0, i.random()));
+  }
+  return { pausedUntil: Math.max(nextMinuteBoundary(i.now), retryAt) + extra, streak };
 }
