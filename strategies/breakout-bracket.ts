@@ -119,6 +119,9 @@ export default defineStrategy({
   name: 'breakout-bracket',
   description: 'buy a breakout above the N-period high with a take-profit / stop-loss OCO bracket',
   params,
+  // The bracket's legs are conditional orders; a MARKET entry is a market order. A venue without them (v1.1)
+  // refuses the config before it runs.
+  uses: (p) => (p.entryType === 'MARKET' ? ['conditionalOrders', 'marketOrders'] : ['conditionalOrders']),
   setup(ctx) {
     if (ctx.markets.length === 0) throw new Error('breakout-bracket needs at least one market');
     return merge(...ctx.markets.map((m) => watchMarket(ctx, m)));

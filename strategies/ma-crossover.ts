@@ -126,6 +126,7 @@ export default defineStrategy({
   name: 'ma-crossover',
   description: 'buy on a golden cross, sell on a death cross of two simple moving averages',
   params,
+  uses: (p) => (p.orderType === 'MARKET' ? ['marketOrders'] : []),
   setup(ctx) {
     if (ctx.markets.length === 0) throw new Error('ma-crossover needs at least one market');
     const { fast, slow, source } = ctx.params;

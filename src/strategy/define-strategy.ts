@@ -22,6 +22,13 @@ export const STRATEGY_DEFINITION = Symbol.for('rexbot.strategy-definition');
 /** Allowed strategy names: they label metrics and logs and prefix intent keys, so keep them plain. */
 export const STRATEGY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/**
+ * Venue features beyond resting and immediate-or-cancel LIMIT orders that a strategy may use. Declaring them (see
+ * {@link StrategySpec.uses}) lets a bot config be refused before it runs on a venue that cannot do them, such as the
+ * legacy v1.1 interface (LIMIT orders only).
+ */
+export type VenueFeature = 'marketOrders' | 'ceilingOrders' | 'conditionalOrders' | 'fillOrKill' | 'postOnly';
+
 /** What a plugin author writes. */
 export interface StrategySpec<S extends z.ZodType> {
   /** Unique, stable name (letters, digits, `.`, `_`, `-`; at most 64 characters). */
@@ -30,6 +37,13 @@ export interface StrategySpec<S extends z.ZodType> {
   description?: string;
   /** zod schema of the params; its output type is `ctx.params`. Prefer `z.strictObject` so typos are errors. */
   params: S;
+  /**
+   * The venue features this strategy may use with these params (a list, or a function of the params): e.g.
+   * `['conditionalOrders']` for brackets. A venue that lacks one refuses the config at load time, naming the
+   * strategy and the feature, instead of the first order being refused while trading. Leave it out when the
+   * strategy places only LIMIT orders (GOOD_TIL_CANCELLED or IMMEDIATE_OR_CANCEL).
+   */
+  uses?: readonly VenueFeature[] | ((params: z.output<S>) => readonly VenueFeature[]);
   /**
    * Called once when the strategy starts. Read what you need from `ctx`, return the stream of intents.
    * Throwing here (or erroring the observable later) stops this strategy only.
@@ -43,6 +57,8 @@ export interface StrategyDefinition<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string | undefined;
   readonly params: S;
+  /** The venue features it may use with `params` (see {@link StrategySpec.uses}); empty when undeclared. */
+  uses(params: z.output<S>): readonly VenueFeature[];
   setup(ctx: StrategyContext<z.output<S>>): Observable<Intent>;
 }
 
@@ -85,12 +101,17 @@ export function defineStrategy<S extends z.ZodType>(spec: StrategySpec<S>): Stra
   }
   if (typeof spec.setup !== 'function') throw invalid('setup must be a function (ctx) => Observable<Intent>');
   if (spec.description !== undefined && typeof spec.description !== 'string') throw invalid('description must be a string');
+  if (spec.uses !== undefined && typeof spec.uses !== 'function' && !Array.isArray(spec.uses)) {
+    throw invalid('uses must be a list of venue features or a function (params) => list');
+  }
   const setup = spec.setup;
+  const uses = spec.uses;
   return Object.freeze({
     [STRATEGY_DEFINITION]: true as const,
     name: spec.name,
     description: spec.description,
     params: spec.params,
+    uses: (p: z.output<S>): readonly VenueFeature[] => (uses === undefined ? [] : typeof uses === 'function' ? uses(p) : uses),
     setup: (ctx: StrategyContext<z.output<S>>) => setup.call(spec, ctx),
   });
 }

@@ -17,6 +17,7 @@ export {
   type StrategyDefinition,
   type StrategyParams,
   type StrategySpec,
+  type VenueFeature,
 } from './define-strategy.js';
 export { guardClock, type GuardedClock } from './guarded-clock.js';
 export { crossDirection, highest, lowest, sma, type Cross } from './indicators.js';

@@ -20,6 +20,7 @@ export {
   type StrategyDefinition,
   type StrategyParams,
   type StrategySpec,
+  type VenueFeature,
 } from './define-strategy.js';
 export { decimalParam, type DecimalParamOptions } from './params.js';
 export { roundRate, type RoundingMode } from './price-rounding.js';
