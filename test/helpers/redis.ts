@@ -60,7 +60,13 @@ export async function dumpKeys(prefix: string, url = REDIS_URL): Promise<Record<
     const keys = await client.keys(`${prefix}*`);
     for (const k of keys) {
       const type = await client.type(k);
-      out[k] = type === 'set' ? (await client.smembers(k)).sort().join(',') : ((await client.get(k)) ?? '');
+      // Each type read with its own command (GET on a hash is WRONGTYPE); hashes as sorted `field=value` pairs.
+      if (type === 'set') out[k] = (await client.smembers(k)).sort().join(',');
+      else if (type === 'hash') {
+        const h = await client.hgetall(k);
+        out[k] = Object.keys(h).sort().map((f) => `${f}=${h[f]}`).join(',');
+      } else if (type === 'string') out[k] = (await client.get(k)) ?? '';
+      else out[k] = `<${type}>`;
     }
     return out;
   } finally {
