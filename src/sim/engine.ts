@@ -106,7 +106,7 @@ export class SimEngine {
 
   // ---- orders ----------------------------------------------------------------------------------------------
 
-  /** POST /orders (201). `opts` is for backtests' recorded liquidity only (see {@link PlaceOptions}). */
+  /** POST /orders (201). `opts` is for recorded liquidity only: backtests and the replay driver (see {@link PlaceOptions}). */
   placeOrder(accountId: string, n: NewOrder, opts?: PlaceOptions): Order {
     return this.trading.placeOrder(accountId, n, opts);
   }
@@ -154,6 +154,14 @@ export class SimEngine {
   /** GET /executions/last-id with its Sequence (HEAD /executions/last-id). */
   lastExecution(accountId: string): Sequenced<ExecutionLastId> {
     return this.trading.reads.lastExecution(accountId);
+  }
+
+  /**
+   * Placements and cancellations `fn` makes on one market, published as ONE operation (one orderBook delta per
+   * depth, no intermediate book): how drivers re-enact one recorded message. See {@link Trading.transact}.
+   */
+  transact<T>(marketSymbol: string, fn: () => T): T {
+    return this.trading.transact(marketSymbol, fn);
   }
 
   /** POST /batch. */

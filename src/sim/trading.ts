@@ -38,7 +38,7 @@ import { conflict, forbidden, unavailable } from './sim-error.js';
 import { buyReserve, maxFee } from './trading-amounts.js';
 import { type BatchItem, runBatch } from './trading-batch.js';
 import { ExecutionStore } from './trading-executions.js';
-import { Publisher, orderView, topOf } from './trading-publish.js';
+import { Publisher, type Top, orderView, topOf } from './trading-publish.js';
 import { TradingReads } from './trading-reads.js';
 import { Operation, type SettleContext, closeOrder, isDust, settleFill, trimReserve } from './trading-settle.js';
 import { SizeRules } from './trading-size-rules.js';
@@ -59,8 +59,18 @@ export interface TradingDeps extends EngineDeps {
 
 /** Options of {@link Trading.placeOrder} that no request can set. */
 export interface PlaceOptions {
-  /** The order re-enacts recorded liquidity in a backtest: size rules, rate precision and the open-order cap are skipped. */
+  /**
+   * The order re-enacts recorded liquidity (a backtest, or the simulator's replay driver): size rules, rate
+   * precision and the open-order cap are skipped.
+   */
   recordedLiquidity?: boolean;
+}
+
+/** The operation a {@link Trading.transact} call collects its placements and cancellations into. */
+interface Transaction {
+  book: OrderBook;
+  op: Operation;
+  before: Top;
 }
 
 const NO_FILLS: MatchPlan = { fills: [], filled: ZERO, quote: ZERO, commission: ZERO, complete: false, selfTrade: undefined };
@@ -78,6 +88,8 @@ export class Trading implements OrderPort {
   readonly #size: SizeRules;
   readonly #publisher: Publisher;
   #hooks: TradingHooks = {};
+  /** The transaction in progress, if any (see {@link transact}). */
+  #tx: Transaction | undefined;
 
   constructor(deps: TradingDeps) {
     this.#d = deps;
@@ -139,10 +151,10 @@ export class Trading implements OrderPort {
 
   /**
    * POST /orders: place an order (201 semantics); throws a SimError and changes nothing when refused.
-   * `opts.recordedLiquidity` is for backtests only (never reachable over the wire): the order stands for liquidity
+   * `opts.recordedLiquidity` is for recorded data only (never reachable over the wire): the order stands for liquidity
    * a recording shows the real venue held, which that venue had already accepted, so the size rules
    * (minTradeSize, dust value), the rate precision and the open-order cap are not applied to it again. Every
-   * other rule is.
+   * other rule is. The simulator's replay driver uses it for the same reason.
    */
   placeOrder(accountId: string, n: NewOrder, opts: PlaceOptions = {}): Order {
     const { catalog, config, idempotency, ledger } = this.#d;
@@ -153,6 +165,7 @@ export class Trading implements OrderPort {
       throw conflict('MAX_ORDERS_ALLOWED', `at most ${config.maxOpenOrders} open orders`);
     }
     const book = this.book(m.symbol);
+    this.#checkTransaction(book);
     const fees = catalog.feeRates(m.symbol);
     const feeMax = maxFee(fees);
     let plan = NO_FILLS;
@@ -203,7 +216,7 @@ export class Trading implements OrderPort {
     if (v.clientOrderId !== undefined) idempotency.remember(accountId, clientKey(v.clientOrderId), order.id);
 
     const before = topOf(book);
-    const op = new Operation(m.symbol);
+    const op = this.#tx?.op ?? new Operation(m.symbol);
     op.touch(rec);
     const ctx = this.#context(book, fees, feeMax, at, op);
     for (const fill of plan.fills) settleFill(ctx, rec, fill);
@@ -217,7 +230,7 @@ export class Trading implements OrderPort {
     } else {
       closeOrder(ctx, rec);
     }
-    this.#publisher.publish(book, op, before);
+    if (!this.#tx) this.#publisher.publish(book, op, before);
     return orderView(rec);
   }
 
@@ -226,12 +239,53 @@ export class Trading implements OrderPort {
     const rec = this.#orders.owned(accountId, orderId);
     if (rec.order.status !== 'OPEN') throw conflict('ORDER_NOT_OPEN', `order ${rec.order.id} is not open`);
     const book = this.book(rec.order.marketSymbol);
+    this.#checkTransaction(book);
     const before = topOf(book);
-    const op = new Operation(book.marketSymbol);
+    const op = this.#tx?.op ?? new Operation(book.marketSymbol);
     book.remove(rec.order.id);
     closeOrder({ ledger: this.#d.ledger, orders: this.#orders, at: new Date(this.#d.clock.now()), op }, rec);
-    this.#publisher.publish(book, op, before);
+    if (!this.#tx) this.#publisher.publish(book, op, before);
     return orderView(rec);
+  }
+
+  /**
+   * Run `fn`, whose placements and cancellations on `marketSymbol` become ONE operation: each is checked and
+   * applied as usual (a refused one changes nothing and the others still apply), but their changes are published
+   * together when `fn` returns or throws — one `order` event per changed order (its final state), one `execution`
+   * event per account, and per depth ONE `orderBook` delta with the net change of each level (a level cancelled and
+   * placed again shows only its new quantity; one left as it was shows nothing). This is how a driver re-enacts one
+   * recorded message — a snapshot, a delta naming several levels, a trade and the levels it restores — as the real
+   * service published it: in one message, with one sequence step, and no intermediate book. A call inside `fn`
+   * on the same market joins the transaction; operations on another market inside it are a programming error.
+   *
+   * @example
+   * engine.trading.transact('BTC-EUR', () => {
+   *   engine.cancelOrder(lp, oldId);
+   *   engine.placeOrder(lp, { ...level, quantity: dec('0.7') });
+   * }); // subscribers see one orderBook delta: that rate now holds 0.7
+   */
+  transact<T>(marketSymbol: string, fn: () => T): T {
+    const book = this.book(marketSymbol);
+    if (this.#tx) {
+      this.#checkTransaction(book);
+      return fn();
+    }
+    const tx: Transaction = { book, op: new Operation(book.marketSymbol), before: topOf(book) };
+    this.#tx = tx;
+    try {
+      return fn();
+    } finally {
+      // Cleared first: listeners reacting to the publication place and cancel as operations of their own.
+      this.#tx = undefined;
+      this.#publisher.publish(book, tx.op, tx.before);
+    }
+  }
+
+  /** Inside a transaction, only its market's book may change (its publication covers that book only). */
+  #checkTransaction(book: OrderBook): void {
+    if (this.#tx && this.#tx.book !== book) {
+      throw new Error(`trading: a transaction on ${this.#tx.book.marketSymbol} cannot change ${book.marketSymbol}`);
+    }
   }
 
   /**
@@ -268,6 +322,11 @@ export class Trading implements OrderPort {
     else delete rec.order.orderToCancel;
     rec.order.updatedAt = new Date(this.#d.clock.now());
     const book = this.book(rec.order.marketSymbol);
+    this.#checkTransaction(book);
+    if (this.#tx) {
+      this.#tx.op.touch(rec);
+      return;
+    }
     const op = new Operation(book.marketSymbol);
     op.touch(rec);
     this.#publisher.publish(book, op, topOf(book));

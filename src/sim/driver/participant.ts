@@ -9,6 +9,7 @@
 import type { Decimal } from '../../core/decimal.js';
 import type { NewOrder, Order } from '../../model/order.js';
 import type { SimEvent } from '../events.js';
+import type { PlaceOptions } from '../trading.js';
 import { SimError } from '../sim-error.js';
 import type { DriverEngine } from './driver-engine.js';
 import { type DriverStats, countRejection } from './driver-stats.js';
@@ -37,7 +38,6 @@ export class Participant {
   readonly #engine: DriverEngine;
   readonly #stats: DriverStats;
   readonly #open = new Map<string, Order>();
-  readonly #watchers = new Set<(order: Order) => void>();
 
   constructor(engine: DriverEngine, accountId: string, label: string, stats: DriverStats) {
     this.#engine = engine;
@@ -68,12 +68,13 @@ export class Participant {
    * Place an order. With `need`, that much is made available first, and one INSUFFICIENT_FUNDS refusal (the
    * estimate was short, e.g. a market order walking a thin book) is answered by a larger top-up and one retry.
    * Refusals are counted and give `undefined`; anything else (a bug) is rethrown for the timer boundary.
+   * `opts` goes to the engine (`recordedLiquidity` for replayed levels).
    */
-  place(order: NewOrder, need?: FundingNeed): Order | undefined {
+  place(order: NewOrder, need?: FundingNeed, opts?: PlaceOptions): Order | undefined {
     if (need) this.ensureAvailable(need.currency, need.amount);
     for (let attempt = 0; ; attempt++) {
       try {
-        const placed = this.#engine.placeOrder(this.accountId, order);
+        const placed = this.#engine.placeOrder(this.accountId, order, opts);
         this.#stats.placed++;
         // The returned state is final for this call; events emitted during it came before it.
         if (placed.status === 'OPEN') this.#open.set(placed.id, placed);
@@ -89,6 +90,11 @@ export class Participant {
         return undefined;
       }
     }
+  }
+
+  /** The current state of one of this participant's orders (read from the engine, so also inside a transaction). */
+  order(orderId: string): Order {
+    return this.#engine.getOrder(this.accountId, orderId);
   }
 
   /** Cancel one of this participant's orders. False when it was no longer open (filled meanwhile). */
@@ -116,19 +122,12 @@ export class Participant {
     return n;
   }
 
-  /** Call `fn` with every later state change of this participant's orders. Returns an unsubscribe function. */
-  watch(fn: (order: Order) => void): () => void {
-    this.#watchers.add(fn);
-    return () => this.#watchers.delete(fn);
-  }
-
   /** Apply an `order` event of this account (called by {@link ParticipantPool}). */
   onOrder(order: Order): void {
     if (this.#open.has(order.id)) {
       if (order.status === 'OPEN') this.#open.set(order.id, order);
       else this.#open.delete(order.id);
     }
-    for (const w of this.#watchers) w(order);
   }
 }
 

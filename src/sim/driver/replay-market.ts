@@ -5,10 +5,15 @@
  * {@link ReplayLiquidity} for the policy shared with user orders); recorded trades are re-enacted by a replay
  * taker account, so the engine's trades, tickers and candles follow the recording.
  *
+ * Every recorded message is re-enacted as one engine transaction (see {@link ReplayLiquidity}): a bot connected
+ * over the hub receives one `orderBook` delta per recorded snapshot or delta message, with its new quantities,
+ * and never a book half-way through one.
+ *
  * Trade re-enactment: a LIMIT IMMEDIATE_OR_CANCEL order of the recorded taker side, quantity and rate. It takes
  * whatever rests at that rate or better — replay liquidity, or a user's order that was priced better, as on the
- * real market — and the replay levels it touched are put back to their recorded quantities right away, since
- * the recording's book already accounts for that trade (through its own deltas).
+ * real market — and the replay levels it touched are put back to their recorded quantities in the same
+ * transaction, since the recording's book already accounts for that trade (through its own deltas): the engine
+ * publishes the trades, and the book shows no change from the replay liquidity the trade took.
  */
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import type { Trade } from '../../model/market.js';
@@ -82,6 +87,8 @@ export interface ReplayStats extends DriverStats {
   unknownMarket: number;
   /** Recorded trades re-enacted. */
   trades: number;
+  /** Recorded levels that could not rest because their value at their rate rounds to zero (they could never trade). */
+  dustLevels: number;
 }
 
 interface MarketState {
@@ -222,8 +229,11 @@ export class ReplayMarket {
       const pool = this.#pool as ParticipantPool;
       const market = this.#engine.catalog.market(symbol);
       const feeMax = maxFee(this.#engine.catalog.feeRates(symbol));
+      const stats = this.#stats;
       const liquidity = new ReplayLiquidity({
         market,
+        transact: (fn) => this.#engine.transact(market.symbol, fn),
+        onDust: () => stats.dustLevels++,
         bids: pool.create(`replay ${symbol} bids`),
         asks: pool.create(`replay ${symbol} asks`),
         depth: this.config.depth,
@@ -238,21 +248,18 @@ export class ReplayMarket {
     const market = this.#engine.catalog.market(e.marketSymbol);
     const feeMax = maxFee(this.#engine.catalog.feeRates(e.marketSymbol));
     const taker = (state.taker ??= (this.#pool as ParticipantPool).create(`replay ${e.marketSymbol} taker`));
-    for (const t of e.trades) {
-      // Collect the replay orders this trade touches, to put their levels back right after it.
-      const touched = new Set<string>();
-      const offs = state.liquidity.owners().map((p) => p.watch((o) => touched.add(o.id)));
-      try {
-        taker.place(tradeOrder(e.marketSymbol, t), {
-          currency: t.takerSide === 'BUY' ? market.quoteCurrencySymbol : market.baseCurrencySymbol,
-          amount: t.takerSide === 'BUY' ? buyReserve(t.quantity, t.rate, feeMax) : t.quantity,
+    // One message, one transaction: its trades and the restored levels are published together.
+    state.liquidity.transact(() => {
+      for (const t of e.trades) {
+        state.liquidity.restoreAfter(t.takerSide === 'BUY' ? 'ask' : 'bid', t.rate, () => {
+          taker.place(tradeOrder(e.marketSymbol, t), {
+            currency: t.takerSide === 'BUY' ? market.quoteCurrencySymbol : market.baseCurrencySymbol,
+            amount: t.takerSide === 'BUY' ? buyReserve(t.quantity, t.rate, feeMax) : t.quantity,
+          });
         });
-      } finally {
-        for (const off of offs) off();
+        this.#stats.trades++;
       }
-      state.liquidity.restore(touched);
-      this.#stats.trades++;
-    }
+    });
   }
 
   #guard(fn: () => void): void {
@@ -277,5 +284,5 @@ function tradeOrder(marketSymbol: string, t: Trade): NewOrder {
 }
 
 function newReplayStats(): ReplayStats {
-  return { ...newDriverStats(), events: 0, unknownMarket: 0, trades: 0 };
+  return { ...newDriverStats(), events: 0, unknownMarket: 0, trades: 0, dustLevels: 0 };
 }
