@@ -70,8 +70,8 @@ export interface Participant {
   cancelAll(marketSymbol?: string): void;
 }
 
-/** Retry `fn` until it stops throwing, for up to `timeoutMs` (15 s by default: a loaded 2-core CI box is slow). */
-export function waitFor(fn: () => void | Promise<void>, timeoutMs = 15_000): Promise<void> {
+/** Retry `fn` until it stops throwing, for up to `timeoutMs` (60 s by default: only the bound on a hung test; a loaded 2-core CI box is slow). */
+export function waitFor(fn: () => void | Promise<void>, timeoutMs = 60_000): Promise<void> {
   return vi.waitFor(fn, { timeout: timeoutMs, interval: 50 });
 }
 
