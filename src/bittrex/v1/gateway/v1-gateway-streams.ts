@@ -83,11 +83,12 @@ export class V1GatewayStreams implements GatewayStreams {
     return this.#tradeSeq.get(channel.slice(6)) ?? 0;
   }
 
+  /**
+   * Subscribe what v1.1 can deliver; the channels it cannot (no v1.1 form, or no such market) are named in one
+   * GatewaySubscriptionError, in the order given, after the others were subscribed (as the v3 hub answers).
+   */
   async subscribe(channels: readonly string[]): Promise<void> {
-    const refused = channels.filter((c) => !(ALWAYS_EMPTY.has(c) || BOOK_RE.test(c) || TRADE_RE.test(c) || ACCOUNT.has(c)));
-    if (refused.length > 0) {
-      throw new GatewaySubscriptionError(refused.map((channel) => new HubSubscriptionError(channel, 'INVALID_CHANNEL', 'Subscribe')));
-    }
+    const failures: HubSubscriptionError[] = [];
     const client = await this.#connection();
     for (const c of channels) {
       const book = BOOK_RE.exec(c);
@@ -96,15 +97,19 @@ export class V1GatewayStreams implements GatewayStreams {
       if (symbol !== undefined) {
         if (!this.#books.has(symbol) && !this.#trades.has(symbol)) {
           if (!(await client.subscribeToExchangeDeltas(symbolToV1Market(symbol)))) {
-            throw new GatewaySubscriptionError([new HubSubscriptionError(c, 'MARKET_DOES_NOT_EXIST', 'Subscribe')]);
+            failures.push(new HubSubscriptionError(c, 'MARKET_DOES_NOT_EXIST', 'Subscribe'));
+            continue;
           }
         }
         if (book) this.#books.set(symbol, (this.#books.get(symbol) ?? new Set()).add(Number(book[2])));
         else this.#trades.add(symbol);
       } else if (ACCOUNT.has(c)) {
         this.#account.add(c);
+      } else if (!ALWAYS_EMPTY.has(c)) {
+        failures.push(new HubSubscriptionError(c, 'INVALID_CHANNEL', 'Subscribe'));
       }
     }
+    if (failures.length > 0) throw new GatewaySubscriptionError(failures);
   }
 
   async unsubscribe(channels: readonly string[]): Promise<void> {
@@ -132,9 +137,11 @@ export class V1GatewayStreams implements GatewayStreams {
     this.#closed = true;
     await this.#client?.close();
     this.#messages.complete();
+    this.#epoch.complete();
   }
 
   #connection(): Promise<V1HubClient> {
+    if (this.#closed) return Promise.reject(new Error('the v1.1 gateway streams are closed'));
     if (this.#client) return Promise.resolve(this.#client);
     this.#connecting ??= this.#connect().finally(() => (this.#connecting = undefined));
     return this.#connecting;
@@ -149,6 +156,8 @@ export class V1GatewayStreams implements GatewayStreams {
     // Markets followed on a previous connection are followed again on this one.
     for (const symbol of new Set([...this.#books.keys(), ...this.#trades])) await client.subscribeToExchangeDeltas(symbolToV1Market(symbol));
     this.#client = client;
+    // Every new connection is a new epoch, the first one included (1 once subscribed, as on every gateway).
+    this.#epoch.next(this.#epoch.value + 1);
     return client;
   }
 
@@ -177,10 +186,7 @@ export class V1GatewayStreams implements GatewayStreams {
       // Nonces belonged to that connection: reconnect, then every synchronizer resyncs on the new epoch.
       this.#opts.clock.setTimeout(() => {
         if (this.#closed) return;
-        this.#connection().then(
-          () => this.#epoch.next(this.#epoch.value + 1),
-          () => this.#onEvent(client, e),
-        );
+        this.#connection().catch(() => this.#onEvent(client, e));
       }, this.#opts.reconnectDelayMs ?? 1_000);
       return;
     }
