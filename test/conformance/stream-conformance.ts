@@ -78,6 +78,22 @@ export function describeStreamConformance(fresh: () => Promise<FreshTarget>, cap
       for (const [currency, b] of lastBalance) expectSame(b, engine.funds.balances(me).data.find((x) => x.currencySymbol === currency));
     });
 
+    it('a depth-1 book stream keeps the top level: an order entering it and leaving it again', async () => {
+      const { g, engine } = await fresh();
+      const rec = recordStreams(g);
+      await g.streams.subscribe([`orderbook_${M}_1`]);
+      const snapshot = await g.orderBook(M, 1);
+      expect(plain(snapshot.data)).toEqual(plain(engine.orderBook(M, 1).data));
+      const rebuilt = () => applyBook(snapshot.data, of(rec.messages, 'orderBook').filter((m) => m.sequence > snapshot.sequence));
+      const best = await g.placeOrder(limit('BUY', '29500', '0.1')); // the new best bid
+      await eventually(() => expect(rebuilt()).toEqual(plain(engine.orderBook(M, 1).data)));
+      await g.cancelOrder(best.id); // 29,000 is the best bid again
+      await eventually(() => expect(rebuilt()).toEqual(plain(engine.orderBook(M, 1).data)));
+      rec.stop();
+      expect(of(rec.messages, 'orderBook').every((m) => m.depth === 1 && m.marketSymbol === M)).toBe(true);
+      expect((rebuilt() as { bid: { rate: string }[] }).bid.map((l) => l.rate)).toEqual(['29000']);
+    });
+
     caps.it(['conditionalOrders'], 'deliver the conditional order messages of this account, continuing the snapshot', async () => {
       const { g, engine, me } = await fresh();
       const rec = recordStreams(g);

@@ -135,13 +135,11 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
     currencies: async () => (await call(rest.public.getCurrencies())).map(currencyFromV1),
     async orderBook(marketSymbol, depth) {
       validateDepth(depth, 'GET /markets/{marketSymbol}/orderbook');
-      // QueryExchangeState answers the whole book; the depth asked for is its top levels, as v3 answers them.
-      const { data, sequence } = await streams.orderBook(marketSymbol).catch(async (err: unknown) => {
+      return streams.orderBook(marketSymbol, depth).catch(async (err: unknown) => {
         // The hub refuses an unknown market with a bare method error; REST says which market problem it is.
         await call(rest.public.getMarketSummary(symbolToV1Market(marketSymbol)));
         throw err;
       });
-      return { data: { bid: data.bid.slice(0, depth), ask: data.ask.slice(0, depth) }, sequence };
     },
     async tickers() {
       const list = await call(rest.public.getMarketSummaries());
