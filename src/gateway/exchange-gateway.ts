@@ -14,6 +14,7 @@ import type { ConditionalOrder, NewConditionalOrder } from '../model/conditional
 import type { Candle, Currency, Market, OrderBook, Ticker, Trade } from '../model/market.js';
 import type { BatchOperation, BatchResponse, BulkCancelResult, Execution, ExecutionLastId, NewOrder, Order } from '../model/order.js';
 import type { CandleInterval, OrderBookDepth } from '../model/enums.js';
+import type { VenueLacks } from '../model/venue-features.js';
 import type { Balance } from '../model/wallet.js';
 
 /** A snapshot with the stream sequence it corresponds to (the REST `Sequence` header). */
@@ -67,6 +68,12 @@ export interface ExchangeGateway {
   /** A short name for logs and metrics (`bittrex`, `sim`). */
   readonly venue: string;
   readonly streams: GatewayStreams;
+  /**
+   * What of the v3 interface this venue cannot do, and why (model/venue-features.ts); absent means nothing. The
+   * bot config refuses strategies needing a lacked feature by the same table, and the conformance suite skips
+   * the cases of a lacked capability naming it.
+   */
+  readonly lacks?: VenueLacks | undefined;
 
   markets(): Promise<Market[]>;
   currencies(): Promise<Currency[]>;

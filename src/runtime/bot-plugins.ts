@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { loadStrategy, type ConfiguredStrategy } from '../strategy/load-strategy.js';
 import { parseStrategyParams } from '../strategy/define-strategy.js';
 import { PluginError } from '../strategy/strategy-errors.js';
-import type { VenueFeature } from '../strategy/define-strategy.js';
+import { venueLacks, type LackedCapability, type VenueFeature } from '../model/venue-features.js';
 import { venueDialect, type BotConfig } from './bot-config.js';
 import { knownKeysAt, unknownKeyMessage } from './config/did-you-mean.js';
 import { ConfigError, yamlLocator, type ConfigIssue } from './config/yaml-config.js';
@@ -56,7 +56,7 @@ export async function loadBotPlugins(cfg: BotConfig): Promise<LoadedBotStrategy[
       if (missing.length > 0) {
         issues.push({
           path: `strategies[${index}].use`,
-          message: `strategy '${s.name}' uses ${missing.map((f) => FEATURE_TEXT[f]).join(' and ')}, which the v1.1 interface cannot place (venue.dialect: v1 trades LIMIT orders only, GOOD_TIL_CANCELLED or IMMEDIATE_OR_CANCEL); choose params without them or venue.dialect: v3`,
+          message: `strategy '${s.name}' uses ${missing.map((m) => m.what).join(' and ')}, which the v1.1 interface cannot place (venue.dialect: v1 trades LIMIT orders only, GOOD_TIL_CANCELLED or IMMEDIATE_OR_CANCEL); choose params without them or venue.dialect: v3`,
           ...where(['strategies', index, 'use']),
         });
       }
@@ -70,18 +70,10 @@ export async function loadBotPlugins(cfg: BotConfig): Promise<LoadedBotStrategy[
   return out;
 }
 
-/** How a feature reads in a sentence. */
-const FEATURE_TEXT: Record<VenueFeature, string> = {
-  marketOrders: 'MARKET orders',
-  ceilingOrders: 'ceiling orders',
-  conditionalOrders: 'conditional orders (brackets, stops, trailing stops)',
-  fillOrKill: 'FILL_OR_KILL orders',
-  postOnly: 'post-only orders',
-};
-
-/** The features a strategy declares that the bot's venue cannot do: on the v1.1 dialect, all of them. */
-function unsupportedFeatures(cfg: BotConfig, features: readonly VenueFeature[]): VenueFeature[] {
-  return venueDialect(cfg.venue) === 'v1' ? [...new Set(features)] : [];
+/** The features a strategy declares that the bot's venue lacks (one table for config, gateway and conformance suite). */
+function unsupportedFeatures(cfg: BotConfig, features: readonly VenueFeature[]): LackedCapability[] {
+  const lacks = venueLacks(venueDialect(cfg.venue));
+  return [...new Set(features)].flatMap((f) => lacks[f] ?? []);
 }
 
 /** The zod issues of `raw` against `schema`, as config issues under `strategies[index].params`. */

@@ -10,6 +10,7 @@
 import type { Observable } from 'rxjs';
 import type { z } from 'zod';
 import type { Intent } from '../model/intent.js';
+import type { VenueFeature } from '../model/venue-features.js';
 import { parseParams, type ParamsSource } from './params.js';
 import { PluginError } from './strategy-errors.js';
 import type { StrategyContext } from './strategy-context.js';
@@ -23,11 +24,11 @@ export const STRATEGY_DEFINITION = Symbol.for('rexbot.strategy-definition');
 export const STRATEGY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
- * Venue features beyond resting and immediate-or-cancel LIMIT orders that a strategy may use. Declaring them (see
- * {@link StrategySpec.uses}) lets a bot config be refused before it runs on a venue that cannot do them, such as the
- * legacy v1.1 interface (LIMIT orders only).
+ * Venue features beyond resting and immediate-or-cancel LIMIT orders that a strategy may use (the table in
+ * model/venue-features.ts says which venue lacks which). Declaring them (see {@link StrategySpec.uses}) lets a bot
+ * config be refused before it runs on a venue that cannot do them, such as the legacy v1.1 interface.
  */
-export type VenueFeature = 'marketOrders' | 'ceilingOrders' | 'conditionalOrders' | 'fillOrKill' | 'postOnly';
+export type { VenueFeature } from '../model/venue-features.js';
 
 /** What a plugin author writes. */
 export interface StrategySpec<S extends z.ZodType> {

@@ -6,6 +6,10 @@
  * refusal must be an ApiError with the status, code and data the engine gives (the seed's codes), and streams
  * must deliver, for this account only, the messages of what it does, continuing from the snapshots' sequences.
  *
+ * A venue that cannot express all of v3 (the legacy v1.1 interface) passes the table of what it lacks
+ * (src/model/venue-features.ts): each case needing a lacked capability is reported as skipped with the capability
+ * and the reason in its title, and comparisons leave out the fields a lacked capability stands for.
+ *
  * Run it from a spec file with a factory that builds a fresh target per test:
  *
  * @example
@@ -22,13 +26,21 @@ import { dec } from '../../src/core/decimal.js';
 import { ValidationError } from '../../src/core/errors.js';
 import type { BatchResponse, Order } from '../../src/model/order.js';
 import { seqKey } from '../../src/sim/sequences.js';
-import { eventually, expectSame, expectSameRefusal, limit, M, seedMarket, type FreshTarget, type GatewayFactory, type GatewayUnderTest } from './conformance-helpers.js';
+import type { VenueLacks } from '../../src/model/venue-features.js';
+import { describeCapabilityConformance } from './capability-conformance.js';
+import { Capabilities } from './conformance-capabilities.js';
+import { eventually, expectSameRefusal, limit, M, seedMarket, type FreshTarget, type GatewayFactory, type GatewayUnderTest } from './conformance-helpers.js';
 import { describeStreamConformance } from './stream-conformance.js';
 
 export { createConformanceEngine, type GatewayFactory, type GatewayUnderTest } from './conformance-helpers.js';
 
-/** Register the conformance tests of the gateway `factory` builds, under `describe(name)`. */
-export function describeGatewayConformance(name: string, factory: GatewayFactory): void {
+/**
+ * Register the conformance tests of the gateway `factory` builds, under `describe(name)`; `lacks` is what the
+ * venue cannot express (the gateway must declare the same as its `lacks`), nothing for a full v3 venue.
+ */
+export function describeGatewayConformance(name: string, factory: GatewayFactory, lacks: VenueLacks = {}): void {
+  const caps = new Capabilities(lacks);
+  const expectSame = (actual: unknown, truth: unknown): void => caps.same(actual, truth);
   describe(`ExchangeGateway conformance: ${name}`, () => {
     let open: GatewayUnderTest[] = [];
     afterEach(async () => {
@@ -93,7 +105,7 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
         expectSame(placed, engine.getOrder(me, placed.id));
       });
 
-      it('a market order fills at once and shows in executions and the last execution id', async () => {
+      caps.it(['marketOrders'], 'a market order fills at once and shows in executions and the last execution id', async () => {
         const { g, engine, me } = await fresh();
         const order = await g.placeOrder({ marketSymbol: M, direction: 'BUY', type: 'MARKET', timeInForce: 'IMMEDIATE_OR_CANCEL', quantity: dec('0.6') });
         expect(order.status).toBe('CLOSED');
@@ -110,7 +122,7 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
         expectSame(await g.executions({ marketSymbol: M, pageSize: 1 }), engine.executions(me, { marketSymbol: M, pageSize: 1 }));
       });
 
-      it('ceiling orders spend (or receive) a quote amount: CEILING_MARKET and CEILING_LIMIT', async () => {
+      caps.it(['ceilingOrders'], 'ceiling orders spend (or receive) a quote amount: CEILING_MARKET and CEILING_LIMIT', async () => {
         const { g, engine, me } = await fresh();
         const spend = await g.placeOrder({ marketSymbol: M, direction: 'BUY', type: 'CEILING_MARKET', timeInForce: 'IMMEDIATE_OR_CANCEL', ceiling: dec('3000') });
         expect(spend.status).toBe('CLOSED');
@@ -121,12 +133,16 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
         expect(capped.proceeds.plus(capped.commission).lte(dec('3000'))).toBe(true);
       });
 
-      it('IMMEDIATE_OR_CANCEL and FILL_OR_KILL limits that cannot fill close or are refused as the engine says', async () => {
+      it('an IMMEDIATE_OR_CANCEL limit that cannot fill closes unfilled', async () => {
         const { g, engine, me } = await fresh();
         const ioc = await g.placeOrder(limit('BUY', '29500', '0.1', { timeInForce: 'IMMEDIATE_OR_CANCEL' }));
         expect(ioc).toMatchObject({ status: 'CLOSED' });
         expect(ioc.fillQuantity.isZero()).toBe(true);
         expectSame(ioc, engine.getOrder(me, ioc.id));
+      });
+
+      caps.it(['fillOrKill'], 'a FILL_OR_KILL limit that cannot fill closes or is refused as the engine says', async () => {
+        const { g, engine, me } = await fresh();
         const fok = limit('BUY', '30000', '0.9', { timeInForce: 'FILL_OR_KILL' }); // only 0.5 at or below 30,000
         const placed = await g.placeOrder(fok).then(
           (o) => ({ ok: true as const, o }),
@@ -142,7 +158,7 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
         }
       });
 
-      it('a repeated clientOrderId is CLIENTORDERID_ALREADY_EXISTS naming the existing order', async () => {
+      caps.it(['exchangeClientOrderId'], 'a repeated clientOrderId is CLIENTORDERID_ALREADY_EXISTS naming the existing order', async () => {
         const { g, engine, me } = await fresh();
         const clientOrderId = randomUUID();
         const first = await g.placeOrder(limit('BUY', '28000', '0.1', { clientOrderId }));
@@ -167,7 +183,7 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
         expect(err.code).toBe('ORDER_NOT_OPEN');
       });
 
-      it('closed orders and executions page with tokens and date ranges as the engine does', async () => {
+      caps.it(['orderHistoryPaging', 'exchangeExecutions'], 'closed orders and executions page with tokens and date ranges as the engine does', async () => {
         const { g, engine, me } = await fresh();
         const ids: string[] = [];
         for (const rate of ['27000', '27100', '27200', '27300']) ids.push((await g.cancelOrder((await g.placeOrder(limit('BUY', rate, '0.1'))).id)).id);
@@ -240,7 +256,6 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
           ['MIN_TRADE_REQUIREMENT_NOT_MET', limit('BUY', '28000', '0.00001')],
           ['RATE_PRECISION_NOT_ALLOWED', limit('BUY', '28000.0001', '0.1')],
           ['DUST_TRADE_DISALLOWED_MIN_VALUE', limit('BUY', '28000', '0.0001')],
-          ['POST_ONLY', limit('BUY', '30000', '0.1', { timeInForce: 'POST_ONLY_GOOD_TIL_CANCELLED' })],
         ];
         for (const [code, order] of cases) {
           const err = await expectSameRefusal(g.placeOrder(order), () => engine.placeOrder(me, order));
@@ -250,8 +265,15 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
         expect(nope.code).toBe('MARKET_DOES_NOT_EXIST');
         const unknown = randomUUID();
         await expectSameRefusal(g.order(unknown), () => engine.getOrder(me, unknown));
-        await expectSameRefusal(g.conditionalOrder(unknown), () => engine.getConditionalOrder(me, unknown));
-        await expectSameRefusal(g.cancelConditionalOrder(unknown), () => engine.cancelConditionalOrder(me, unknown));
+        await expectSameRefusal(g.cancelOrder(unknown), () => engine.cancelOrder(me, unknown));
+        expect((await g.openOrders()).data).toEqual([]);
+      });
+
+      caps.it(['postOnly'], 'a post-only limit that would take is POST_ONLY', async () => {
+        const { g, engine, me } = await fresh();
+        const order = limit('BUY', '30000', '0.1', { timeInForce: 'POST_ONLY_GOOD_TIL_CANCELLED' });
+        const err = await expectSameRefusal(g.placeOrder(order), () => engine.placeOrder(me, order));
+        expect(err.code).toBe('POST_ONLY');
         expect((await g.openOrders()).data).toEqual([]);
       });
 
@@ -285,7 +307,14 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
     });
 
     describe('conditional orders', () => {
-      it('places, reads, lists and cancels; a repeated clientConditionalOrderId is refused as the engine does', async () => {
+      caps.it(['conditionalOrders'], 'an unknown conditional order id is refused as the engine refuses it', async () => {
+        const { g, engine, me } = await fresh();
+        const unknown = randomUUID();
+        await expectSameRefusal(g.conditionalOrder(unknown), () => engine.getConditionalOrder(me, unknown));
+        await expectSameRefusal(g.cancelConditionalOrder(unknown), () => engine.cancelConditionalOrder(me, unknown));
+      });
+
+      caps.it(['conditionalOrders'], 'places, reads, lists and cancels; a repeated clientConditionalOrderId is refused as the engine does', async () => {
         const { g, engine, me } = await fresh();
         const clientConditionalOrderId = randomUUID();
         const stop = {
@@ -306,7 +335,7 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
         expect((await g.openConditionalOrders()).data).toEqual([]);
       });
 
-      it('a trailing stop gets its operand and trigger from the trade price, as the engine computes them', async () => {
+      caps.it(['conditionalOrders', 'marketOrders'], 'a trailing stop gets its operand and trigger from the trade price, as the engine computes them', async () => {
         const { g, engine, me } = await fresh();
         await g.placeOrder(limit('BUY', '30000', '0.1', { timeInForce: 'IMMEDIATE_OR_CANCEL' })); // last trade 30,000
         const trailing = await g.placeConditionalOrder({
@@ -318,7 +347,7 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
         expectSame(trailing, engine.getConditionalOrder(me, trailing.id));
       });
 
-      it('an OCO pair links both ways, and a trade through the trigger creates the order and cancels the partner', async () => {
+      caps.it(['conditionalOrders', 'marketOrders'], 'an OCO pair links both ways, and a trade through the trigger creates the order and cancels the partner', async () => {
         const { g, engine, me } = await fresh();
         const takeProfit = await g.placeOrder(limit('SELL', '35000', '0.1'));
         const stop = await g.placeConditionalOrder({
@@ -342,6 +371,7 @@ export function describeGatewayConformance(name: string, factory: GatewayFactory
       });
     });
 
-    describeStreamConformance(fresh);
+    describeStreamConformance(fresh, caps);
+    describeCapabilityConformance(fresh, caps);
   });
 }

@@ -3,8 +3,10 @@
  * stream messages, while the wire is hub `c2`.
  *
  * - `orderbook_{m}_{depth}` → SubscribeToExchangeDeltas; each uE becomes an `orderBook` message per subscribed
- *   depth, its Nonce the sequence. The snapshot (QueryExchangeState on the same connection) carries the whole
- *   book at that Nonce, so seed rule 4 holds per connection; a new connection bumps the epoch and every book resyncs.
+ *   depth, its Nonce the sequence. The snapshot (QueryExchangeState on the same connection) is kept as a local
+ *   book moved on by the uE (seed section 6), so a depth's snapshot is its top levels and each message carries
+ *   the changes of those top levels (a level entering them included, one leaving them as quantity 0), as a v3
+ *   depth stream does; a new connection bumps the epoch and every book resyncs.
  * - `trade_{m}` → the fills of those uE, numbered by the gateway (uE nonces also count book-only changes).
  * - `order`, `balance` → uO and uB (Authenticate at connect), numbered by the gateway per channel.
  * - `execution` → v1.1 has no execution stream: each uO whose filled quantity grew becomes one execution of the
@@ -25,6 +27,10 @@ import { symbolToV1Market, v1MarketToSymbol } from '../../../wire/v1/market-name
 import { GatewaySubscriptionError } from '../../gateway/gateway-errors.js';
 import { HubSubscriptionError } from '../../hub/hub-errors.js';
 import { V1HubClient, type V1HubCredentials, type V1HubEvent } from '../hub/v1-hub-client.js';
+import { V1LocalBook } from '../hub/v1-local-book.js';
+import type { V1ExchangeDelta } from '../../../wire/v1/hub/messages.js';
+import { ZERO } from '../../../core/decimal.js';
+import type { OrderBookEntry } from '../../../model/market.js';
 import { V1Executions } from './v1-executions.js';
 
 /** Settings of {@link V1GatewayStreams}. */
@@ -67,6 +73,10 @@ export class V1GatewayStreams implements GatewayStreams {
   #balanceSeq = 0;
   /** v3 symbol → when its last uE came, and its last uL volume. */
   readonly #activity = new Map<string, { deltaAt: number; volume: string | undefined }>();
+  /** v3 symbol → its book on the current connection, once a snapshot was taken of a followed market. */
+  readonly #local = new Map<string, V1LocalBook>();
+  /** v3 symbol → uE of a followed market not yet in a local book (they may overtake the snapshot's answer). */
+  readonly #pending = new Map<string, V1ExchangeDelta[]>();
   #client: V1HubClient | undefined;
   #connecting: Promise<V1HubClient> | undefined;
   #closed = false;
@@ -83,11 +93,12 @@ export class V1GatewayStreams implements GatewayStreams {
     return this.#tradeSeq.get(channel.slice(6)) ?? 0;
   }
 
+  /**
+   * Subscribe what v1.1 can deliver; the channels it cannot (no v1.1 form, or no such market) are named in one
+   * GatewaySubscriptionError, in the order given, after the others were subscribed (as the v3 hub answers).
+   */
   async subscribe(channels: readonly string[]): Promise<void> {
-    const refused = channels.filter((c) => !(ALWAYS_EMPTY.has(c) || BOOK_RE.test(c) || TRADE_RE.test(c) || ACCOUNT.has(c)));
-    if (refused.length > 0) {
-      throw new GatewaySubscriptionError(refused.map((channel) => new HubSubscriptionError(channel, 'INVALID_CHANNEL', 'Subscribe')));
-    }
+    const failures: HubSubscriptionError[] = [];
     const client = await this.#connection();
     for (const c of channels) {
       const book = BOOK_RE.exec(c);
@@ -96,15 +107,19 @@ export class V1GatewayStreams implements GatewayStreams {
       if (symbol !== undefined) {
         if (!this.#books.has(symbol) && !this.#trades.has(symbol)) {
           if (!(await client.subscribeToExchangeDeltas(symbolToV1Market(symbol)))) {
-            throw new GatewaySubscriptionError([new HubSubscriptionError(c, 'MARKET_DOES_NOT_EXIST', 'Subscribe')]);
+            failures.push(new HubSubscriptionError(c, 'MARKET_DOES_NOT_EXIST', 'Subscribe'));
+            continue;
           }
         }
         if (book) this.#books.set(symbol, (this.#books.get(symbol) ?? new Set()).add(Number(book[2])));
         else this.#trades.add(symbol);
       } else if (ACCOUNT.has(c)) {
         this.#account.add(c);
+      } else if (!ALWAYS_EMPTY.has(c)) {
+        failures.push(new HubSubscriptionError(c, 'INVALID_CHANNEL', 'Subscribe'));
       }
     }
+    if (failures.length > 0) throw new GatewaySubscriptionError(failures);
   }
 
   async unsubscribe(channels: readonly string[]): Promise<void> {
@@ -115,26 +130,68 @@ export class V1GatewayStreams implements GatewayStreams {
       if (book) this.#books.get(book[1]!.toUpperCase())?.delete(Number(book[2]));
       else if (trade) this.#trades.delete(trade[1]!.toUpperCase());
       else this.#account.delete(c);
+      // A market no longer followed is no longer moved on: its local book would go stale.
+      const symbol = (book?.[1] ?? trade?.[1])?.toUpperCase();
+      if (symbol !== undefined && !this.#follows(symbol)) this.#local.delete(symbol);
     }
   }
 
-  /** The whole book of `symbol` at the connection's current Nonce. */
-  async orderBook(symbol: string): Promise<Snapshot<OrderBook>> {
+  /** The top `depth` levels of `symbol`'s book at the connection's current Nonce. */
+  async orderBook(symbol: string, depth: number): Promise<Snapshot<OrderBook>> {
     const client = await this.#connection();
-    const s = await client.queryExchangeState(symbolToV1Market(symbol));
-    return {
-      data: { bid: s.Buys.map((l) => ({ quantity: l.Quantity, rate: l.Rate })), ask: s.Sells.map((l) => ({ quantity: l.Quantity, rate: l.Rate })) },
-      sequence: s.Nonce,
-    };
+    const key = symbol.toUpperCase();
+    let book = this.#local.get(key);
+    if (!book) {
+      book = new V1LocalBook(await client.queryExchangeState(symbolToV1Market(symbol)));
+      // Kept only while its uE come on this connection (nothing else would move it on); the uE that overtook the
+      // answer are applied after its Nonce, as the seed's resynchronization does.
+      if (this.#client === client && this.#follows(key)) {
+        for (const d of this.#pending.get(key) ?? []) if (d.Nonce === book.nonce + 1) book.apply(d.Nonce, d.Buys, d.Sells);
+        this.#pending.delete(key);
+        this.#local.set(key, book);
+      }
+    }
+    return { data: { bid: book.bids(depth), ask: book.asks(depth) }, sequence: book.nonce };
+  }
+
+  #follows(symbol: string): boolean {
+    return this.#books.has(symbol) || this.#trades.has(symbol);
+  }
+
+  /** One uE as `orderBook` messages, one per subscribed depth: the changes of that depth's top levels. */
+  #bookMessages(symbol: string, raw: V1ExchangeDelta, d: ReturnType<typeof exchangeDeltaFromV1>): void {
+    const depths = [...(this.#books.get(symbol) ?? [])] as (1 | 25 | 500)[];
+    const book = this.#local.get(symbol);
+    if (!book) {
+      const pending = this.#pending.get(symbol) ?? [];
+      pending.push(raw);
+      this.#pending.set(symbol, pending.slice(-1_000));
+    } else if (raw.Nonce !== book.nonce + 1) {
+      // Already in the snapshot (passed on as is: a consumer drops it), or a gap: the next snapshot queries again.
+      if (raw.Nonce > book.nonce) this.#local.delete(symbol);
+    } else {
+      const before = depths.map((n) => [book.bids(n), book.asks(n)] as const);
+      book.apply(raw.Nonce, raw.Buys, raw.Sells);
+      depths.forEach((depth, i) => {
+        const [bids, asks] = before[i]!;
+        this.#messages.next({ name: 'orderBook', data: { marketSymbol: symbol, depth, sequence: d.sequence, bidDeltas: changes(bids, book.bids(depth)), askDeltas: changes(asks, book.asks(depth)) } });
+      });
+      return;
+    }
+    for (const depth of depths) {
+      this.#messages.next({ name: 'orderBook', data: { marketSymbol: symbol, depth, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas } });
+    }
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     await this.#client?.close();
     this.#messages.complete();
+    this.#epoch.complete();
   }
 
   #connection(): Promise<V1HubClient> {
+    if (this.#closed) return Promise.reject(new Error('the v1.1 gateway streams are closed'));
     if (this.#client) return Promise.resolve(this.#client);
     this.#connecting ??= this.#connect().finally(() => (this.#connecting = undefined));
     return this.#connecting;
@@ -146,9 +203,13 @@ export class V1GatewayStreams implements GatewayStreams {
     await client.connect();
     await client.subscribeToSummaryLiteDeltas();
     this.#activity.clear();
+    this.#local.clear();
+    this.#pending.clear();
     // Markets followed on a previous connection are followed again on this one.
     for (const symbol of new Set([...this.#books.keys(), ...this.#trades])) await client.subscribeToExchangeDeltas(symbolToV1Market(symbol));
     this.#client = client;
+    // Every new connection is a new epoch, the first one included (1 once subscribed, as on every gateway).
+    this.#epoch.next(this.#epoch.value + 1);
     return client;
   }
 
@@ -177,10 +238,7 @@ export class V1GatewayStreams implements GatewayStreams {
       // Nonces belonged to that connection: reconnect, then every synchronizer resyncs on the new epoch.
       this.#opts.clock.setTimeout(() => {
         if (this.#closed) return;
-        this.#connection().then(
-          () => this.#epoch.next(this.#epoch.value + 1),
-          () => this.#onEvent(client, e),
-        );
+        this.#connection().catch(() => this.#onEvent(client, e));
       }, this.#opts.reconnectDelayMs ?? 1_000);
       return;
     }
@@ -190,9 +248,7 @@ export class V1GatewayStreams implements GatewayStreams {
     if (m.name === 'uE') {
       const d = exchangeDeltaFromV1(m.data);
       this.#activity.set(d.marketSymbol, { deltaAt: this.#opts.clock.now(), volume: this.#activity.get(d.marketSymbol)?.volume });
-      for (const depth of this.#books.get(d.marketSymbol) ?? []) {
-        this.#messages.next({ name: 'orderBook', data: { marketSymbol: d.marketSymbol, depth: depth as 1 | 25 | 500, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas } });
-      }
+      if (this.#follows(d.marketSymbol)) this.#bookMessages(d.marketSymbol, m.data, d);
       if (d.trades.length > 0 && this.#trades.has(d.marketSymbol)) {
         const sequence = (this.#tradeSeq.get(d.marketSymbol) ?? 0) + 1;
         this.#tradeSeq.set(d.marketSymbol, sequence);
@@ -215,4 +271,17 @@ export class V1GatewayStreams implements GatewayStreams {
       if (this.#account.has('balance')) this.#messages.next({ name: 'balance', data: { accountId, sequence, delta } });
     }
   }
+}
+
+/** The levels of `after` that differ from `before`, and those of `before` gone from `after` as quantity 0. */
+function changes(before: readonly OrderBookEntry[], after: readonly OrderBookEntry[]): OrderBookEntry[] {
+  const was = new Map(before.map((l) => [l.rate.toString(), l]));
+  const out: OrderBookEntry[] = [];
+  for (const l of after) {
+    const w = was.get(l.rate.toString());
+    if (w === undefined || !w.quantity.eq(l.quantity)) out.push(l);
+    was.delete(l.rate.toString());
+  }
+  for (const w of was.values()) out.push({ rate: w.rate, quantity: ZERO });
+  return out;
 }

@@ -5,10 +5,11 @@
  *
  * What v1.1 can express: markets, currencies, books (QueryExchangeState, with the Nonce as sequence), trades,
  * tickers, balances, open/closed/single orders, LIMIT orders GOOD_TIL_CANCELLED or IMMEDIATE_OR_CANCEL, cancels.
- * Batches run as their single requests one after another. What v1.1 cannot express is refused with `ApiError`
- * code `NOT_SUPPORTED_ON_V1_1` naming the v3 feature: other order types and time-in-force values, cancel-all,
- * conditional orders, candles (absent: the kernel refuses to follow
- * them at start). The runtime refuses a v1.1 bot config that needs those before anything runs (bot-config.ts).
+ * Batches and cancel-all run as their single requests one after another. What v1.1 cannot express is listed in
+ * {@link V1_1_LACKS} (the gateway's `lacks`): placing it is refused with `ApiError` code `NOT_SUPPORTED_ON_V1_1`
+ * naming the feature and why, after the same shape checks the v3 client makes (a malformed request is a
+ * ValidationError on every gateway); candles are absent (the kernel refuses to follow them at start). The runtime
+ * refuses a v1.1 bot config that needs those before anything runs (bot-plugins.ts), by the same table.
  *
  * v1.1 has no clientOrderId: the gateway remembers the ids it placed (clientOrderId → order id, this process only)
  * and puts them back on every order it reports, refusing a repeated one with CLIENTORDERID_ALREADY_EXISTS as v3 does.
@@ -17,7 +18,9 @@
 import { ApiError } from '../../../core/errors.js';
 import { type Clock, systemClock } from '../../../core/clock.js';
 import type { ExchangeGateway, Snapshot } from '../../../gateway/exchange-gateway.js';
-import type { ApiErrorBody, BatchResponse, Order } from '../../../model/order.js';
+import type { ApiErrorBody, BatchResponse, BulkCancelResult, NewOrder, Order } from '../../../model/order.js';
+import { V1_1_LACKS, type VenueCapability } from '../../../model/venue-features.js';
+import { validateBatch, validateDepth, validateNewConditionalOrder, validateNewOrder } from '../../rest/validate.js';
 import {
   balanceFromV1,
   currencyFromV1,
@@ -57,7 +60,7 @@ export interface V1Gateway extends ExchangeGateway {
 
 /** The v1.1 message codes whose v3 counterparts differ (others keep their name). */
 const CODES: Record<string, { code: string; status: number }> = {
-  INVALID_MARKET: { code: 'MARKET_DOES_NOT_EXIST', status: 400 },
+  INVALID_MARKET: { code: 'MARKET_DOES_NOT_EXIST', status: 404 },
   DUST_TRADE_DISALLOWED_MIN_VALUE_50K_SAT: { code: 'DUST_TRADE_DISALLOWED_MIN_VALUE', status: 400 },
   UUID_INVALID: { code: 'NOT_FOUND', status: 404 },
   INVALID_ORDER: { code: 'NOT_FOUND', status: 404 },
@@ -78,9 +81,19 @@ function asApiError(err: unknown): never {
   throw err;
 }
 
-/** What v1.1 cannot express. */
-export function notOnV1(feature: string): ApiError {
-  return new ApiError({ status: 400, code: 'NOT_SUPPORTED_ON_V1_1', detail: `${feature} has no v1.1 form (v1.1 places LIMIT orders GOOD_TIL_CANCELLED or IMMEDIATE_OR_CANCEL only)` });
+/** What v1.1 cannot express, in the words of {@link V1_1_LACKS}. */
+export function notOnV1(capability: VenueCapability, detail?: string): ApiError {
+  const lacked = V1_1_LACKS[capability]!;
+  return new ApiError({ status: 400, code: 'NOT_SUPPORTED_ON_V1_1', detail: `${detail ?? lacked.what} has no v1.1 form: ${lacked.why}` });
+}
+
+/** The lacked feature a well-formed new order needs, if any. */
+function lackedBy(n: NewOrder): VenueCapability | undefined {
+  if (n.type === 'MARKET') return 'marketOrders';
+  if (n.type === 'CEILING_LIMIT' || n.type === 'CEILING_MARKET') return 'ceilingOrders';
+  if (n.timeInForce === 'FILL_OR_KILL') return 'fillOrKill';
+  if (n.timeInForce === 'POST_ONLY_GOOD_TIL_CANCELLED') return 'postOnly';
+  return undefined;
 }
 
 /**
@@ -109,6 +122,7 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
 
   const gateway: V1Gateway = {
     venue: opts.venue ?? 'bittrex-v1',
+    lacks: V1_1_LACKS,
     streams,
     rest,
     async markets() {
@@ -119,7 +133,14 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
       return list.map((m) => ({ ...marketFromV1(m), precision: places.get(m.MarketName) ?? marketFromV1(m).precision }));
     },
     currencies: async () => (await call(rest.public.getCurrencies())).map(currencyFromV1),
-    orderBook: (marketSymbol) => streams.orderBook(marketSymbol),
+    async orderBook(marketSymbol, depth) {
+      validateDepth(depth, 'GET /markets/{marketSymbol}/orderbook');
+      return streams.orderBook(marketSymbol, depth).catch(async (err: unknown) => {
+        // The hub refuses an unknown market with a bare method error; REST says which market problem it is.
+        await call(rest.public.getMarketSummary(symbolToV1Market(marketSymbol)));
+        throw err;
+      });
+    },
     async tickers() {
       const list = await call(rest.public.getMarketSummaries());
       return { data: list.map((s) => summaryFromV1(s).ticker), sequence: 0 };
@@ -146,15 +167,16 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
     order,
     openConditionalOrders: async () => ({ data: [], sequence: 0 }),
     closedConditionalOrders: async () => [],
-    conditionalOrder: () => Promise.reject(notOnV1('conditional orders')),
+    conditionalOrder: () => Promise.reject(notOnV1('conditionalOrders')),
     async lastExecution() {
       const lastId = streams.executions.lastId;
       return { data: lastId === undefined ? {} : { lastId }, sequence: streams.executions.sequence };
     },
     executions: async (page) => streams.executions.page(page),
     async placeOrder(n) {
-      if (n.type !== 'LIMIT') throw notOnV1(`a ${n.type} order`);
-      if (n.timeInForce !== 'GOOD_TIL_CANCELLED' && n.timeInForce !== 'IMMEDIATE_OR_CANCEL') throw notOnV1(`time in force ${n.timeInForce}`);
+      validateNewOrder(n, 'POST /orders');
+      const lacked = lackedBy(n);
+      if (lacked !== undefined) throw notOnV1(lacked, lacked === 'fillOrKill' || lacked === 'postOnly' ? `time in force ${n.timeInForce}` : `a ${n.type} order`);
       if (n.clientOrderId !== undefined && byClientId.has(n.clientOrderId)) {
         const existing = byClientId.get(n.clientOrderId)!;
         throw new ApiError({ status: 409, code: 'CLIENTORDERID_ALREADY_EXISTS', data: { existingOrderId: existing } });
@@ -175,9 +197,23 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
       await call(rest.market.cancel(orderId));
       return order(orderId);
     },
-    cancelAllOrders: () => Promise.reject(notOnV1('cancel-all (DELETE /orders/open)')),
+    // v1.1 has no cancel-all: the open orders, cancelled one by one (a call each against the key's budget). An
+    // order that closed meanwhile was not cancelled and is left out, as the service leaves it out of its answer.
+    async cancelAllOrders(marketSymbol) {
+      const open = await call(rest.market.getOpenOrders(marketSymbol === undefined ? undefined : symbolToV1Market(marketSymbol)));
+      const out: BulkCancelResult[] = [];
+      for (const o of open) {
+        const cancelled = await gateway.cancelOrder(o.OrderUuid).catch((err: unknown) => {
+          if (err instanceof ApiError && (err.code === 'ORDER_NOT_OPEN' || err.code === 'NOT_FOUND')) return undefined;
+          throw err;
+        });
+        if (cancelled) out.push({ id: cancelled.id, statusCode: 'SUCCESS', result: cancelled });
+      }
+      return out;
+    },
     // v1.1 has no batch endpoint; the same operations one after another answer what the single requests would.
     async batch(operations): Promise<BatchResponse[]> {
+      validateBatch(operations, 'POST /batch');
       const out: BatchResponse[] = [];
       for (const op of operations) {
         try {
@@ -193,8 +229,11 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
       }
       return out;
     },
-    placeConditionalOrder: () => Promise.reject(notOnV1('conditional orders')),
-    cancelConditionalOrder: () => Promise.reject(notOnV1('conditional orders')),
+    async placeConditionalOrder(n) {
+      validateNewConditionalOrder(n, 'POST /conditional-orders');
+      throw notOnV1('conditionalOrders');
+    },
+    cancelConditionalOrder: () => Promise.reject(notOnV1('conditionalOrders')),
     async close() {
       const results = await Promise.allSettled([streams.close(), rest.close()]);
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
