@@ -173,14 +173,15 @@ export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1En
         for (const t of e.deltas) hub.filled(name, deltaFill(t, backend.fillIds.of(t.id)));
         return;
       }
+      // Built only when a connection will receive them: nobody may be listening, and these read the book or hash.
       case 'marketSummaries':
-        hub.summariesChanged(e.deltas.map((s) => backend.summaryOf(s.symbol)));
+        if (e.deltas.length > 0) hub.summariesChanged(() => e.deltas.map((s) => backend.summaryOf(s.symbol)));
         return;
       case 'order':
-        hub.orderChanged(e.accountId, v1OrderDelta(e.accountId, e.delta));
+        hub.orderChanged(e.accountId, () => v1OrderDelta(e.accountId, e.delta));
         return;
       case 'balance':
-        hub.balanceChanged(e.accountId, v1BalanceDelta(e.accountId, e.delta));
+        hub.balanceChanged(e.accountId, () => v1BalanceDelta(e.accountId, e.delta));
         return;
       default:
         return;
