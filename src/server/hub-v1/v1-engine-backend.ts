@@ -18,7 +18,7 @@ import type { SimEngine } from '../../sim/engine.js';
 import { balanceToV1, orderToV1, summaryToV1, tradeToV1 } from '../../wire/v1/mapping/index.js';
 import { symbolToV1Market, v1MarketToSymbol } from '../../wire/v1/market-name.js';
 import type { V1BalanceDeltaBalance, V1DeltaFill, V1OrderDelta, V1StateFill, V1SummaryDelta } from '../../wire/v1/hub/messages.js';
-import { FillIds } from './market-deltas.js';
+import { NumericIds } from '../v1/numeric-ids.js';
 import type { V1Hub } from './v1-hub.js';
 import type { V1ExchangeSnapshot, V1HubBackend } from './v1-hub-types.js';
 
@@ -32,7 +32,8 @@ function intOf(uuid: string): number {
 
 /** The backend plus the per-server state the bridge shares with it (fill ids). */
 export interface V1EngineBackend extends V1HubBackend {
-  readonly fillIds: FillIds;
+  /** Int fill ids (v1.1 `FillId`/`Id`) of trade uuids, so a snapshot's fills and later uE fills agree. */
+  readonly fillIds: NumericIds;
   /** A v1.1 summary of one v3 market symbol. */
   summaryOf(symbol: string): V1SummaryDelta;
 }
@@ -44,7 +45,8 @@ export interface V1EngineBackend extends V1HubBackend {
  * const v1 = new V1Hub({ backend: v1EngineBackend(engine) });
  */
 export function v1EngineBackend(engine: SimEngine): V1EngineBackend {
-  const fillIds = new FillIds();
+  // Old trades are never asked for again once they left every market's recent list.
+  const fillIds = new NumericIds(50_000);
   const accounts = engine.funds.accounts;
   const summaryOf = (symbol: string): V1SummaryDelta => {
     const created = engine.catalog.markets().find((m) => m.symbol === symbol)?.createdAt ?? new Date(0);
@@ -86,7 +88,7 @@ export function v1EngineBackend(engine: SimEngine): V1EngineBackend {
         MarketName: marketName,
         Buys: book.bid.map((l) => ({ Quantity: l.quantity, Rate: l.rate })),
         Sells: book.ask.map((l) => ({ Quantity: l.quantity, Rate: l.rate })),
-        Fills: trades.map((t) => stateFill(t, fillIds.of(t.id))),
+        Fills: trades.map((t) => stateFill(t, fillIds.idOf(t.id))),
       };
     },
     summaries() {
@@ -170,7 +172,7 @@ export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1En
       }
       case 'trade': {
         const name = symbolToV1Market(e.marketSymbol);
-        for (const t of e.deltas) hub.filled(name, deltaFill(t, backend.fillIds.of(t.id)));
+        for (const t of e.deltas) hub.filled(name, deltaFill(t, backend.fillIds.idOf(t.id)));
         return;
       }
       // Built only when a connection will receive them: nobody may be listening, and these read the book or hash.
