@@ -23,6 +23,9 @@ export function bridgeEventsToHub(bus: SimEventBus, hub: Hub, isSubaccount: (acc
 }
 
 function publishEvent(hub: Hub, e: SimEvent, isSubaccount: (accountId: string) => boolean): void {
+  // No subscription at all (a simulator driven over REST only): nothing to build, not even a channel name. The
+  // engine emits a score of events per order, so this is most of what an unwatched simulator spends here.
+  if (!hub.hasSubscriptions) return;
   // Wire form (decimals as 8-dp strings, dates ISO) built lazily: only when a connection will receive it.
   switch (e.kind) {
     case 'orderBook':

@@ -160,18 +160,25 @@ export function v1BalanceDelta(accountId: string, b: Balance): V1BalanceDeltaBal
  * const stop = bridgeEventsToV1Hub(engine, v1, backend);
  */
 export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1EngineBackend): () => void {
+  // v1.1 names of v3 symbols, remembered: every book change and trade needs one (a regex and two strings each).
+  const names = new Map<string, string>();
+  const v1Name = (symbol: string): string => {
+    let name = names.get(symbol);
+    if (name === undefined) names.set(symbol, (name = symbolToV1Market(symbol)));
+    return name;
+  };
   return engine.bus.on((e) => {
     switch (e.kind) {
       case 'orderBook': {
         // The served book is the depth-500 view; its deltas are what a full-book v1.1 client needs.
         if (e.depth !== 500) return;
-        const name = symbolToV1Market(e.marketSymbol);
+        const name = v1Name(e.marketSymbol);
         for (const d of e.bidDeltas) hub.levelChanged(name, 'buy', d.rate, d.quantity);
         for (const d of e.askDeltas) hub.levelChanged(name, 'sell', d.rate, d.quantity);
         return;
       }
       case 'trade': {
-        const name = symbolToV1Market(e.marketSymbol);
+        const name = v1Name(e.marketSymbol);
         for (const t of e.deltas) hub.filled(name, deltaFill(t, backend.fillIds.idOf(t.id)));
         return;
       }

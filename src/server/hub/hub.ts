@@ -173,6 +173,14 @@ export class Hub {
     return info;
   }
 
+  /**
+   * True while at least one connection is subscribed to some channel. A publisher may skip building a message
+   * (its channel name included) when this is false: {@link publish} would deliver it to nobody.
+   */
+  get hasSubscriptions(): boolean {
+    return this.#byChannel.size > 0;
+  }
+
   /** Every open connection, in the order they opened. */
   connections(): HubConnectionInfo[] {
     return [...this.#sessions.values()].map((s) => ({
