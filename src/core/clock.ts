@@ -22,18 +22,34 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
+/**
+ * A Node timer as a {@link TimerHandle}. A class, not `{ cancel: () => clearTimeout(t) }`: the simulator arms a
+ * timer per order (market summaries are published once per tick), and under tsx every such named closure costs a
+ * defineProperty.
+ */
+class NodeTimer implements TimerHandle {
+  readonly #t: ReturnType<typeof setTimeout>;
+  constructor(t: ReturnType<typeof setTimeout>) {
+    this.#t = t;
+  }
+  cancel(): void {
+    clearTimeout(this.#t);
+  }
+}
+
 /** The wall clock, backed by `Date.now` and Node timers. Timers are unref'd so they never keep a process alive. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
     const t = setTimeout(fn, Math.max(0, ms));
     t.unref?.();
-    return { cancel: () => clearTimeout(t) };
+    return new NodeTimer(t);
   },
   setInterval(fn, ms) {
     const t = setInterval(fn, Math.max(1, ms));
     t.unref?.();
-    return { cancel: () => clearInterval(t) };
+    // clearTimeout and clearInterval are interchangeable in Node.
+    return new NodeTimer(t);
   },
   sleep(ms) {
     // A sleeping caller is waiting on purpose, so this timer keeps the process alive.

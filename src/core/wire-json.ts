@@ -101,56 +101,83 @@ function sameDigits(a: string, b: string): boolean {
  * parseWireJson('['.repeat(100) + ']'.repeat(100))      // throws: nesting deeper than 32 levels at position 32
  */
 export function parseWireJson(text: string, opts: WireJsonOptions = {}): unknown {
-  const maxDepth = opts.maxDepth ?? WIRE_JSON_MAX_DEPTH;
-  let i = 0;
-  const n = text.length;
+  const p = new Parser(text, opts.maxDepth ?? WIRE_JSON_MAX_DEPTH);
+  const result = p.value(0);
+  p.ws();
+  if (p.i < p.n) p.fail(`unexpected ${p.got()} after the value`);
+  return result;
+}
 
-  const fail = (message: string, at = i): never => {
+/**
+ * One parse: the text, the position and the nesting bound. A class rather than closures inside parseWireJson, so a
+ * parse (one per REST request and hub frame) creates no functions.
+ */
+class Parser {
+  i = 0;
+  readonly n: number;
+  constructor(
+    readonly text: string,
+    readonly maxDepth: number,
+  ) {
+    this.n = text.length;
+  }
+
+  fail(message: string, at = this.i): never {
     throw new WireJsonError(message, at);
-  };
-  const ws = (): void => {
+  }
+
+  ws(): void {
+    const text = this.text;
+    let i = this.i;
     for (;;) {
       const c = text.charCodeAt(i);
       if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-      else return;
+      else break;
     }
-  };
-  const got = (): string => (i < n ? `'${text[i]}'` : 'the end of the text');
+    this.i = i;
+  }
 
-  const str = (): string => {
+  got(): string {
+    return this.i < this.n ? `'${this.text[this.i]}'` : 'the end of the text';
+  }
+
+  str(): string {
+    const text = this.text;
+    const n = this.n;
     // text[i] is the opening quote
-    const start = ++i;
+    const start = ++this.i;
     // Fast path (nearly every wire string): no escape and no control character before the closing quote.
     const close = text.indexOf('"', start);
     if (close >= 0) {
       const plain = text.slice(start, close);
       if (!NEEDS_SLOW_PATH.test(plain)) {
-        i = close + 1;
+        this.i = close + 1;
         return plain;
       }
     }
     let out = '';
     let from = start;
+    let i = start;
     for (;;) {
-      if (i >= n) fail('unterminated string', start - 1);
+      if (i >= n) this.fail('unterminated string', start - 1);
       const c = text.charCodeAt(i);
       if (c === 34) {
         out += text.slice(from, i);
-        i++;
+        this.i = i + 1;
         return out;
       }
-      if (c < 0x20) fail('control character in a string');
+      if (c < 0x20) this.fail('control character in a string', i);
       if (c === 92) {
         out += text.slice(from, i);
         const e = text[i + 1];
         if (e === 'u') {
           const hex = text.slice(i + 2, i + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('bad \\u escape');
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('bad \\u escape', i);
           out += String.fromCharCode(parseInt(hex, 16));
           i += 6;
         } else {
           const r = e === undefined ? undefined : ESCAPES[e];
-          if (r === undefined) fail('bad escape in a string');
+          if (r === undefined) this.fail('bad escape in a string', i);
           out += r;
           i += 2;
         }
@@ -159,18 +186,20 @@ export function parseWireJson(text: string, opts: WireJsonOptions = {}): unknown
       }
       i++;
     }
-  };
+  }
 
-  const num = (): number | WireNumber => {
+  num(): number | WireNumber {
+    const text = this.text;
+    let i = this.i;
     const start = i;
     if (text.charCodeAt(i) === 45) i++;
     const d0 = text.charCodeAt(i);
     if (d0 === 48) i++;
     else if (d0 >= 49 && d0 <= 57) while (isDigit(text.charCodeAt(i))) i++;
-    else fail('bad number');
+    else this.fail('bad number', i);
     if (text.charCodeAt(i) === 46) {
       i++;
-      if (!isDigit(text.charCodeAt(i))) fail('bad number: a digit must follow the decimal point');
+      if (!isDigit(text.charCodeAt(i))) this.fail('bad number: a digit must follow the decimal point', i);
       while (isDigit(text.charCodeAt(i))) i++;
     }
     const e = text.charCodeAt(i);
@@ -178,80 +207,80 @@ export function parseWireJson(text: string, opts: WireJsonOptions = {}): unknown
       i++;
       const s = text.charCodeAt(i);
       if (s === 43 || s === 45) i++;
-      if (!isDigit(text.charCodeAt(i))) fail('bad number: a digit must follow the exponent');
+      if (!isDigit(text.charCodeAt(i))) this.fail('bad number: a digit must follow the exponent', i);
       while (isDigit(text.charCodeAt(i))) i++;
     }
+    this.i = i;
     const t = text.slice(start, i);
     const v = Number(t);
     return doubleHolds(t, v) ? v : new WireNumber(t);
-  };
+  }
 
-  const value = (depth: number): unknown => {
-    ws();
+  value(depth: number): unknown {
+    this.ws();
+    const text = this.text;
+    const i = this.i;
     const c = text.charCodeAt(i);
-    if (c === 34) return str();
+    if (c === 34) return this.str();
     if (c === 123 || c === 91) {
-      if (depth >= maxDepth) fail(`nesting deeper than ${maxDepth} levels`);
-      return c === 123 ? obj(depth + 1) : arr(depth + 1);
+      if (depth >= this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`);
+      return c === 123 ? this.obj(depth + 1) : this.arr(depth + 1);
     }
-    if (c === 45 || isDigit(c)) return num();
-    if (text.startsWith('true', i)) return (i += 4), true;
-    if (text.startsWith('false', i)) return (i += 5), false;
-    if (text.startsWith('null', i)) return (i += 4), null;
-    return fail(`unexpected ${got()}`);
-  };
+    if (c === 45 || isDigit(c)) return this.num();
+    if (text.startsWith('true', i)) return (this.i += 4), true;
+    if (text.startsWith('false', i)) return (this.i += 5), false;
+    if (text.startsWith('null', i)) return (this.i += 4), null;
+    return this.fail(`unexpected ${this.got()}`);
+  }
 
-  const obj = (depth: number): Record<string, unknown> => {
-    i++;
+  obj(depth: number): Record<string, unknown> {
+    const text = this.text;
+    this.i++;
     const out: Record<string, unknown> = {};
-    ws();
-    if (text.charCodeAt(i) === 125) {
-      i++;
+    this.ws();
+    if (text.charCodeAt(this.i) === 125) {
+      this.i++;
       return out;
     }
     for (;;) {
-      ws();
-      if (text.charCodeAt(i) !== 34) fail(`expected a quoted key, got ${got()}`);
-      const at = i;
-      const key = str();
-      if (Object.hasOwn(out, key)) fail(`duplicate key '${key.length > 40 ? `${key.slice(0, 40)}...` : key}'`, at);
-      ws();
-      if (text.charCodeAt(i) !== 58) fail(`expected ':' after a key, got ${got()}`);
-      i++;
-      const v = value(depth);
+      this.ws();
+      if (text.charCodeAt(this.i) !== 34) this.fail(`expected a quoted key, got ${this.got()}`);
+      const at = this.i;
+      const key = this.str();
+      if (Object.hasOwn(out, key)) this.fail(`duplicate key '${key.length > 40 ? `${key.slice(0, 40)}...` : key}'`, at);
+      this.ws();
+      if (text.charCodeAt(this.i) !== 58) this.fail(`expected ':' after a key, got ${this.got()}`);
+      this.i++;
+      const v = this.value(depth);
       // Assigning "__proto__" would set the prototype: define it as a plain own property instead, as JSON.parse does.
       if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
       else out[key] = v;
-      ws();
-      const c = text.charCodeAt(i);
-      i++;
+      this.ws();
+      const c = text.charCodeAt(this.i);
+      this.i++;
       if (c === 125) return out;
-      if (c !== 44) fail(`expected ',' or '}' in an object, got ${text[i - 1] === undefined ? 'the end of the text' : `'${text[i - 1]}'`}`, i - 1);
+      if (c !== 44) this.fail(`expected ',' or '}' in an object, got ${text[this.i - 1] === undefined ? 'the end of the text' : `'${text[this.i - 1]}'`}`, this.i - 1);
     }
-  };
+  }
 
-  const arr = (depth: number): unknown[] => {
-    i++;
+  arr(depth: number): unknown[] {
+    const text = this.text;
+    this.i++;
     const out: unknown[] = [];
-    ws();
-    if (text.charCodeAt(i) === 93) {
-      i++;
+    this.ws();
+    if (text.charCodeAt(this.i) === 93) {
+      this.i++;
       return out;
     }
     for (;;) {
-      out.push(value(depth));
-      ws();
-      const c = text.charCodeAt(i);
-      i++;
+      out.push(this.value(depth));
+      this.ws();
+      const c = text.charCodeAt(this.i);
+      this.i++;
       if (c === 93) return out;
-      if (c !== 44) fail(`expected ',' or ']' in an array, got ${text[i - 1] === undefined ? 'the end of the text' : `'${text[i - 1]}'`}`, i - 1);
+      if (c !== 44) this.fail(`expected ',' or ']' in an array, got ${text[this.i - 1] === undefined ? 'the end of the text' : `'${text[this.i - 1]}'`}`, this.i - 1);
     }
-  };
-
-  const result = value(0);
-  ws();
-  if (i < n) fail(`unexpected ${got()} after the value`);
-  return result;
+  }
 }
 
 function isDigit(c: number): boolean {

@@ -26,7 +26,56 @@ export function toWire(value: unknown, style: DecimalStyle = 'fixed8'): unknown 
   return out;
 }
 
-/** `JSON.stringify(toWire(value, style))`. */
+/**
+ * `JSON.stringify(toWire(value, style))`, written straight to text: every REST answer of the simulator and every
+ * request body of the client goes through here, and building the intermediate copy (one object and one entries
+ * array per level) cost more than the text itself. Plain objects, arrays, decimals, dates and primitives are
+ * written here; anything else (a `toJSON` of its own, a Map) goes through `JSON.stringify(toWire(..))`, so the
+ * text is always exactly that.
+ */
 export function toWireJson(value: unknown, style: DecimalStyle = 'fixed8'): string {
-  return JSON.stringify(toWire(value, style));
+  const text = writeJson(value, style, false);
+  return text as string;
+}
+
+/** JSON text of `value`; undefined where JSON.stringify leaves a value out (undefined, functions, symbols). */
+function writeJson(value: unknown, style: DecimalStyle, inArray: boolean): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return inArray ? 'null' : undefined;
+    case 'bigint':
+      return JSON.stringify(value); // throws, as JSON.stringify(toWire(..)) does
+  }
+  if (value === null) return 'null';
+  if (isDecimal(value)) return `"${style === 'fixed8' ? value.toFixed(8) : value.toFixed()}"`;
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + writeJson(value[i], style, true)!;
+    return `${out}]`;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if ((proto !== Object.prototype && proto !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return JSON.stringify(toWire(value, style));
+  }
+  let out = '{';
+  let first = true;
+  const obj = value as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    const text = writeJson(v, style, false);
+    if (text === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(k)}:${text}`;
+    first = false;
+  }
+  return `${out}}`;
 }

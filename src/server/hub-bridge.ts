@@ -23,6 +23,9 @@ export function bridgeEventsToHub(bus: SimEventBus, hub: Hub, isSubaccount: (acc
 }
 
 function publishEvent(hub: Hub, e: SimEvent, isSubaccount: (accountId: string) => boolean): void {
+  // No subscription at all (a simulator driven over REST only): nothing to build, not even a channel name. The
+  // engine emits a score of events per order, so this is most of what an unwatched simulator spends here.
+  if (!hub.hasSubscriptions) return;
   // Wire form (decimals as 8-dp strings, dates ISO) built lazily: only when a connection will receive it.
   switch (e.kind) {
     case 'orderBook':
@@ -48,28 +51,38 @@ function publishEvent(hub: Hub, e: SimEvent, isSubaccount: (accountId: string) =
       if (e.candleType !== 'TRADE') return;
       hub.publish(`candle_${e.marketSymbol}_${e.interval}`, 'candle', () => wire({ sequence: e.sequence, marketSymbol: e.marketSymbol, interval: e.interval, delta: e.delta }));
       return;
-    case 'execution': {
-      const payload = () => wire({ accountId: e.accountId, sequence: e.sequence, deltas: e.deltas });
-      publishPrivate(hub, PRIVATE.execution, 'execution', payload, e.accountId, isSubaccount);
+    // Payload builders are passed inline (never named constants): the engine publishes every event, mostly to
+    // nobody, and under tsx each named closure costs a defineProperty per event.
+    case 'execution':
+      publishPrivate(hub, PRIVATE.execution, 'execution', e, isSubaccount);
       return;
-    }
     case 'balance':
     case 'order':
     case 'conditionalOrder':
-    case 'deposit': {
-      const payload = () => wire({ accountId: e.accountId, sequence: e.sequence, delta: e.delta });
-      publishPrivate(hub, PRIVATE[e.kind], e.kind, payload, e.accountId, isSubaccount);
+    case 'deposit':
+      publishPrivate(hub, PRIVATE[e.kind], e.kind, e, isSubaccount);
       return;
-    }
   }
 }
 
-function publishPrivate(hub: Hub, channel: string, name: string, payload: () => object, accountId: string, isSubaccount: (id: string) => boolean): void {
+type PrivateEvent = Extract<SimEvent, { accountId: string }>;
+
+function privatePayload(e: PrivateEvent): object {
+  return e.kind === 'execution'
+    ? wire({ accountId: e.accountId, sequence: e.sequence, deltas: e.deltas })
+    : wire({ accountId: e.accountId, sequence: e.sequence, delta: e.delta });
+}
+
+function publishPrivate(hub: Hub, channel: string, name: string, e: PrivateEvent, isSubaccount: (id: string) => boolean): void {
+  const accountId = e.accountId;
+  if (!isSubaccount(accountId)) {
+    hub.publish(channel, name, () => privatePayload(e), { accountId });
+    return;
+  }
   // Built once even when both channels have recipients.
-  let built: object | undefined;
-  const once = () => (built ??= payload());
-  hub.publish(channel, name, once, { accountId });
-  if (isSubaccount(accountId)) hub.publish(`subaccounts_${channel}`, name, once, { accountId });
+  const cache: { built?: object } = {};
+  hub.publish(channel, name, () => (cache.built ??= privatePayload(e)), { accountId });
+  hub.publish(`subaccounts_${channel}`, name, () => (cache.built ??= privatePayload(e)), { accountId });
 }
 
 function wire(value: object): object {

@@ -76,30 +76,3 @@ export class MarketDeltas {
     return { nonce: ++this.nonce, delta };
   }
 }
-
-/**
- * Stable integer fill ids for trade uuids: v1.1 numbered fills with ints (`FillId`, `Id`), v3 with uuids, and a
- * client matches the fills of a QueryExchangeState result with those of later uE messages by id.
- */
-export class FillIds {
-  readonly #ids = new Map<string, number>();
-  #next: number;
-  readonly #cap: number;
-
-  constructor(first = 1, cap = 50_000) {
-    this.#next = first;
-    this.#cap = cap;
-  }
-
-  /** The int id of trade `uuid`, assigned on first sight. */
-  of(uuid: string): number {
-    let id = this.#ids.get(uuid);
-    if (id === undefined) {
-      id = this.#next++;
-      this.#ids.set(uuid, id);
-      // Old trades are never asked for again once they left every market's recent list; keep memory bounded.
-      if (this.#ids.size > this.#cap) this.#ids.delete(this.#ids.keys().next().value as string);
-    }
-    return id;
-  }
-}

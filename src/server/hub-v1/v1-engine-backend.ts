@@ -18,7 +18,7 @@ import type { SimEngine } from '../../sim/engine.js';
 import { balanceToV1, orderToV1, summaryToV1, tradeToV1 } from '../../wire/v1/mapping/index.js';
 import { symbolToV1Market, v1MarketToSymbol } from '../../wire/v1/market-name.js';
 import type { V1BalanceDeltaBalance, V1DeltaFill, V1OrderDelta, V1StateFill, V1SummaryDelta } from '../../wire/v1/hub/messages.js';
-import { FillIds } from './market-deltas.js';
+import { NumericIds } from '../v1/numeric-ids.js';
 import type { V1Hub } from './v1-hub.js';
 import type { V1ExchangeSnapshot, V1HubBackend } from './v1-hub-types.js';
 
@@ -32,7 +32,8 @@ function intOf(uuid: string): number {
 
 /** The backend plus the per-server state the bridge shares with it (fill ids). */
 export interface V1EngineBackend extends V1HubBackend {
-  readonly fillIds: FillIds;
+  /** Int fill ids (v1.1 `FillId`/`Id`) of trade uuids, so a snapshot's fills and later uE fills agree. */
+  readonly fillIds: NumericIds;
   /** A v1.1 summary of one v3 market symbol. */
   summaryOf(symbol: string): V1SummaryDelta;
 }
@@ -44,7 +45,8 @@ export interface V1EngineBackend extends V1HubBackend {
  * const v1 = new V1Hub({ backend: v1EngineBackend(engine) });
  */
 export function v1EngineBackend(engine: SimEngine): V1EngineBackend {
-  const fillIds = new FillIds();
+  // Old trades are never asked for again once they left every market's recent list.
+  const fillIds = new NumericIds(50_000);
   const accounts = engine.funds.accounts;
   const summaryOf = (symbol: string): V1SummaryDelta => {
     const created = engine.catalog.markets().find((m) => m.symbol === symbol)?.createdAt ?? new Date(0);
@@ -86,7 +88,7 @@ export function v1EngineBackend(engine: SimEngine): V1EngineBackend {
         MarketName: marketName,
         Buys: book.bid.map((l) => ({ Quantity: l.quantity, Rate: l.rate })),
         Sells: book.ask.map((l) => ({ Quantity: l.quantity, Rate: l.rate })),
-        Fills: trades.map((t) => stateFill(t, fillIds.of(t.id))),
+        Fills: trades.map((t) => stateFill(t, fillIds.idOf(t.id))),
       };
     },
     summaries() {
@@ -158,29 +160,37 @@ export function v1BalanceDelta(accountId: string, b: Balance): V1BalanceDeltaBal
  * const stop = bridgeEventsToV1Hub(engine, v1, backend);
  */
 export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1EngineBackend): () => void {
+  // v1.1 names of v3 symbols, remembered: every book change and trade needs one (a regex and two strings each).
+  const names = new Map<string, string>();
+  const v1Name = (symbol: string): string => {
+    let name = names.get(symbol);
+    if (name === undefined) names.set(symbol, (name = symbolToV1Market(symbol)));
+    return name;
+  };
   return engine.bus.on((e) => {
     switch (e.kind) {
       case 'orderBook': {
         // The served book is the depth-500 view; its deltas are what a full-book v1.1 client needs.
         if (e.depth !== 500) return;
-        const name = symbolToV1Market(e.marketSymbol);
+        const name = v1Name(e.marketSymbol);
         for (const d of e.bidDeltas) hub.levelChanged(name, 'buy', d.rate, d.quantity);
         for (const d of e.askDeltas) hub.levelChanged(name, 'sell', d.rate, d.quantity);
         return;
       }
       case 'trade': {
-        const name = symbolToV1Market(e.marketSymbol);
-        for (const t of e.deltas) hub.filled(name, deltaFill(t, backend.fillIds.of(t.id)));
+        const name = v1Name(e.marketSymbol);
+        for (const t of e.deltas) hub.filled(name, deltaFill(t, backend.fillIds.idOf(t.id)));
         return;
       }
+      // Built only when a connection will receive them: nobody may be listening, and these read the book or hash.
       case 'marketSummaries':
-        hub.summariesChanged(e.deltas.map((s) => backend.summaryOf(s.symbol)));
+        if (e.deltas.length > 0) hub.summariesChanged(() => e.deltas.map((s) => backend.summaryOf(s.symbol)));
         return;
       case 'order':
-        hub.orderChanged(e.accountId, v1OrderDelta(e.accountId, e.delta));
+        hub.orderChanged(e.accountId, () => v1OrderDelta(e.accountId, e.delta));
         return;
       case 'balance':
-        hub.balanceChanged(e.accountId, v1BalanceDelta(e.accountId, e.delta));
+        hub.balanceChanged(e.accountId, () => v1BalanceDelta(e.accountId, e.delta));
         return;
       default:
         return;

@@ -179,33 +179,54 @@ export class V1Hub {
     if (m?.fill(fill)) this.#queueFlush();
   }
 
-  /** Summaries changed: uS to SubscribeToSummaryDeltas connections, uL to SubscribeToSummaryLiteDeltas ones. */
-  summariesChanged(deltas: readonly V1SummaryDelta[]): void {
-    if (deltas.length === 0) return;
+  /**
+   * Summaries changed: uS to SubscribeToSummaryDeltas connections, uL to SubscribeToSummaryLiteDeltas ones. The
+   * nonce moves on whether or not anyone listens; `deltas` may be a function, called only when someone does (the
+   * engine reports every change, and building v1.1 summaries reads the whole book).
+   */
+  summariesChanged(deltas: readonly V1SummaryDelta[] | (() => readonly V1SummaryDelta[])): void {
+    if (typeof deltas !== 'function' && deltas.length === 0) return;
     const nonce = ++this.#summaryNonce;
+    let built: readonly V1SummaryDelta[] | undefined = typeof deltas === 'function' ? undefined : deltas;
     let lite: string | undefined;
     for (const s of this.#sessions.values()) {
-      if (s.summaries) this.#send(s, 'uS', encodeV1Payload({ Nonce: s.offset + nonce, Deltas: deltas }));
+      if (!s.summaries && !s.lite) continue;
+      built ??= (deltas as () => readonly V1SummaryDelta[])();
+      if (built.length === 0) return;
+      if (s.summaries) this.#send(s, 'uS', encodeV1Payload({ Nonce: s.offset + nonce, Deltas: built }));
       if (s.lite) {
+        const all = built;
         lite ??= encodeV1Payload({
-          Deltas: deltas.map((d) => ({ MarketName: d.MarketName, Last: d.Last, BaseVolume: d.BaseVolume, PrevDay: d.PrevDay })),
+          Deltas: all.map((d) => ({ MarketName: d.MarketName, Last: d.Last, BaseVolume: d.BaseVolume, PrevDay: d.PrevDay })),
         });
         this.#send(s, 'uL', lite);
       }
     }
   }
 
-  /** An order of `accountId` changed: uO to its authenticated connections. */
-  orderChanged(accountId: string, delta: Omit<V1OrderDelta, 'Nonce'>): void {
+  /**
+   * An order of `accountId` changed: uO to its authenticated connections. `delta` may be a function, called only
+   * when such a connection is open.
+   */
+  orderChanged(accountId: string, delta: Omit<V1OrderDelta, 'Nonce'> | (() => Omit<V1OrderDelta, 'Nonce'>)): void {
+    let built: Omit<V1OrderDelta, 'Nonce'> | undefined;
     for (const s of this.#sessions.values()) {
-      if (s.accountId === accountId) this.#send(s, 'uO', encodeV1Payload({ ...delta, Nonce: ++s.accountNonce }));
+      if (s.accountId !== accountId) continue;
+      built ??= typeof delta === 'function' ? delta() : delta;
+      this.#send(s, 'uO', encodeV1Payload({ ...built, Nonce: ++s.accountNonce }));
     }
   }
 
-  /** A balance of `accountId` changed: uB to its authenticated connections. */
-  balanceChanged(accountId: string, balance: V1BalanceDeltaBalance): void {
+  /**
+   * A balance of `accountId` changed: uB to its authenticated connections. `balance` may be a function, called only
+   * when such a connection is open.
+   */
+  balanceChanged(accountId: string, balance: V1BalanceDeltaBalance | (() => V1BalanceDeltaBalance)): void {
+    let built: V1BalanceDeltaBalance | undefined;
     for (const s of this.#sessions.values()) {
-      if (s.accountId === accountId) this.#send(s, 'uB', encodeV1Payload({ Nonce: ++s.accountNonce, Delta: balance }));
+      if (s.accountId !== accountId) continue;
+      built ??= typeof balance === 'function' ? balance() : balance;
+      this.#send(s, 'uB', encodeV1Payload({ Nonce: ++s.accountNonce, Delta: built }));
     }
   }
 

@@ -9,7 +9,7 @@
  */
 import { encodePayload } from '../../bittrex/hub/codec.js';
 import { systemClock, type Clock, type TimerHandle } from '../../core/clock.js';
-import { parseChannel } from './channels.js';
+import { type ChannelInfo, parseChannel } from './channels.js';
 import { HubFaults } from './faults.js';
 import {
   HubMethodError,
@@ -110,6 +110,8 @@ export class Hub {
   readonly #sessions = new Map<string, Session>();
   /** Canonical channel name → subscribed sessions, so a publish touches only its recipients. */
   readonly #byChannel = new Map<string, Set<Session>>();
+  /** See {@link Hub.#channelInfo}. */
+  readonly #published = new Map<string, ChannelInfo | undefined>();
   readonly #heartbeat: TimerHandle;
   readonly #authGuard: HubAuthGuard;
 
@@ -138,7 +140,7 @@ export class Hub {
    * in the publisher, not wire input.
    */
   publish(channel: string, messageName: string, payload: object | (() => object), opts: PublishOptions = {}): number {
-    const info = parseChannel(channel);
+    const info = this.#channelInfo(channel);
     if (!info) throw new Error(`Hub.publish: ${JSON.stringify(channel)} is not a channel of the v3 stream table`);
     const accountId = opts.accountId;
     if (info.scope !== 'public' && accountId === undefined) {
@@ -154,6 +156,29 @@ export class Hub {
     const argsJson = JSON.stringify([encodePayload(body)]);
     for (const s of recipients) this.#deliver(s, messageName, argsJson);
     return recipients.length;
+  }
+
+  /**
+   * `parseChannel` of a published channel, remembered: the engine publishes on a few channels per market many
+   * times a second, and the regular expressions were a measurable part of placing an order. Bounded, since the
+   * names come from the publisher (the engine's markets), which a long run could still widen.
+   */
+  #channelInfo(channel: string): ChannelInfo | undefined {
+    let info = this.#published.get(channel);
+    if (info === undefined && !this.#published.has(channel)) {
+      info = parseChannel(channel);
+      if (this.#published.size >= 4096) this.#published.clear();
+      this.#published.set(channel, info);
+    }
+    return info;
+  }
+
+  /**
+   * True while at least one connection is subscribed to some channel. A publisher may skip building a message
+   * (its channel name included) when this is false: {@link publish} would deliver it to nobody.
+   */
+  get hasSubscriptions(): boolean {
+    return this.#byChannel.size > 0;
   }
 
   /** Every open connection, in the order they opened. */

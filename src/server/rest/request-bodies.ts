@@ -15,11 +15,12 @@ import { checkAmount, decodeBody } from './body.js';
 const NEW_ORDER_FIELDS = ['marketSymbol', 'direction', 'type', 'quantity', 'ceiling', 'limit', 'timeInForce', 'clientOrderId', 'useAwards'] as const;
 
 // timeInForce is optional on the way in: MARKET orders from some clients omit it; the engine applies the rules.
+const newOrderFields = object<Omit<NewOrder, 'timeInForce'> & { timeInForce?: NewOrder['timeInForce'] }>(
+  { marketSymbol: str, direction: oneOf(ORDER_DIRECTIONS), type: oneOf(ORDER_TYPES) },
+  { quantity: dec, ceiling: dec, limit: dec, clientOrderId: id, useAwards: bool, timeInForce: oneOf(TIME_IN_FORCES) },
+);
 const newOrderDecoder: Decoder<NewOrder> = (v, path, where) => {
-  const o = object<Omit<NewOrder, 'timeInForce'> & { timeInForce?: NewOrder['timeInForce'] }>(
-    { marketSymbol: str, direction: oneOf(ORDER_DIRECTIONS), type: oneOf(ORDER_TYPES) },
-    { quantity: dec, ceiling: dec, limit: dec, clientOrderId: id, useAwards: bool, timeInForce: oneOf(TIME_IN_FORCES) },
-  )(v, path, where);
+  const o = newOrderFields(v, path, where);
   if (!o.timeInForce) throw new SimError(400, 'ORDER_TYPE_INVALID', `${where}: ${path ? `${path}.` : ''}timeInForce is missing`);
   return o as NewOrder;
 };

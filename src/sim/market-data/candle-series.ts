@@ -40,14 +40,14 @@ export class CandleSeries {
     return this.#lastClose;
   }
 
-  /** Fold one trade into the candle of its interval; returns that candle's new state. */
-  addTrade(at: number, rate: Decimal, quantity: Decimal): Candle {
+  /** Fold one trade into the candle of its interval (`quote` = quantity × rate, when the caller has it); returns that candle's new state. */
+  addTrade(at: number, rate: Decimal, quantity: Decimal, quote: Decimal = quantity.times(rate)): Candle {
     const slot = this.#slotFor(at, rate, rate);
     slot.high = dmax(slot.high, rate);
     slot.low = dmin(slot.low, rate);
     slot.close = rate;
     slot.volume = slot.volume.plus(quantity);
-    slot.quoteVolume = slot.quoteVolume.plus(quantity.times(rate));
+    slot.quoteVolume = slot.quoteVolume.plus(quote);
     this.#lastClose = rate;
     return toCandle(slot);
   }

@@ -110,9 +110,11 @@ export class MarketData {
     const touched = new Map<CandleInterval, Candle>();
     for (const t of trades) {
       const at = t.executedAt.getTime();
-      st.summary.add(at, t.rate, t.quantity);
+      // One product per trade, shared by the summary and every interval's candle.
+      const quote = t.quantity.times(t.rate);
+      st.summary.add(at, t.rate, t.quantity, quote);
       for (const interval of CANDLE_INTERVALS) {
-        const c = st.series.TRADE[interval].addTrade(at, t.rate, t.quantity);
+        const c = st.series.TRADE[interval].addTrade(at, t.rate, t.quantity, quote);
         const prev = touched.get(interval);
         // One call's trades share a timestamp in practice; if they ever straddle a boundary, publish both candles.
         if (prev && prev.startsAt.getTime() !== c.startsAt.getTime()) this.#emitCandle(st.symbol, 'TRADE', interval, prev);

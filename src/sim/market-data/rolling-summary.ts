@@ -52,7 +52,7 @@ export class RollingSummary {
    * Add one trade. Trades must come in time order; a trade stamped before the newest bucket (which the engine
    * never produces, its clock only moves forward) is counted in the newest bucket rather than reordering history.
    */
-  add(at: number, rate: Decimal, quantity: Decimal): void {
+  add(at: number, rate: Decimal, quantity: Decimal, quote: Decimal = quantity.times(rate)): void {
     const start = Math.max(Math.floor(at / this.#resolutionMs) * this.#resolutionMs, this.#last()?.start ?? -Infinity);
     let b = this.#last();
     if (!b || b.start !== start) {
@@ -71,7 +71,6 @@ export class RollingSummary {
         this.#pushMin(b);
       }
     }
-    const quote = quantity.times(rate);
     b.volume = b.volume.plus(quantity);
     b.quoteVolume = b.quoteVolume.plus(quote);
     this.#volume = this.#volume.plus(quantity);

@@ -1,0 +1,39 @@
+/**
+ * toWireJson writes text directly (no intermediate copy); it must be exactly JSON.stringify(toWire(value)) for
+ * every value, model objects and odd ones alike.
+ */
+import { describe, expect, it } from 'vitest';
+import { dec } from '../../src/core/decimal.js';
+import { WireNumber } from '../../src/core/wire-number.js';
+import { toWire, toWireJson } from '../../src/model/encode.js';
+
+class Custom {
+  a = 1;
+  b = dec('2.5');
+  skip = undefined;
+}
+
+const values: unknown[] = [
+  null, undefined, true, false, 0, -0, 1.5, 1e21, -1e-7, Number.NaN, Number.POSITIVE_INFINITY, '', 'plain', 'quote " and \\ and \n and \u0001 and é',
+  dec('0'), dec('-0.00000001'), dec('123456789.123456789'), dec('1e-12'), dec('30010'),
+  new Date(0), new Date('2026-11-27T04:53:06.404Z'),
+  [], [undefined, () => 1, Symbol('s'), null, dec('1')],
+  {},
+  { id: 'x', quantity: dec('0.001'), limit: dec('30010'), createdAt: new Date(1), closedAt: undefined, fn: () => 1, sym: Symbol('s'), nested: { deep: [dec('1.23456789'), { d: new Date(2) }] } },
+  Object.assign(Object.create(null) as object, { a: 1, b: dec('2') }),
+  new Custom(),
+  { n: new WireNumber('1.0000000000000001'), m: new Map([['a', 1]]) },
+  { toJSON: () => ({ replaced: true }) },
+  { '__proto__key': 1, 'odd"key': 2, '': 3 },
+];
+
+describe('toWireJson', () => {
+  it.each(values.map((v, i) => [i, v]))('value #%i is written as JSON.stringify(toWire(value)) in both styles', (_i, v) => {
+    for (const style of ['fixed8', 'plain'] as const) expect(toWireJson(v, style)).toBe(JSON.stringify(toWire(v, style)));
+  });
+
+  it('throws where JSON.stringify(toWire(value)) throws', () => {
+    expect(() => toWireJson({ a: 1n })).toThrow(TypeError);
+    expect(() => toWireJson({ at: new Date(Number.NaN) })).toThrow(RangeError);
+  });
+});
