@@ -5,6 +5,7 @@
  * by order id until the order is linked, then delivered.
  */
 import { type Decimal, ZERO } from '../core/decimal.js';
+import { RecentIds } from '../core/recent-ids.js';
 import type { Execution } from '../model/order.js';
 import type { FillRecord } from './journal-records.js';
 import type { FillEvent } from './order-manager-deps.js';
@@ -17,14 +18,14 @@ import type { FillEvent } from './order-manager-deps.js';
  * for (const e of fills.takeParked(orderId)) report(e); // once the order id is linked
  */
 export class FillTracker {
-  readonly #seen = new Set<string>();
+  readonly #seen: RecentIds;
   readonly #parked = new Map<string, Execution[]>();
   #parkedCount = 0;
-  readonly #maxSeen: number;
   readonly #maxParked: number;
 
   constructor(options: { maxSeen?: number; maxParked?: number } = {}) {
-    this.#maxSeen = options.maxSeen ?? 100_000;
+    // At least the last maxSeen execution ids (src/core/recent-ids.ts says why two generations, not one trimmed set).
+    this.#seen = new RecentIds(options.maxSeen ?? 100_000);
     this.#maxParked = options.maxParked ?? 10_000;
   }
 
@@ -34,7 +35,6 @@ export class FillTracker {
 
   markSeen(executionId: string): void {
     this.#seen.add(executionId);
-    if (this.#seen.size > this.#maxSeen) this.#seen.delete(this.#seen.values().next().value as string);
   }
 
   /**

@@ -21,6 +21,7 @@
 import { Observable, Subject } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { type Decimal, ZERO } from '../core/decimal.js';
+import { RecentIds } from '../core/recent-ids.js';
 import type { OrderEvent } from '../orders/order-events.js';
 import { type EquityCurveState, type EquityPoint, EquityCurve } from './equity-curve.js';
 import { Position, type PositionSnapshot, type PositionView } from './position.js';
@@ -55,7 +56,7 @@ export interface PortfolioOptions {
   quoteCurrency?: string;
   /** Equity points kept (oldest dropped first; peak and max drawdown are unaffected). Default 10,000. */
   maxEquityPoints?: number;
-  /** Fill ids remembered to drop duplicates (order manager replays after a reconnect). Default 100,000. */
+  /** Fill ids remembered to drop duplicates (order manager replays after a reconnect): at least the last this many, at most twice. Default 100,000. */
   maxRememberedFills?: number;
 }
 
@@ -87,8 +88,7 @@ export class Portfolio {
   #quote: string | undefined;
   readonly #positions = new Map<string, Position>();
   readonly #curve: EquityCurve;
-  readonly #seen = new Set<string>();
-  readonly #maxSeen: number;
+  readonly #seen: RecentIds;
   readonly #changes = new Subject<FillEvent>();
   /** Last mark seen per currency linking it to the reporting currency (`inverse`: of `<reporting>-<currency>`). */
   readonly #rates = new Map<string, Rate>();
@@ -108,7 +108,7 @@ export class Portfolio {
     this.#clock = opts.clock;
     this.#quote = opts.quoteCurrency;
     this.#curve = new EquityCurve(opts.clock.now(), opts.maxEquityPoints);
-    this.#maxSeen = opts.maxRememberedFills ?? 100_000;
+    this.#seen = new RecentIds(opts.maxRememberedFills ?? 100_000);
   }
 
   /** The reporting currency (undefined until set or until the first fill). */
@@ -127,7 +127,6 @@ export class Portfolio {
       throw new RangeError(`portfolio: invalid fill ${id} (quantity ${f.quantity}, rate ${f.rate}, commission ${f.commission})`);
     }
     this.#seen.add(id);
-    if (this.#seen.size > this.#maxSeen) this.#seen.delete(this.#seen.values().next().value as string);
     const quote = quoteOf(f.marketSymbol);
     this.#quote ??= quote;
     const key = `${f.strategy}|${f.marketSymbol}`;
