@@ -87,7 +87,7 @@ export const V1_1_LACKS: VenueLacks = Object.freeze({
   balanceUpdateTimes: { what: 'balance update times', why: 'v1.1 REST balances carry no time (only uB deltas do)' },
   marketDetails: {
     what: 'market precision, tags, terms of service and prohibited countries',
-    why: 'the v1.1 Market has no precision, tags or terms and IsRestricted is a flag, not a country list (seed 001 section 2): the gateway infers a precision from the market\'s prices',
+    why: 'the v1.1 Market has no precision, tags or terms and IsRestricted is a flag, not a country list (seed 001 section 2): the gateway takes the precision from its config or the same engine\'s v3 markets, else the 8 decimals of the v1.1 wire',
   },
   currencyDetails: {
     what: 'currency tags and terms of service',

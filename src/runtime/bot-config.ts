@@ -27,6 +27,14 @@ const strategySchema = z.strictObject({
   enabled: z.boolean().default(true),
 });
 
+/**
+ * Rate decimals per market for a v1.1 venue: 0 to 8, the most the v1.1 wire carries (every rate and amount had at
+ * most 8 decimals).
+ */
+const v1PrecisionSchema = z.record(marketSymbolSchema, z.number().int('a whole number of decimals').min(0).max(8, 'at most 8: v1.1 rates carry 8 decimals'), {
+  error: (iss) => (iss.code === 'invalid_key' ? `${JSON.stringify(iss.input)} is not a market symbol like BTC-USD` : undefined),
+});
+
 const venueSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     /** Start rexbot's simulator in this process and trade against it over real HTTP and hub connections. */
@@ -35,6 +43,8 @@ const venueSchema = z.discriminatedUnion('kind', [
     simulator: z.string().optional(),
     /** Interface version the bot speaks: `v3` (default) or the legacy `v1` (v1.1 REST + hub c2, limit orders only). */
     dialect: z.enum(['v3', 'v1']).default('v3'),
+    /** `dialect: v1` only: rate decimals per market; default the simulator's own (its v3 /markets). */
+    precision: v1PrecisionSchema.optional(),
   }),
   z.strictObject({
     /** Connect to a running venue: the real interface or a `rexbot sim` elsewhere. */
@@ -43,6 +53,13 @@ const venueSchema = z.discriminatedUnion('kind', [
     restUrl: z.url(),
     hubUrl: z.url(),
     dialect: z.enum(['v3', 'v1']).default('v3'),
+    /**
+     * `dialect: v1` only: rate decimals per market (`{ BTC-USD: 3 }`). v1.1 publishes no precision and the venue
+     * refuses a finer rate (RATE_PRECISION_NOT_ALLOWED), so each strategy market needs it here or from v3RestUrl.
+     */
+    precision: v1PrecisionSchema.optional(),
+    /** `dialect: v1` only: the same engine's v3 REST base (`https://api.bittrex.com/v3`), whose /markets gives each market's precision. */
+    v3RestUrl: z.url().optional(),
   }),
   backtestVenueSchema,
 ]);
@@ -114,6 +131,7 @@ export const botConfigSchema = z.strictObject({
   /** Sharing that budget between processes (see README "Several bot processes on one API key"). */
   rateLimit: rateLimitSchema.prefault({}),
 }).superRefine((cfg, ctx) => {
+  for (const issue of v1PrecisionIssues(cfg)) ctx.addIssue({ code: 'custom', ...issue });
   if (cfg.rateLimit.shared === undefined) return;
   try {
     budgetRule({ callsPerMinute: cfg.callsPerMinute, ...cfg.rateLimit });
@@ -153,6 +171,33 @@ export function loadBotConfig(file: string, env: NodeJS.ProcessEnv = process.env
     throw new ConfigError(file, [{ path: 'credentials', message: 'a live venue needs credentials (apiKey/apiSecret from the environment, or credentials.file)' }]);
   }
   return { ...cfg, file };
+}
+
+/**
+ * `venue.precision` and `venue.v3RestUrl` belong to `dialect: v1` (v3 publishes each market's precision itself), and
+ * a live v1 venue must say each strategy market's precision one way or the other: v1.1 does not, and a guess is
+ * either refused by the venue (too fine) or quotes coarser than it allows (see the v1.1 gateway's WIRE note).
+ */
+function v1PrecisionIssues(cfg: { venue: z.output<typeof venueSchema>; strategies: z.output<typeof strategySchema>[] }): { path: PropertyKey[]; message: string }[] {
+  const venue = cfg.venue;
+  if (venue.kind === 'backtest') return [];
+  const v3RestUrl = venue.kind === 'live' ? venue.v3RestUrl : undefined;
+  if (venue.dialect === 'v3') {
+    const extra = [...(venue.precision ? ['precision'] : []), ...(v3RestUrl !== undefined ? ['v3RestUrl'] : [])];
+    return extra.map((key) => ({ path: ['venue', key], message: `is for venue.dialect v1 only: v3 publishes each market's precision itself` }));
+  }
+  if (venue.kind !== 'live' || v3RestUrl !== undefined) return [];
+  const issues: { path: PropertyKey[]; message: string }[] = [];
+  for (const [i, s] of cfg.strategies.entries()) {
+    for (const [j, m] of s.markets.entries()) {
+      if (venue.precision?.[m] !== undefined) continue;
+      issues.push({
+        path: ['strategies', i, 'markets', j],
+        message: `v1.1 publishes no rate precision for ${m} and the venue refuses a finer rate (RATE_PRECISION_NOT_ALLOWED): give venue.precision.${m} (its decimals) or venue.v3RestUrl (the same engine's v3 REST, which publishes it)`,
+      });
+    }
+  }
+  return issues;
 }
 
 /** The API key and secret a config names, reading `credentials.file` when given; undefined when none. */

@@ -58,10 +58,12 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   let restUrl: string;
   let hubUrl: string;
   let credentials: { apiKey: string; apiSecret: string } | undefined;
+  let v3RestUrl: string | undefined; // where a v1 gateway reads each market's precision (see v1-gateway.ts)
   if (cfg.venue.kind === 'paper') {
     const simCfg = cfg.venue.simulator ? loadSimConfig(resolve(baseDir, cfg.venue.simulator), opts.env) : parseSimConfig('', '<defaults>', baseDir);
     simulator = await startSimulator(simCfg, { env: {}, onInternalError: (err, where) => logger.error({ err, where }, 'simulator internal error') });
     restUrl = venueDialect(cfg.venue) === 'v1' ? simulator.server.restV1Url : simulator.server.restUrl;
+    v3RestUrl = simulator.server.restUrl;
     hubUrl = cfg.transport === 'core' ? simulator.server.coreHubUrl : simulator.server.hubUrl;
     credentials = { apiKey: simulator.demo.apiKey, apiSecret: simulator.demo.apiSecret };
     logger.info({ rest: restUrl, hub: hubUrl, driver: simulator.driver.kind }, 'paper trading against the in-process simulator');
@@ -70,6 +72,7 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   } else {
     restUrl = cfg.venue.restUrl;
     hubUrl = cfg.venue.hubUrl;
+    v3RestUrl = cfg.venue.v3RestUrl;
     credentials = resolveCredentials(cfg);
   }
   if (credentials) registerSecret(credentials.apiSecret);
@@ -78,7 +81,7 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   const { throttler, shared } = await createKeyThrottler(cfg, credentials, logger);
   throttlerMetrics(throttler, metrics.registry);
   const gateway: ExchangeGateway = venueDialect(cfg.venue) === 'v1'
-    ? createV1Gateway({ restUrl, hubUrl, credentials, clock, throttler })
+    ? createV1Gateway({ restUrl, hubUrl, credentials, clock, throttler, v3RestUrl, precision: 'precision' in cfg.venue ? cfg.venue.precision : undefined })
     : createBittrexGateway({ restUrl, hubUrl, transport: cfg.transport, credentials, clock, throttler, logger: logger.child({ component: 'gateway' }) });
   if (venueDialect(cfg.venue) === 'v1') logger.info({ rest: restUrl, hub: hubUrl }, 'speaking the legacy v1.1 interface (limit orders only; no candles or conditional orders)');
 

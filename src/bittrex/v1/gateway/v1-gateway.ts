@@ -14,12 +14,28 @@
  * v1.1 has no clientOrderId: the gateway remembers the ids it placed (clientOrderId → order id, this process only)
  * and puts them back on every order it reports, refusing a repeated one with CLIENTORDERID_ALREADY_EXISTS as v3 does.
  * Nor has it executions: see v1-executions.ts.
+ *
+ * WIRE (rate precision): v1.1's getmarkets publishes no price precision (seed 001 section 2; the official v1.1
+ * document has none either), yet the engine behind it refuses a rate finer than the market allows with
+ * `{"success":false,"message":"RATE_PRECISION_NOT_ALLOWED","result":null}` — what v1.1 clients met on USD markets,
+ * which took 3 decimals while BTC markets took 8 (ccxt/ccxt#3307, DeviaVir/zenbot#1970, JKorf/Bittrex.Net#133), and
+ * what the 2021 hub captures show: USD and most USDT markets never carry a rate past 3 decimals, BTC markets 8.
+ * So neither guess holds: 8 decimals (the finest the wire carries) is refused on a USD market, and the decimals of
+ * observed prices (this gateway's earlier guess) are coarser than the venue allows whenever the prices happen to be
+ * round (0 for BTC-USD where the engine takes 3). The precision is therefore taken, never guessed: from
+ * {@link V1GatewayOptions.precision} (the user states the venue's rule), else from the same engine's v3 GET /markets
+ * ({@link V1GatewayOptions.v3RestUrl}; both versions run on one engine and may be mixed, as the upgrade guide
+ * says), else {@link V1_PRECISION}, the finest the v1.1 wire carries: never coarser than the venue allows, and a
+ * rate it refuses is refused loudly, never rounded away. A configured precision finer than the venue's published
+ * one is refused when the markets are read (every order at it would be).
  */
-import { ApiError } from '../../../core/errors.js';
+import { ApiError, ValidationError } from '../../../core/errors.js';
 import { type Clock, systemClock } from '../../../core/clock.js';
 import type { ExchangeGateway, Snapshot } from '../../../gateway/exchange-gateway.js';
 import type { ApiErrorBody, BatchResponse, BulkCancelResult, NewOrder, Order } from '../../../model/order.js';
+import type { Market } from '../../../model/market.js';
 import { V1_1_LACKS, type VenueCapability } from '../../../model/venue-features.js';
+import { createRestClient, type RestClient } from '../../rest/client.js';
 import { validateBatch, validateDepth, validateNewConditionalOrder, validateNewOrder } from '../../rest/validate.js';
 import {
   balanceFromV1,
@@ -30,6 +46,7 @@ import {
   orderFromV1,
   summaryFromV1,
   tradeFromV1,
+  V1_PRECISION,
 } from '../../../wire/v1/mapping/index.js';
 import { symbolToV1Market } from '../../../wire/v1/market-name.js';
 import type { Credentials } from '../../rest/auth.js';
@@ -50,6 +67,16 @@ export interface V1GatewayOptions {
   venue?: string | undefined;
   /** See {@link V1GatewayStreamsOptions.staleAfterMs}. */
   staleAfterMs?: number | undefined;
+  /**
+   * Rate precision (decimals, 0-8) per v3 market symbol, stated by the user because v1.1 does not publish it
+   * (see the module's WIRE note). Wins over {@link v3RestUrl}'s, which it may not be finer than.
+   */
+  precision?: Readonly<Record<string, number>> | undefined;
+  /**
+   * The same engine's v3 REST base (`https://api.bittrex.com/v3`, the simulator's `.../v3`): its public
+   * GET /markets (one unsigned call through {@link throttler}) gives each market's precision.
+   */
+  v3RestUrl?: string | undefined;
 }
 
 /** The v1.1 gateway, with its REST client exposed for what the port does not cover. */
@@ -114,6 +141,8 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
   };
   const streams = new V1GatewayStreams({ hubUrl: opts.hubUrl, credentials: opts.credentials, clock, decorate, ...(opts.staleAfterMs !== undefined ? { staleAfterMs: opts.staleAfterMs } : {}) });
   const call = <T>(p: Promise<T>): Promise<T> => p.catch(asApiError);
+  const v3: RestClient | undefined =
+    opts.v3RestUrl === undefined ? undefined : createRestClient({ baseUrl: opts.v3RestUrl, throttler: rest.throttler, clock });
   const order = async (id: string): Promise<Order> => {
     const o = decorate(orderFromV1(await call(rest.account.getOrder(id))));
     streams.executions.observe(o);
@@ -126,11 +155,21 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
     streams,
     rest,
     async markets() {
-      // v1.1 publishes no price precision (marketFromV1 assumes 8 decimals, which the engine may refuse). The most
-      // decimals the market's own summary prices use is a precision the venue accepts: coarser, never finer.
-      const [list, summaries] = await Promise.all([call(rest.public.getMarkets()), call(rest.public.getMarketSummaries())]);
-      const places = new Map(summaries.map((s) => [s.MarketName, Math.max(...[s.Bid, s.Ask, s.Last].map((d) => d?.decimalPlaces() ?? 0))]));
-      return list.map((m) => ({ ...marketFromV1(m), precision: places.get(m.MarketName) ?? marketFromV1(m).precision }));
+      // The precision is taken, never guessed from prices: see the module's WIRE note.
+      const [list, published] = await Promise.all([call(rest.public.getMarkets()), v3?.markets.list()]);
+      const venue = new Map(published?.map((m) => [m.symbol, m.precision]));
+      return list.map((m): Market => {
+        const market = marketFromV1(m);
+        const configured = opts.precision?.[market.symbol];
+        const allowed = venue.get(market.symbol);
+        if (configured !== undefined && allowed !== undefined && configured > allowed) {
+          throw new ValidationError(
+            `precision.${market.symbol}`,
+            `${configured} decimals is finer than the ${allowed} the venue allows (its v3 GET /markets says so); every order at it would be refused RATE_PRECISION_NOT_ALLOWED`,
+          );
+        }
+        return { ...market, precision: configured ?? allowed ?? V1_PRECISION };
+      });
     },
     currencies: async () => (await call(rest.public.getCurrencies())).map(currencyFromV1),
     async orderBook(marketSymbol, depth) {
@@ -235,7 +274,7 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
     },
     cancelConditionalOrder: () => Promise.reject(notOnV1('conditionalOrders')),
     async close() {
-      const results = await Promise.allSettled([streams.close(), rest.close()]);
+      const results = await Promise.allSettled([streams.close(), rest.close(), ...(v3 ? [v3.close()] : [])]);
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
     },
