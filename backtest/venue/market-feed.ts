@@ -13,6 +13,7 @@ import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
+import { sameValue } from '../../src/store/order-book.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
 /** Depths the hub serves. */
@@ -32,6 +33,10 @@ class View {
   keys: number[] = [];
   rates: Decimal[] = [];
   quantities: Decimal[] = [];
+  /** The arrays of the view before the last change, refilled by the next one (a view changes on most events). */
+  spareKeys: number[] = [];
+  spareRates: Decimal[] = [];
+  spareQuantities: Decimal[] = [];
 }
 
 /** One market's public data. */
@@ -176,9 +181,16 @@ export class MarketFeed {
  */
 function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefined, depth: number): OrderBookEntry[] {
   const n = merged ? merged.length : Math.min(depth, side.size);
-  const keys: number[] = new Array<number>(n);
-  const rates: Decimal[] = new Array<Decimal>(n);
-  const quantities: Decimal[] = new Array<Decimal>(n);
+  // Filled into the spare arrays, which become the view's and give back the old ones: no allocation per event.
+  const keys = view.spareKeys;
+  const rates = view.spareRates;
+  const quantities = view.spareQuantities;
+  // Setting an array's length is a runtime call: only when the view's size changed.
+  if (keys.length !== n) {
+    keys.length = n;
+    rates.length = n;
+    quantities.length = n;
+  }
   for (let r = 0; r < n; r++) {
     if (merged) {
       const e = merged[r]!;
@@ -200,7 +212,7 @@ function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefin
     if (i < ok.length && j < n && ok[i] === keys[j]) {
       const q = quantities[j]!;
       const old = view.quantities[i]!;
-      if (old !== q && !old.eq(q)) out.push({ rate: rates[j]!, quantity: q });
+      if (old !== q && !sameValue(old, q)) out.push({ rate: rates[j]!, quantity: q });
       i++;
       j++;
     } else if (j < n && (i >= ok.length || side.better(keys[j]!, ok[i]!))) {
@@ -211,6 +223,9 @@ function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefin
       i++;
     }
   }
+  view.spareKeys = view.keys;
+  view.spareRates = view.rates;
+  view.spareQuantities = view.quantities;
   view.keys = keys;
   view.rates = rates;
   view.quantities = quantities;

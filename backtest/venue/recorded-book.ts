@@ -7,10 +7,12 @@
  * only shrink with it (`consumed = min(consumed, quantity)`: what others took after us came out of what was
  * left, and a vanished level owes us nothing); when the recording raises it, the new quantity joins behind and
  * is available. Levels are keyed by the double of their rate (exact enough to tell apart every rate with at most
- * 15 significant digits, which every market's precision allows) and kept sorted best first.
+ * 15 significant digits, which every market's precision allows) and kept sorted best first. The key is made by
+ * `orderingKey`, the same double as `toNumber()` without going through a string (the hot path of every event).
  */
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { OrderBookEntry } from '../../src/model/market.js';
+import { orderingKey, sameValue } from '../../src/store/order-book.js';
 
 /** One recorded level. */
 export interface Level {
@@ -70,7 +72,7 @@ export class RecordedSide {
   }
 
   /** Set a level's recorded quantity (0 removes it); returns its quantity before. */
-  set(rate: Decimal, quantity: Decimal, key: number = rate.toNumber()): Decimal {
+  set(rate: Decimal, quantity: Decimal, key: number = orderingKey(rate)): Decimal {
     const level = this.#levels.get(key);
     if (quantity.isZero()) {
       if (!level) return ZERO;
@@ -81,7 +83,8 @@ export class RecordedSide {
     if (level) {
       const before = level.quantity;
       level.quantity = quantity;
-      if (level.consumed.gt(quantity)) level.consumed = quantity;
+      // `gt` allocates; a zero consumed (the usual case) exceeds only a negative quantity.
+      if (level.consumed.isZero() ? quantity.isNegative() : level.consumed.gt(quantity)) level.consumed = quantity;
       return before;
     }
     this.#levels.set(key, { rate, key, quantity, consumed: ZERO });
@@ -140,13 +143,13 @@ export class RecordedBook {
     for (const s of ['bid', 'ask'] as const) {
       const side = this.side(s);
       const next = new Map<number, OrderBookEntry>();
-      for (const e of s === 'bid' ? bid : ask) if (!e.quantity.isZero()) next.set(e.rate.toNumber(), e);
+      for (const e of s === 'bid' ? bid : ask) if (!e.quantity.isZero()) next.set(orderingKey(e.rate), e);
       const gone: Level[] = [];
       for (const l of side.levels()) if (!next.has(l.key)) gone.push(l);
       for (const l of gone) changes.push({ side: s, key: l.key, rate: l.rate, before: side.set(l.rate, ZERO), after: ZERO });
       for (const e of next.values()) {
         const before = side.set(e.rate, e.quantity);
-        if (!before.eq(e.quantity)) changes.push({ side: s, key: e.rate.toNumber(), rate: e.rate, before, after: e.quantity });
+        if (!sameValue(before, e.quantity)) changes.push({ side: s, key: orderingKey(e.rate), rate: e.rate, before, after: e.quantity });
       }
     }
     return changes;
@@ -156,14 +159,14 @@ export class RecordedBook {
   apply(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[]): LevelChange[] {
     const changes: LevelChange[] = [];
     for (const e of bidDeltas) {
-      const key = e.rate.toNumber();
+      const key = orderingKey(e.rate);
       const before = this.bid.set(e.rate, e.quantity, key);
-      if (!before.eq(e.quantity)) changes.push({ side: 'bid', key, rate: e.rate, before, after: e.quantity });
+      if (!sameValue(before, e.quantity)) changes.push({ side: 'bid', key, rate: e.rate, before, after: e.quantity });
     }
     for (const e of askDeltas) {
-      const key = e.rate.toNumber();
+      const key = orderingKey(e.rate);
       const before = this.ask.set(e.rate, e.quantity, key);
-      if (!before.eq(e.quantity)) changes.push({ side: 'ask', key, rate: e.rate, before, after: e.quantity });
+      if (!sameValue(before, e.quantity)) changes.push({ side: 'ask', key, rate: e.rate, before, after: e.quantity });
     }
     return changes;
   }

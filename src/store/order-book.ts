@@ -59,8 +59,8 @@ interface DecimalParts {
 }
 const parts = (x: Decimal): DecimalParts => x as unknown as DecimalParts;
 
-/** Exact equality of two finite decimals without allocating. */
-function sameValue(a: Decimal, b: Decimal): boolean {
+/** Exact equality of two finite decimals without allocating (`a.eq(b)` coerces `b` into a new Decimal). */
+export function sameValue(a: Decimal, b: Decimal): boolean {
   const x = parts(a);
   const y = parts(b);
   if (x.e !== y.e || x.s !== y.s) return false;
