@@ -167,7 +167,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       reacting = gateway.streams.scheduledDrains !== drains;
       lastAt = event.at;
       if (++count % every === 0) opts.onProgress?.({ events: count, at: event.at, from, to: end ?? event.at });
-      event = await next();
+      // Only a batch's end waits for the reader: an await per event is a promise and a turn each.
+      event = bi < batch.length ? batch[bi++] : await next();
     }
     await clock.advanceTo(end ?? lastAt, drainMicrotasks);
     sampler.cancel();

@@ -238,7 +238,7 @@ export class BacktestStreams implements GatewayStreams {
       if (!this.#microtask) {
         this.#microtask = true;
         this.scheduledDrains++;
-        queueMicrotask(() => this.#drain());
+        queueMicrotask(this.#drainTask);
       }
     } else if (!this.#timer || this.#timerAt > next.due) {
       this.#timer?.cancel();
@@ -249,6 +249,9 @@ export class BacktestStreams implements GatewayStreams {
       }, next.due - now);
     }
   }
+
+  /** {@link #drain} as a microtask callback, made once (a drain is scheduled for almost every event). */
+  readonly #drainTask = (): void => this.#drain();
 
   #drain(): void {
     this.#microtask = false;

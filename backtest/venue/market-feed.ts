@@ -37,13 +37,17 @@ class View {
   spareKeys: number[] = [];
   spareRates: Decimal[] = [];
   spareQuantities: Decimal[] = [];
+  /** The recorded side's version when the view was last built from it alone (-1: built with ours, or never). */
+  version = -1;
 }
 
 /** One market's public data. */
 export class MarketFeed {
   readonly symbol: string;
   readonly book: RecordedBook;
-  readonly #views = new Map<FeedDepth, { bid: View; ask: View; sequence: number }>();
+  readonly #views = new Map<FeedDepth, { depth: FeedDepth; bid: View; ask: View; sequence: number }>();
+  /** The same views in the order followed (iterated on every book change without a Map iterator). */
+  readonly #viewList: Array<{ depth: FeedDepth; bid: View; ask: View; sequence: number }> = [];
   readonly #trades: Trade[] = [];
   #tradeSequence = 0;
   readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
@@ -60,10 +64,11 @@ export class MarketFeed {
   /** Start following a depth (its view starts as the current book, at sequence 1). */
   follow(depth: FeedDepth): void {
     if (this.#views.has(depth)) return;
-    const v = { bid: new View(), ask: new View(), sequence: 1 };
+    const v = { depth, bid: new View(), ask: new View(), sequence: 1 };
     diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
     diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
     this.#views.set(depth, v);
+    this.#viewList.push(v);
   }
 
   /** Follow one of our orders (from the engine's order events): what it rests is shown on the book. */
@@ -133,7 +138,8 @@ export class MarketFeed {
    */
   bookDeltas(): Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> {
     const out: Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> = [];
-    for (const [depth, v] of this.#views) {
+    for (const v of this.#viewList) {
+      const depth = v.depth;
       const bidDeltas = diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
       const askDeltas = diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
@@ -180,6 +186,9 @@ export class MarketFeed {
  * object published (recorded quantities are replaced, never mutated) is unchanged without a comparison.
  */
 function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefined, depth: number): OrderBookEntry[] {
+  // The recorded side has not changed since the view was built from it (most events change one side only).
+  if (merged === undefined && view.version === side.version) return [];
+  view.version = merged === undefined ? side.version : -1;
   const n = merged ? merged.length : Math.min(depth, side.size);
   // Filled into the spare arrays, which become the view's and give back the old ones: no allocation per event.
   const keys = view.spareKeys;

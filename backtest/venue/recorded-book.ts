@@ -42,6 +42,8 @@ export class RecordedSide {
   /** Keys, best first. */
   readonly #keys: number[] = [];
   readonly #desc: boolean;
+  /** Bumped by every change of a level's quantity or of the levels present: a view built at a version still holds. */
+  version = 0;
 
   constructor(side: BookSide) {
     this.side = side;
@@ -76,10 +78,12 @@ export class RecordedSide {
     const level = this.#levels.get(key);
     if (quantity.isZero()) {
       if (!level) return ZERO;
+      this.version++;
       this.#levels.delete(key);
       this.#keys.splice(this.#find(key), 1);
       return level.quantity;
     }
+    this.version++;
     if (level) {
       const before = level.quantity;
       level.quantity = quantity;
@@ -93,6 +97,7 @@ export class RecordedSide {
   }
 
   clear(): void {
+    this.version++;
     this.#levels.clear();
     this.#keys.length = 0;
   }
@@ -153,6 +158,17 @@ export class RecordedBook {
       }
     }
     return changes;
+  }
+
+  /**
+   * Apply stream deltas as {@link apply} does, only saying whether a level's quantity changed: what the venue needs
+   * when none of our orders rests in this market (no queue to update), without a change object per level.
+   */
+  update(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[]): boolean {
+    let changed = false;
+    for (const e of bidDeltas) if (!sameValue(this.bid.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
+    for (const e of askDeltas) if (!sameValue(this.ask.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
+    return changed;
   }
 
   /** Apply stream deltas; returns the levels whose quantity changed. */
