@@ -37,8 +37,9 @@ class View {
   spareKeys: number[] = [];
   spareRates: Decimal[] = [];
   spareQuantities: Decimal[] = [];
-  /** The recorded side's version when the view was last built from it alone (-1: built with ours, or never). */
+  /** The recorded side's and our orders' versions on that side when the view was last built (-1: never). */
   version = -1;
+  oursVersion = -1;
 }
 
 /** One market's public data. */
@@ -53,6 +54,8 @@ export class MarketFeed {
   readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
   /** Our resting quantity per level, by side (added to the recorded quantity in what is published). */
   readonly ours = { bid: new Map<number, Keyed>(), ask: new Map<number, Keyed>() };
+  /** Bumped whenever our resting quantity on a side changes (with the recorded side's version: a view still holds). */
+  readonly #oursVersion = { bid: 0, ask: 0 };
   /** What each of our open orders rests (rate, remaining). */
   readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
 
@@ -65,8 +68,8 @@ export class MarketFeed {
   follow(depth: FeedDepth): void {
     if (this.#views.has(depth)) return;
     const v = { depth, bid: new View(), ask: new View(), sequence: 1 };
-    diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
-    diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
+    this.#sideDeltas('bid', v.bid, depth);
+    this.#sideDeltas('ask', v.ask, depth);
     this.#views.set(depth, v);
     this.#viewList.push(v);
   }
@@ -89,6 +92,7 @@ export class MarketFeed {
   addOurs(side: 'bid' | 'ask', rate: Decimal, quantity: Decimal): void {
     const key = rate.toNumber();
     const m = this.ours[side];
+    this.#oursVersion[side]++;
     const cur = m.get(key);
     const next = cur ? cur.entry.quantity.plus(quantity) : quantity;
     if (next.lte(0)) m.delete(key);
@@ -140,12 +144,27 @@ export class MarketFeed {
     const out: Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> = [];
     for (const v of this.#viewList) {
       const depth = v.depth;
-      const bidDeltas = diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
-      const askDeltas = diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
+      const bidDeltas = this.#sideDeltas('bid', v.bid, depth);
+      const askDeltas = this.#sideDeltas('ask', v.ask, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
       out.push({ depth, sequence: v.sequence, bidDeltas, askDeltas });
     }
+    return out;
+  }
+
+  /**
+   * The entries that bring one side's view up to date. Nothing when neither the recorded side nor our orders on it
+   * changed since the view was built (most events change one side only), without merging or comparing levels.
+   */
+  #sideDeltas(s: 'bid' | 'ask', view: View, depth: FeedDepth): OrderBookEntry[] {
+    const side = this.book[s];
+    const ours = this.ours[s];
+    const oursVersion = this.#oursVersion[s];
+    if (view.version === side.version && view.oursVersion === oursVersion) return [];
+    const out = diff(side, view, ours.size > 0 ? this.#top(side, ours, depth) : undefined, depth);
+    view.version = side.version;
+    view.oursVersion = oursVersion;
     return out;
   }
 
@@ -186,9 +205,6 @@ export class MarketFeed {
  * object published (recorded quantities are replaced, never mutated) is unchanged without a comparison.
  */
 function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefined, depth: number): OrderBookEntry[] {
-  // The recorded side has not changed since the view was built from it (most events change one side only).
-  if (merged === undefined && view.version === side.version) return [];
-  view.version = merged === undefined ? side.version : -1;
   const n = merged ? merged.length : Math.min(depth, side.size);
   // Filled into the spare arrays, which become the view's and give back the old ones: no allocation per event.
   const keys = view.spareKeys;
