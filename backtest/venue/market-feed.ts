@@ -56,6 +56,7 @@ export class MarketFeed {
   readonly ours = { bid: new Map<number, Keyed>(), ask: new Map<number, Keyed>() };
   /** Bumped whenever our resting quantity on a side changes (with the recorded side's version: a view still holds). */
   readonly #oursVersion = { bid: 0, ask: 0 };
+  readonly #sorted: Record<'bid' | 'ask', { version: number; list: Keyed[] }> = { bid: { version: -1, list: [] }, ask: { version: -1, list: [] } };
   /** What each of our open orders rests (rate, remaining). */
   readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
 
@@ -97,6 +98,54 @@ export class MarketFeed {
     const next = cur ? cur.entry.quantity.plus(quantity) : quantity;
     if (next.lte(0)) m.delete(key);
     else m.set(key, { key, entry: { rate, quantity: next } });
+  }
+
+  /** Our levels of a side sorted best first, sorted again only when they changed (see #oursVersion). */
+  #mine(s: 'bid' | 'ask'): Keyed[] {
+    const c = this.#sorted[s];
+    if (c.version !== this.#oursVersion[s]) {
+      const side = this.book[s];
+      c.list = [...this.ours[s].values()].sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
+      c.version = this.#oursVersion[s];
+    }
+    return c.list;
+  }
+
+  /**
+   * {@link #top} written straight into a view's spare arrays (no entry objects: this runs on every book change
+   * while we rest orders); returns the number of levels.
+   */
+  #fillMerged(s: 'bid' | 'ask', view: View, depth: number): number {
+    const side = this.book[s];
+    const mine = this.#mine(s);
+    const keys = view.spareKeys;
+    const rates = view.spareRates;
+    const quantities = view.spareQuantities;
+    let n = 0;
+    let j = 0;
+    for (let r = 0; n < depth; n++) {
+      const l = side.atRank(r);
+      const o = mine[j];
+      if (!l && !o) break;
+      if (l && (o === undefined || side.better(l.key, o.key))) {
+        keys[n] = l.key;
+        rates[n] = l.rate;
+        quantities[n] = l.quantity;
+        r++;
+      } else if (l && o!.key === l.key) {
+        keys[n] = l.key;
+        rates[n] = l.rate;
+        quantities[n] = l.quantity.plus(o!.entry.quantity);
+        r++;
+        j++;
+      } else {
+        keys[n] = o!.key;
+        rates[n] = o!.entry.rate;
+        quantities[n] = o!.entry.quantity;
+        j++;
+      }
+    }
+    return n;
   }
 
   /** The top `depth` levels of recorded + ours, best first. */
@@ -162,7 +211,8 @@ export class MarketFeed {
     const ours = this.ours[s];
     const oursVersion = this.#oursVersion[s];
     if (view.version === side.version && view.oursVersion === oursVersion) return [];
-    const out = diff(side, view, ours.size > 0 ? this.#top(side, ours, depth) : undefined, depth);
+    const n = ours.size > 0 ? this.#fillMerged(s, view, depth) : fillRecorded(side, view, depth);
+    const out = diff(side, view, n);
     view.version = side.version;
     view.oursVersion = oursVersion;
     return out;
@@ -198,15 +248,29 @@ export class MarketFeed {
   }
 }
 
+/** The recorded top `depth` levels of `side` into a view's spare arrays; returns how many. */
+function fillRecorded(side: RecordedSide, view: View, depth: number): number {
+  const n = Math.min(depth, side.size);
+  const keys = view.spareKeys;
+  const rates = view.spareRates;
+  const quantities = view.spareQuantities;
+  for (let r = 0; r < n; r++) {
+    const l = side.atRank(r)!;
+    keys[r] = l.key;
+    rates[r] = l.rate;
+    quantities[r] = l.quantity;
+  }
+  return n;
+}
+
 /**
- * Entries that turn `view` into the current top `depth` levels of `side` (or `merged`, those levels with ours added,
- * when we rest on this side), best first; updates `view`. Both are sorted best first, so one merge pass finds what
- * changed, entered (full quantity) and left (quantity 0) without maps or sorting; a level whose Decimal is the very
- * object published (recorded quantities are replaced, never mutated) is unchanged without a comparison.
+ * Entries that turn `view` into the levels now in its spare arrays (the first `n`: the current top levels of
+ * `side`, with ours added when we rest on this side, best first); updates `view`. Both are sorted best first, so
+ * one merge pass finds what changed, entered (full quantity) and left (quantity 0) without maps or sorting; a
+ * level whose Decimal is the very object published (recorded quantities are replaced, never mutated) is unchanged
+ * without a comparison. The spare arrays become the view's and the old ones the spares: no allocation per event.
  */
-function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefined, depth: number): OrderBookEntry[] {
-  const n = merged ? merged.length : Math.min(depth, side.size);
-  // Filled into the spare arrays, which become the view's and give back the old ones: no allocation per event.
+function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[] {
   const keys = view.spareKeys;
   const rates = view.spareRates;
   const quantities = view.spareQuantities;
@@ -215,19 +279,6 @@ function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefin
     keys.length = n;
     rates.length = n;
     quantities.length = n;
-  }
-  for (let r = 0; r < n; r++) {
-    if (merged) {
-      const e = merged[r]!;
-      keys[r] = e.key;
-      rates[r] = e.entry.rate;
-      quantities[r] = e.entry.quantity;
-    } else {
-      const l = side.atRank(r)!;
-      keys[r] = l.key;
-      rates[r] = l.rate;
-      quantities[r] = l.quantity;
-    }
   }
   const out: OrderBookEntry[] = [];
   const ok = view.keys;
