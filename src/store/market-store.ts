@@ -95,7 +95,8 @@ export class MarketStore implements ReadonlyMarketStore {
 
   #publish(event: MarketEvent): void {
     this.#changes.next(event);
-    this.#state.next(this);
+    // Its value is always the store: without a subscriber there is nothing to tell (this runs for every message).
+    if (this.#state.observed) this.#state.next(this);
   }
 
   // ---- writes (synchronizers) ----
