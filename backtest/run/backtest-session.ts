@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { flushMicrotasks, VirtualClock } from '../../src/core/clock.js';
+import { drainMicrotasks, flushMicrotasks, VirtualClock } from '../../src/core/clock.js';
 import type { Decimal } from '../../src/core/decimal.js';
 import type { BotConfig } from '../../src/runtime/bot-config.js';
 import type { BacktestVenueConfig } from '../../src/runtime/config/backtest-venue.js';
@@ -153,21 +153,24 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     let reacting = true;
     while (event && event.at <= to) {
       // Timers due by then fire first, in order. Otherwise only the bot's reactions to the previous event must
-      // settle: one microtask flush, and none when that event delivered nothing to the bot (nothing to react to).
+      // settle, and none when that event delivered nothing to the bot (nothing to react to). The bot's reactions
+      // run to the end (drainMicrotasks: until no continuation is left) before time moves on, at the cost of one
+      // tick rather than a fixed number of microtask turns per event.
       const due = clock.nextTimerAt();
-      if (due !== undefined && due <= event.at) await clock.advanceTo(event.at);
+      if (due !== undefined && due <= event.at) await clock.advanceTo(event.at, drainMicrotasks);
       else {
         clock.set(event.at);
-        if (reacting) await flushMicrotasks();
+        if (reacting) await drainMicrotasks();
       }
       const drains = gateway.streams.scheduledDrains;
       venue.apply(event);
       reacting = gateway.streams.scheduledDrains !== drains;
       lastAt = event.at;
       if (++count % every === 0) opts.onProgress?.({ events: count, at: event.at, from, to: end ?? event.at });
-      event = await next();
+      // Only a batch's end waits for the reader: an await per event is a promise and a turn each.
+      event = bi < batch.length ? batch[bi++] : await next();
     }
-    await clock.advanceTo(end ?? lastAt);
+    await clock.advanceTo(end ?? lastAt, drainMicrotasks);
     sampler.cancel();
     report.sample(clock.now());
     opts.onProgress?.({ events: count, at: clock.now(), from, to: end ?? lastAt });

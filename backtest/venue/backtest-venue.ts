@@ -181,6 +181,11 @@ export class BacktestVenue {
           return;
         }
         if (e.kind === 'orderBookDelta' && this.#bookSeq.lastWasGap) this.stats.sequenceGaps++;
+        if (e.kind === 'orderBookDelta' && queues.size === 0) {
+          // No order of ours rests here: no queue to move, so only whether the book changed matters.
+          if (feed.book.update(e.bidDeltas, e.askDeltas)) this.#publishBook(feed);
+          return;
+        }
         const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
         if (changes.length === 0) return;
         if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));

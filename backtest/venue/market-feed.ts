@@ -13,6 +13,7 @@ import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
+import { sameValue } from '../../src/store/order-book.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
 /** Depths the hub serves. */
@@ -32,18 +33,30 @@ class View {
   keys: number[] = [];
   rates: Decimal[] = [];
   quantities: Decimal[] = [];
+  /** The arrays of the view before the last change, refilled by the next one (a view changes on most events). */
+  spareKeys: number[] = [];
+  spareRates: Decimal[] = [];
+  spareQuantities: Decimal[] = [];
+  /** The recorded side's and our orders' versions on that side when the view was last built (-1: never). */
+  version = -1;
+  oursVersion = -1;
 }
 
 /** One market's public data. */
 export class MarketFeed {
   readonly symbol: string;
   readonly book: RecordedBook;
-  readonly #views = new Map<FeedDepth, { bid: View; ask: View; sequence: number }>();
+  readonly #views = new Map<FeedDepth, { depth: FeedDepth; bid: View; ask: View; sequence: number }>();
+  /** The same views in the order followed (iterated on every book change without a Map iterator). */
+  readonly #viewList: Array<{ depth: FeedDepth; bid: View; ask: View; sequence: number }> = [];
   readonly #trades: Trade[] = [];
   #tradeSequence = 0;
   readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
   /** Our resting quantity per level, by side (added to the recorded quantity in what is published). */
   readonly ours = { bid: new Map<number, Keyed>(), ask: new Map<number, Keyed>() };
+  /** Bumped whenever our resting quantity on a side changes (with the recorded side's version: a view still holds). */
+  readonly #oursVersion = { bid: 0, ask: 0 };
+  readonly #sorted: Record<'bid' | 'ask', { version: number; list: Keyed[] }> = { bid: { version: -1, list: [] }, ask: { version: -1, list: [] } };
   /** What each of our open orders rests (rate, remaining). */
   readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
 
@@ -55,10 +68,11 @@ export class MarketFeed {
   /** Start following a depth (its view starts as the current book, at sequence 1). */
   follow(depth: FeedDepth): void {
     if (this.#views.has(depth)) return;
-    const v = { bid: new View(), ask: new View(), sequence: 1 };
-    diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
-    diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
+    const v = { depth, bid: new View(), ask: new View(), sequence: 1 };
+    this.#sideDeltas('bid', v.bid, depth);
+    this.#sideDeltas('ask', v.ask, depth);
     this.#views.set(depth, v);
+    this.#viewList.push(v);
   }
 
   /** Follow one of our orders (from the engine's order events): what it rests is shown on the book. */
@@ -79,10 +93,59 @@ export class MarketFeed {
   addOurs(side: 'bid' | 'ask', rate: Decimal, quantity: Decimal): void {
     const key = rate.toNumber();
     const m = this.ours[side];
+    this.#oursVersion[side]++;
     const cur = m.get(key);
     const next = cur ? cur.entry.quantity.plus(quantity) : quantity;
     if (next.lte(0)) m.delete(key);
     else m.set(key, { key, entry: { rate, quantity: next } });
+  }
+
+  /** Our levels of a side sorted best first, sorted again only when they changed (see #oursVersion). */
+  #mine(s: 'bid' | 'ask'): Keyed[] {
+    const c = this.#sorted[s];
+    if (c.version !== this.#oursVersion[s]) {
+      const side = this.book[s];
+      c.list = [...this.ours[s].values()].sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
+      c.version = this.#oursVersion[s];
+    }
+    return c.list;
+  }
+
+  /**
+   * {@link #top} written straight into a view's spare arrays (no entry objects: this runs on every book change
+   * while we rest orders); returns the number of levels.
+   */
+  #fillMerged(s: 'bid' | 'ask', view: View, depth: number): number {
+    const side = this.book[s];
+    const mine = this.#mine(s);
+    const keys = view.spareKeys;
+    const rates = view.spareRates;
+    const quantities = view.spareQuantities;
+    let n = 0;
+    let j = 0;
+    for (let r = 0; n < depth; n++) {
+      const l = side.atRank(r);
+      const o = mine[j];
+      if (!l && !o) break;
+      if (l && (o === undefined || side.better(l.key, o.key))) {
+        keys[n] = l.key;
+        rates[n] = l.rate;
+        quantities[n] = l.quantity;
+        r++;
+      } else if (l && o!.key === l.key) {
+        keys[n] = l.key;
+        rates[n] = l.rate;
+        quantities[n] = l.quantity.plus(o!.entry.quantity);
+        r++;
+        j++;
+      } else {
+        keys[n] = o!.key;
+        rates[n] = o!.entry.rate;
+        quantities[n] = o!.entry.quantity;
+        j++;
+      }
+    }
+    return n;
   }
 
   /** The top `depth` levels of recorded + ours, best first. */
@@ -128,13 +191,30 @@ export class MarketFeed {
    */
   bookDeltas(): Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> {
     const out: Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> = [];
-    for (const [depth, v] of this.#views) {
-      const bidDeltas = diff(this.book.bid, v.bid, this.ours.bid.size > 0 ? this.#top(this.book.bid, this.ours.bid, depth) : undefined, depth);
-      const askDeltas = diff(this.book.ask, v.ask, this.ours.ask.size > 0 ? this.#top(this.book.ask, this.ours.ask, depth) : undefined, depth);
+    for (const v of this.#viewList) {
+      const depth = v.depth;
+      const bidDeltas = this.#sideDeltas('bid', v.bid, depth);
+      const askDeltas = this.#sideDeltas('ask', v.ask, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
       out.push({ depth, sequence: v.sequence, bidDeltas, askDeltas });
     }
+    return out;
+  }
+
+  /**
+   * The entries that bring one side's view up to date. Nothing when neither the recorded side nor our orders on it
+   * changed since the view was built (most events change one side only), without merging or comparing levels.
+   */
+  #sideDeltas(s: 'bid' | 'ask', view: View, depth: FeedDepth): OrderBookEntry[] {
+    const side = this.book[s];
+    const ours = this.ours[s];
+    const oursVersion = this.#oursVersion[s];
+    if (view.version === side.version && view.oursVersion === oursVersion) return [];
+    const n = ours.size > 0 ? this.#fillMerged(s, view, depth) : fillRecorded(side, view, depth);
+    const out = diff(side, view, n);
+    view.version = side.version;
+    view.oursVersion = oursVersion;
     return out;
   }
 
@@ -168,29 +248,37 @@ export class MarketFeed {
   }
 }
 
-/**
- * Entries that turn `view` into the current top `depth` levels of `side` (or `merged`, those levels with ours added,
- * when we rest on this side), best first; updates `view`. Both are sorted best first, so one merge pass finds what
- * changed, entered (full quantity) and left (quantity 0) without maps or sorting; a level whose Decimal is the very
- * object published (recorded quantities are replaced, never mutated) is unchanged without a comparison.
- */
-function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefined, depth: number): OrderBookEntry[] {
-  const n = merged ? merged.length : Math.min(depth, side.size);
-  const keys: number[] = new Array<number>(n);
-  const rates: Decimal[] = new Array<Decimal>(n);
-  const quantities: Decimal[] = new Array<Decimal>(n);
+/** The recorded top `depth` levels of `side` into a view's spare arrays; returns how many. */
+function fillRecorded(side: RecordedSide, view: View, depth: number): number {
+  const n = Math.min(depth, side.size);
+  const keys = view.spareKeys;
+  const rates = view.spareRates;
+  const quantities = view.spareQuantities;
   for (let r = 0; r < n; r++) {
-    if (merged) {
-      const e = merged[r]!;
-      keys[r] = e.key;
-      rates[r] = e.entry.rate;
-      quantities[r] = e.entry.quantity;
-    } else {
-      const l = side.atRank(r)!;
-      keys[r] = l.key;
-      rates[r] = l.rate;
-      quantities[r] = l.quantity;
-    }
+    const l = side.atRank(r)!;
+    keys[r] = l.key;
+    rates[r] = l.rate;
+    quantities[r] = l.quantity;
+  }
+  return n;
+}
+
+/**
+ * Entries that turn `view` into the levels now in its spare arrays (the first `n`: the current top levels of
+ * `side`, with ours added when we rest on this side, best first); updates `view`. Both are sorted best first, so
+ * one merge pass finds what changed, entered (full quantity) and left (quantity 0) without maps or sorting; a
+ * level whose Decimal is the very object published (recorded quantities are replaced, never mutated) is unchanged
+ * without a comparison. The spare arrays become the view's and the old ones the spares: no allocation per event.
+ */
+function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[] {
+  const keys = view.spareKeys;
+  const rates = view.spareRates;
+  const quantities = view.spareQuantities;
+  // Setting an array's length is a runtime call: only when the view's size changed.
+  if (keys.length !== n) {
+    keys.length = n;
+    rates.length = n;
+    quantities.length = n;
   }
   const out: OrderBookEntry[] = [];
   const ok = view.keys;
@@ -200,7 +288,7 @@ function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefin
     if (i < ok.length && j < n && ok[i] === keys[j]) {
       const q = quantities[j]!;
       const old = view.quantities[i]!;
-      if (old !== q && !old.eq(q)) out.push({ rate: rates[j]!, quantity: q });
+      if (old !== q && !sameValue(old, q)) out.push({ rate: rates[j]!, quantity: q });
       i++;
       j++;
     } else if (j < n && (i >= ok.length || side.better(keys[j]!, ok[i]!))) {
@@ -211,6 +299,9 @@ function diff(side: RecordedSide, view: View, merged: readonly Keyed[] | undefin
       i++;
     }
   }
+  view.spareKeys = view.keys;
+  view.spareRates = view.rates;
+  view.spareQuantities = view.quantities;
   view.keys = keys;
   view.rates = rates;
   view.quantities = quantities;

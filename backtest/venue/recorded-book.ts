@@ -7,10 +7,12 @@
  * only shrink with it (`consumed = min(consumed, quantity)`: what others took after us came out of what was
  * left, and a vanished level owes us nothing); when the recording raises it, the new quantity joins behind and
  * is available. Levels are keyed by the double of their rate (exact enough to tell apart every rate with at most
- * 15 significant digits, which every market's precision allows) and kept sorted best first.
+ * 15 significant digits, which every market's precision allows) and kept sorted best first. The key is made by
+ * `orderingKey`, the same double as `toNumber()` without going through a string (the hot path of every event).
  */
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { OrderBookEntry } from '../../src/model/market.js';
+import { orderingKey, sameValue } from '../../src/store/order-book.js';
 
 /** One recorded level. */
 export interface Level {
@@ -40,6 +42,8 @@ export class RecordedSide {
   /** Keys, best first. */
   readonly #keys: number[] = [];
   readonly #desc: boolean;
+  /** Bumped by every change of a level's quantity or of the levels present: a view built at a version still holds. */
+  version = 0;
 
   constructor(side: BookSide) {
     this.side = side;
@@ -70,18 +74,21 @@ export class RecordedSide {
   }
 
   /** Set a level's recorded quantity (0 removes it); returns its quantity before. */
-  set(rate: Decimal, quantity: Decimal, key: number = rate.toNumber()): Decimal {
+  set(rate: Decimal, quantity: Decimal, key: number = orderingKey(rate)): Decimal {
     const level = this.#levels.get(key);
     if (quantity.isZero()) {
       if (!level) return ZERO;
+      this.version++;
       this.#levels.delete(key);
       this.#keys.splice(this.#find(key), 1);
       return level.quantity;
     }
+    this.version++;
     if (level) {
       const before = level.quantity;
       level.quantity = quantity;
-      if (level.consumed.gt(quantity)) level.consumed = quantity;
+      // `gt` allocates; a zero consumed (the usual case) exceeds only a negative quantity.
+      if (level.consumed.isZero() ? quantity.isNegative() : level.consumed.gt(quantity)) level.consumed = quantity;
       return before;
     }
     this.#levels.set(key, { rate, key, quantity, consumed: ZERO });
@@ -90,6 +97,7 @@ export class RecordedSide {
   }
 
   clear(): void {
+    this.version++;
     this.#levels.clear();
     this.#keys.length = 0;
   }
@@ -140,30 +148,41 @@ export class RecordedBook {
     for (const s of ['bid', 'ask'] as const) {
       const side = this.side(s);
       const next = new Map<number, OrderBookEntry>();
-      for (const e of s === 'bid' ? bid : ask) if (!e.quantity.isZero()) next.set(e.rate.toNumber(), e);
+      for (const e of s === 'bid' ? bid : ask) if (!e.quantity.isZero()) next.set(orderingKey(e.rate), e);
       const gone: Level[] = [];
       for (const l of side.levels()) if (!next.has(l.key)) gone.push(l);
       for (const l of gone) changes.push({ side: s, key: l.key, rate: l.rate, before: side.set(l.rate, ZERO), after: ZERO });
       for (const e of next.values()) {
         const before = side.set(e.rate, e.quantity);
-        if (!before.eq(e.quantity)) changes.push({ side: s, key: e.rate.toNumber(), rate: e.rate, before, after: e.quantity });
+        if (!sameValue(before, e.quantity)) changes.push({ side: s, key: orderingKey(e.rate), rate: e.rate, before, after: e.quantity });
       }
     }
     return changes;
+  }
+
+  /**
+   * Apply stream deltas as {@link apply} does, only saying whether a level's quantity changed: what the venue needs
+   * when none of our orders rests in this market (no queue to update), without a change object per level.
+   */
+  update(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[]): boolean {
+    let changed = false;
+    for (const e of bidDeltas) if (!sameValue(this.bid.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
+    for (const e of askDeltas) if (!sameValue(this.ask.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
+    return changed;
   }
 
   /** Apply stream deltas; returns the levels whose quantity changed. */
   apply(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[]): LevelChange[] {
     const changes: LevelChange[] = [];
     for (const e of bidDeltas) {
-      const key = e.rate.toNumber();
+      const key = orderingKey(e.rate);
       const before = this.bid.set(e.rate, e.quantity, key);
-      if (!before.eq(e.quantity)) changes.push({ side: 'bid', key, rate: e.rate, before, after: e.quantity });
+      if (!sameValue(before, e.quantity)) changes.push({ side: 'bid', key, rate: e.rate, before, after: e.quantity });
     }
     for (const e of askDeltas) {
-      const key = e.rate.toNumber();
+      const key = orderingKey(e.rate);
       const before = this.ask.set(e.rate, e.quantity, key);
-      if (!before.eq(e.quantity)) changes.push({ side: 'ask', key, rate: e.rate, before, after: e.quantity });
+      if (!sameValue(before, e.quantity)) changes.push({ side: 'ask', key, rate: e.rate, before, after: e.quantity });
     }
     return changes;
   }

@@ -95,7 +95,8 @@ export class MarketStore implements ReadonlyMarketStore {
 
   #publish(event: MarketEvent): void {
     this.#changes.next(event);
-    this.#state.next(this);
+    // Its value is always the store: without a subscriber there is nothing to tell (this runs for every message).
+    if (this.#state.observed) this.#state.next(this);
   }
 
   // ---- writes (synchronizers) ----
@@ -157,7 +158,9 @@ export class MarketStore implements ReadonlyMarketStore {
       added.push(t);
     }
     const excess = buf.list.length - this.#maxTrades;
-    if (excess > 0) for (const old of buf.list.splice(0, excess)) buf.ids.delete(old.id);
+    // shift() (V8 moves the array's start) rather than splice(0, n), which copies the list and allocates the removed
+    // part: once the buffer is full this runs on every trade.
+    for (let i = 0; i < excess; i++) buf.ids.delete(buf.list.shift()!.id);
     if (added.length > 0 || reset) this.#publish({ kind: 'trades', marketSymbol, trades: added, reset });
   }
 

@@ -59,8 +59,8 @@ interface DecimalParts {
 }
 const parts = (x: Decimal): DecimalParts => x as unknown as DecimalParts;
 
-/** Exact equality of two finite decimals without allocating. */
-function sameValue(a: Decimal, b: Decimal): boolean {
+/** Exact equality of two finite decimals without allocating (`a.eq(b)` coerces `b` into a new Decimal). */
+export function sameValue(a: Decimal, b: Decimal): boolean {
   const x = parts(a);
   const y = parts(b);
   if (x.e !== y.e || x.s !== y.s) return false;
@@ -209,6 +209,15 @@ class BookSide {
   }
 }
 
+/** Whether every entry passes {@link checkDeltas}. */
+function deltasValid(entries: readonly OrderBookEntry[]): boolean {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    if (!isNonNegative(e.quantity) || !isPositive(e.rate)) return false;
+  }
+  return true;
+}
+
 function checkDeltas(entries: readonly OrderBookEntry[], side: string, where: string): void {
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
@@ -263,9 +272,12 @@ export class OrderBookState implements ReadonlyOrderBook {
    * exactly as it was (and throws {@link WireFormatError}).
    */
   applyDeltas(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[], sequence?: number): void {
-    const where = `order book ${this.marketSymbol}/${this.depth}`;
-    checkDeltas(bidDeltas, 'bidDeltas', where);
-    checkDeltas(askDeltas, 'askDeltas', where);
+    // The error's text is only made for a bad entry: this runs for every stream message.
+    if (!deltasValid(bidDeltas) || !deltasValid(askDeltas)) {
+      const where = `order book ${this.marketSymbol}/${this.depth}`;
+      checkDeltas(bidDeltas, 'bidDeltas', where);
+      checkDeltas(askDeltas, 'askDeltas', where);
+    }
     for (let i = 0; i < bidDeltas.length; i++) this.#bid.set(bidDeltas[i]!.rate, bidDeltas[i]!.quantity);
     for (let i = 0; i < askDeltas.length; i++) this.#ask.set(askDeltas[i]!.rate, askDeltas[i]!.quantity);
     if (sequence !== undefined) this.#sequence = sequence;

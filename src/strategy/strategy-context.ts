@@ -7,7 +7,7 @@
  * the context are torn down when the strategy stops or fails, and a throw inside one of its timer callbacks is
  * reported as that strategy's failure (see {@link runStrategy}).
  */
-import { filter, from, interval, mergeMap, Observable, Subject, type SchedulerLike, type Subscription } from 'rxjs';
+import { filter, interval, Observable, Subject, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Candle, CandleInterval, Market, OrderBookDepth, Ticker, Trade } from '../model/index.js';
@@ -211,27 +211,45 @@ export function createStrategyContext<P>(deps: StrategyContextDeps<P>): Strategy
   return Object.freeze(ctx);
 }
 
-/** Flatten trade batches into single trades, skipping ids already emitted (a reset snapshot repeats old ones). */
+/**
+ * Flatten trade batches into single trades, skipping ids already emitted (a reset snapshot repeats old ones).
+ * Written out rather than `mergeMap(from(fresh))`, which emits the same values in the same order but builds an
+ * array, an observable and an inner subscription per batch: this runs on every recorded trade of a backtest.
+ */
 function newTrades(batches: Observable<readonly Trade[]>): Observable<Trade> {
   return new Observable<Trade>((subscriber) => {
     const seen = new Set<string>();
-    return batches
-      .pipe(
-        mergeMap((batch) => {
-          const fresh: Trade[] = [];
-          for (const t of batch) {
-            if (seen.has(t.id)) continue;
-            seen.add(t.id);
-            fresh.push(t);
+    // The ids in the order they were first seen (live from `head`), so the oldest is dropped without iterating the
+    // Set: deleting a Set's first entries leaves holes that every later iteration from its start walks again.
+    let order: string[] = [];
+    let head = 0;
+    return batches.subscribe({
+      next(batch) {
+        let fresh: Trade[] | undefined;
+        let single: Trade | undefined;
+        for (const t of batch) {
+          if (seen.has(t.id)) continue;
+          seen.add(t.id);
+          order.push(t.id);
+          if (single === undefined && fresh === undefined) single = t;
+          else (fresh ??= [single!]).push(t);
+        }
+        // Drop the oldest ids first.
+        while (seen.size > SEEN_TRADES) seen.delete(order[head++]!);
+        if (head > SEEN_TRADES) {
+          order = order.slice(head);
+          head = 0;
+        }
+        // As from(): stop as soon as the subscriber has closed (e.g. take(1) downstream).
+        if (fresh) {
+          for (const t of fresh) {
+            if (subscriber.closed) return;
+            subscriber.next(t);
           }
-          // Set iterates in insertion order: drop the oldest ids first.
-          for (const id of seen) {
-            if (seen.size <= SEEN_TRADES) break;
-            seen.delete(id);
-          }
-          return from(fresh);
-        }),
-      )
-      .subscribe(subscriber);
+        } else if (single !== undefined && !subscriber.closed) subscriber.next(single);
+      },
+      error: (err: unknown) => subscriber.error(err),
+      complete: () => subscriber.complete(),
+    });
   });
 }

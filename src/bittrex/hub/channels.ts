@@ -22,6 +22,15 @@ export type Channel =
   | { stream: AccountStream; subaccounts: boolean };
 
 /**
+ * Book and trade channel names by market (and depth), made once: every stream message is routed by its channel
+ * name (the backtest gateway and LiveData each name every message), and building the string each time was a
+ * measurable part of a backtest's cost per event. Bounded: cleared past this many markets.
+ */
+const bookChannels = new Map<string, Map<number, string>>();
+const tradeChannels = new Map<string, string>();
+const CHANNEL_CACHE_MARKETS = 10_000;
+
+/**
  * Subscription names as the hub expects them.
  *
  * @example
@@ -30,8 +39,27 @@ export type Channel =
  * channelName.account('balance', true)          // 'subaccounts_balance'
  */
 export const channelName = {
-  orderBook: (marketSymbol: string, depth: OrderBookDepth): string => `orderbook_${marketSymbol}_${depth}`,
-  trade: (marketSymbol: string): string => `trade_${marketSymbol}`,
+  orderBook: (marketSymbol: string, depth: OrderBookDepth): string => {
+    let byDepth = bookChannels.get(marketSymbol);
+    if (!byDepth) {
+      if (bookChannels.size >= CHANNEL_CACHE_MARKETS) bookChannels.clear();
+      bookChannels.set(marketSymbol, (byDepth = new Map()));
+    }
+    let name = byDepth.get(depth);
+    if (name === undefined) {
+      if (byDepth.size >= 8) byDepth.clear(); // depths come from messages: 1, 25 or 500, unless one is malformed
+      byDepth.set(depth, (name = `orderbook_${marketSymbol}_${depth}`));
+    }
+    return name;
+  },
+  trade: (marketSymbol: string): string => {
+    let name = tradeChannels.get(marketSymbol);
+    if (name === undefined) {
+      if (tradeChannels.size >= CHANNEL_CACHE_MARKETS) tradeChannels.clear();
+      tradeChannels.set(marketSymbol, (name = `trade_${marketSymbol}`));
+    }
+    return name;
+  },
   candle: (marketSymbol: string, interval: CandleInterval): string => `candle_${marketSymbol}_${interval}`,
   ticker: (marketSymbol: string): string => `ticker_${marketSymbol}`,
   marketSummary: (marketSymbol: string): string => `market_summary_${marketSymbol}`,
