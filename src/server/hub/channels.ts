@@ -7,6 +7,7 @@
  * exactly, since the seed spells those names one way only.
  */
 import { CANDLE_INTERVALS } from '../../model/enums.js';
+import { HubMethodError } from './hub-types.js';
 
 /** Account streams: need authentication and reach only the connection's own account. */
 export const PRIVATE_CHANNELS = ['balance', 'order', 'execution', 'conditional_order', 'deposit'] as const;
@@ -70,4 +71,33 @@ export function parseChannel(raw: string): ChannelInfo | undefined {
     if (m) return { name: canonical(m), scope: 'public', marketSymbol: up(m[1]) };
   }
   return undefined;
+}
+
+/**
+ * `parseChannel` of published channels, remembered: the engine publishes on a few channels per market many times
+ * a second, and the regular expressions were a measurable part of placing an order. Bounded, since the names come
+ * from the publisher (the engine's markets), which a long run could still widen.
+ */
+export class PublishedChannels {
+  readonly #known = new Map<string, ChannelInfo | undefined>();
+
+  /** What `channel` is, or undefined when it is not a channel of the v3 stream table. */
+  info(channel: string): ChannelInfo | undefined {
+    let info = this.#known.get(channel);
+    if (info === undefined && !this.#known.has(channel)) {
+      info = parseChannel(channel);
+      if (this.#known.size >= 4096) this.#known.clear();
+      this.#known.set(channel, info);
+    }
+    return info;
+  }
+}
+
+/** Subscribe/Unsubscribe take exactly one argument: an array of channel names. */
+export function channelList(method: string, args: unknown[]): unknown[] {
+  const [channels] = args;
+  if (args.length !== 1 || !Array.isArray(channels)) {
+    throw new HubMethodError(`${method} expects one argument: an array of channel names, e.g. [["heartbeat"]]`);
+  }
+  return channels;
 }

@@ -9,7 +9,7 @@
  */
 import { encodePayload } from '../../bittrex/hub/codec.js';
 import { systemClock, type Clock, type TimerHandle } from '../../core/clock.js';
-import { type ChannelInfo, parseChannel } from './channels.js';
+import { channelList, parseChannel, PublishedChannels } from './channels.js';
 import { HubFaults } from './faults.js';
 import {
   HubMethodError,
@@ -110,8 +110,7 @@ export class Hub {
   readonly #sessions = new Map<string, Session>();
   /** Canonical channel name → subscribed sessions, so a publish touches only its recipients. */
   readonly #byChannel = new Map<string, Set<Session>>();
-  /** See {@link Hub.#channelInfo}. */
-  readonly #published = new Map<string, ChannelInfo | undefined>();
+  readonly #published = new PublishedChannels();
   readonly #heartbeat: TimerHandle;
   readonly #authGuard: HubAuthGuard;
 
@@ -140,7 +139,7 @@ export class Hub {
    * in the publisher, not wire input.
    */
   publish(channel: string, messageName: string, payload: object | (() => object), opts: PublishOptions = {}): number {
-    const info = this.#channelInfo(channel);
+    const info = this.#published.info(channel);
     if (!info) throw new Error(`Hub.publish: ${JSON.stringify(channel)} is not a channel of the v3 stream table`);
     const accountId = opts.accountId;
     if (info.scope !== 'public' && accountId === undefined) {
@@ -156,21 +155,6 @@ export class Hub {
     const argsJson = JSON.stringify([encodePayload(body)]);
     for (const s of recipients) this.#deliver(s, messageName, argsJson);
     return recipients.length;
-  }
-
-  /**
-   * `parseChannel` of a published channel, remembered: the engine publishes on a few channels per market many
-   * times a second, and the regular expressions were a measurable part of placing an order. Bounded, since the
-   * names come from the publisher (the engine's markets), which a long run could still widen.
-   */
-  #channelInfo(channel: string): ChannelInfo | undefined {
-    let info = this.#published.get(channel);
-    if (info === undefined && !this.#published.has(channel)) {
-      info = parseChannel(channel);
-      if (this.#published.size >= 4096) this.#published.clear();
-      this.#published.set(channel, info);
-    }
-    return info;
   }
 
   /**
@@ -417,13 +401,4 @@ export class Hub {
     if (this.#sessions.get(s.id) === s) this.#sessions.delete(s.id);
     this.#authGuard.forget(s.id);
   }
-}
-
-/** Subscribe/Unsubscribe take exactly one argument: an array of channel names. */
-function channelList(method: string, args: unknown[]): unknown[] {
-  const [channels] = args;
-  if (args.length !== 1 || !Array.isArray(channels)) {
-    throw new HubMethodError(`${method} expects one argument: an array of channel names, e.g. [["heartbeat"]]`);
-  }
-  return channels;
 }
