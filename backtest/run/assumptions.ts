@@ -20,6 +20,8 @@ export interface AssumptionInputs {
   mismatches?: number | undefined;
   /** Book deltas left out (before the first snapshot or contained in it) and sequence gaps seen. */
   deltasBeforeSnapshot?: number | undefined;
+  /** Deltas recorded before their market's first snapshot and played right after it. */
+  earlyDeltas?: number | undefined;
   sequenceGaps?: number | undefined;
   /** Markets traded on bar data. */
   barMarkets?: readonly string[] | undefined;
@@ -67,8 +69,9 @@ export function backtestAssumptions(a: AssumptionInputs): string[] {
     );
   }
   if (a.venue.from !== undefined) out.push('Recorded events before the start of the run only build the book the run starts with.');
-  out.push('A recorded book starts at its first snapshot: sequenced deltas before it, or already contained in it, are left out (the stream\'s own synchronization rule); unsequenced deltas always apply.');
+  out.push('A recorded book starts at its first snapshot (the stream\'s own synchronization rule, as the simulator replays the same recording): sequenced deltas recorded before it wait, those it already contains are left out and the newer ones are played right after it; later deltas at or below the last applied sequence are left out; unsequenced deltas always apply.');
   if (a.deltasBeforeSnapshot) out.push(`${a.deltasBeforeSnapshot} recorded book deltas were left out by that rule.`);
+  if (a.earlyDeltas) out.push(`${a.earlyDeltas} recorded book deltas arrived before their market's first snapshot and were played right after it.`);
   if (a.sequenceGaps) out.push(`The recording misses book messages in ${a.sequenceGaps} places (sequence gaps); the book is applied as recorded across them.`);
   if (a.mismatches) out.push(`${a.mismatches} fills the fill model decided were matched by the engine to another of our orders than the one it chose (a modelling inconsistency worth reporting).`);
   if (a.unknownMarketEvents > 0) out.push(`${a.unknownMarketEvents} recorded events of markets not in the run were left out.`);

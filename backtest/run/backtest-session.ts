@@ -194,7 +194,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       markets,
       from,
       to: Number.isFinite(to) ? to : lastAt,
-      assumptions: backtestAssumptions({ venue: v, queue: qm, latency, markets, engine, queueStats: q, unknownMarketEvents: venue.stats.unknownMarket, mismatches: venue.stats.mismatches, deltasBeforeSnapshot: venue.stats.deltasBeforeSnapshot, sequenceGaps: venue.stats.sequenceGaps, barMarkets: venue.barMarkets }),
+      assumptions: backtestAssumptions({ venue: v, queue: qm, latency, markets, engine, queueStats: q, unknownMarketEvents: venue.stats.unknownMarket, mismatches: venue.stats.mismatches, deltasBeforeSnapshot: venue.stats.deltasBeforeSnapshot, earlyDeltas: venue.stats.earlyDeltas, sequenceGaps: venue.stats.sequenceGaps, barMarkets: venue.barMarkets }),
       events: count,
       queueModel: opts.queueModel ?? v.fillModel.queue,
       ...(opts.params && Object.keys(opts.params).length > 0 ? { params: opts.params } : {}),

@@ -26,10 +26,12 @@ import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-
 import type { SimEngine } from '../../src/sim/engine.js';
 import type { SimEvent } from '../../src/sim/events.js';
 import { type BatchItem, runBatch } from '../../src/sim/trading-batch.js';
+import type { ReplayOrderBookDelta, ReplaySnapshot } from '../../src/sim/driver/replay-events.js';
 import type { MarketEvent } from '../readers/reader.js';
 import { MarketFeed } from './market-feed.js';
 import type { QueueModel } from './queue-model.js';
-import { type BookSide, BookSequences, RecordedBook } from './recorded-book.js';
+import { BookSequences } from './book-sequences.js';
+import { type BookSide, RecordedBook } from './recorded-book.js';
 import { privateMessage } from './private-messages.js';
 import { type BarLimitFill, barDecisions } from './bar-fills.js';
 import { type FillDecision, RestingQueues } from './resting-queues.js';
@@ -45,8 +47,10 @@ export interface VenueStats {
   makerFills: number;
   /** A decided fill the engine matched to another of our orders than the model expected (should stay 0). */
   mismatches: number;
-  /** Sequenced deltas left out: before the market's first snapshot, or already contained in the last snapshot. */
+  /** Sequenced deltas left out: contained in the snapshot they came before or after, or duplicates. */
   deltasBeforeSnapshot: number;
+  /** Sequenced deltas recorded before their market's first snapshot, newer than it, played right after it. */
+  earlyDeltas: number;
   /** Sequenced deltas that skipped ahead of the previous one (the recording missed messages). */
   sequenceGaps: number;
 }
@@ -72,9 +76,9 @@ export class BacktestVenue {
   readonly engine: SimEngine;
   readonly clock: VirtualClock;
   readonly accountId: string;
-  readonly stats: VenueStats = { events: 0, unknownMarket: 0, liquidityOrders: 0, makerFills: 0, mismatches: 0, deltasBeforeSnapshot: 0, sequenceGaps: 0 };
   /** Sequence of each market's recorded book (rule 4 of the stream: a snapshot's Sequence, then each delta's). */
   readonly #bookSeq = new BookSequences();
+  readonly stats: VenueStats = venueStats(this.#bookSeq);
   readonly #liquidity: string;
   readonly #feeds = new Map<string, MarketFeed>();
   readonly #queues = new Map<string, RestingQueues>();
@@ -163,6 +167,19 @@ export class BacktestVenue {
     return s;
   }
 
+  /** A snapshot or an accepted delta changes the recorded book: queues move, crossed orders fill, the book is shown. */
+  #applyBook(feed: MarketFeed, queues: RestingQueues, e: ReplaySnapshot | ReplayOrderBookDelta): void {
+    if (e.kind === 'orderBookDelta' && queues.size === 0) {
+      // No order of ours rests here: no queue to move, so only whether the book changed matters.
+      if (feed.book.update(e.bidDeltas, e.askDeltas)) this.#publishBook(feed);
+      return;
+    }
+    const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
+    if (changes.length === 0) return;
+    if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
+    this.#publishBook(feed);
+  }
+
   /** Apply one recorded event at the clock's current time: the book or trades change, our orders may fill. */
   apply(e: MarketEvent): void {
     const feed = this.#feeds.get(e.marketSymbol);
@@ -175,21 +192,9 @@ export class BacktestVenue {
     switch (e.kind) {
       case 'snapshot':
       case 'orderBookDelta': {
-        const verdict = this.#bookSeq.accept(e);
-        if (verdict !== 'apply') {
-          if (verdict === 'stale') this.stats.deltasBeforeSnapshot++;
-          return;
-        }
-        if (e.kind === 'orderBookDelta' && this.#bookSeq.lastWasGap) this.stats.sequenceGaps++;
-        if (e.kind === 'orderBookDelta' && queues.size === 0) {
-          // No order of ours rests here: no queue to move, so only whether the book changed matters.
-          if (feed.book.update(e.bidDeltas, e.askDeltas)) this.#publishBook(feed);
-          return;
-        }
-        const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
-        if (changes.length === 0) return;
-        if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
-        this.#publishBook(feed);
+        if (this.#bookSeq.accept(e) !== 'apply') return;
+        this.#applyBook(feed, queues, e);
+        if (e.kind === 'snapshot') for (const d of this.#bookSeq.release()) this.#applyBook(feed, queues, { ...d, at: e.at });
         return;
       }
       case 'trade': {
@@ -389,3 +394,23 @@ export class BacktestVenue {
 }
 
 const BIG: Decimal = ZERO.plus('1e15');
+
+/** The venue's counters; the book-stream ones are read from its {@link BookSequences}. */
+function venueStats(seq: BookSequences): VenueStats {
+  return {
+    events: 0,
+    unknownMarket: 0,
+    liquidityOrders: 0,
+    makerFills: 0,
+    mismatches: 0,
+    get deltasBeforeSnapshot() {
+      return seq.leftOut;
+    },
+    get earlyDeltas() {
+      return seq.playedLate;
+    },
+    get sequenceGaps() {
+      return seq.gaps;
+    },
+  };
+}

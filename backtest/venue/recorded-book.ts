@@ -187,28 +187,3 @@ export class RecordedBook {
     return changes;
   }
 }
-
-/**
- * The recorded stream's own rule 4, per market: a sequenced delta (sequence > 0) counts only after the market's
- * first snapshot and only if that snapshot does not already contain it; unsequenced deltas (0) always apply.
- */
-export class BookSequences {
-  readonly #seq = new Map<string, number>();
-  /** Whether the last delta accepted skipped ahead of the one before (the recording missed messages). */
-  lastWasGap = false;
-
-  /** `apply`, or `stale` for a delta before the first snapshot or contained in the last one. */
-  accept(e: { kind: 'snapshot' | 'orderBookDelta'; marketSymbol: string; sequence: number }): 'apply' | 'stale' {
-    this.lastWasGap = false;
-    if (e.kind === 'snapshot') {
-      this.#seq.set(e.marketSymbol, e.sequence);
-      return 'apply';
-    }
-    if (e.sequence <= 0) return 'apply';
-    const seq = this.#seq.get(e.marketSymbol);
-    if (seq === undefined || e.sequence <= seq) return 'stale';
-    this.lastWasGap = seq > 0 && e.sequence > seq + 1;
-    this.#seq.set(e.marketSymbol, e.sequence);
-    return 'apply';
-  }
-}

@@ -10,6 +10,8 @@ import { dec } from '../../src/core/decimal.js';
 import { commissionOn, fillQuote } from '../../src/sim/trading-amounts.js';
 import type { MarketEvent } from '../../backtest/readers/reader.js';
 import { ev, M, T0, venueHarness } from './venue-harness.js';
+import { BookSequences } from '../../backtest/venue/book-sequences.js';
+import { buildReplayTimeline } from '../../src/sim/driver/replay-timeline.js';
 
 describe('backtest fill model: resting orders in the recorded queue', () => {
   it('behind 5 units: nothing fills until 5 units trade at our price, then the next trades fill us', async () => {
@@ -137,6 +139,39 @@ describe('backtest venue: the recorded book stream', () => {
     await h.play(seq(ev.delta(T0 + 4, [['100', '3']], []), 13)); // 12 is missing
     expect(h.venue.feed(M)!.book.bid.top(5).map((e) => `${e.quantity.toFixed()}@${e.rate.toFixed()}`)).toEqual(['3@100']);
     expect(h.venue.stats).toMatchObject({ deltasBeforeSnapshot: 2, sequenceGaps: 1 });
+  });
+
+  it('deltas recorded before the first snapshot but newer than it are played right after it, in sequence order', async () => {
+    const h = venueHarness();
+    const seq = (e: ReturnType<typeof ev.delta>, n: number) => ({ ...e, sequence: n }) as typeof e;
+    // A capture subscribes before it fetches the snapshot: 12 and 11 arrive first (out of order), 9 is older.
+    await h.play(seq(ev.delta(T0, [['100', '7']], []), 12));
+    await h.play(seq(ev.delta(T0, [['100', '6'], ['98', '2']], []), 11));
+    await h.play(seq(ev.delta(T0, [['99', '1']], []), 9));
+    expect(h.venue.feed(M)!.book.bid.top(5)).toEqual([]); // nothing applies before the snapshot
+    await h.play(seq(ev.snapshot(T0 + 1, [['100', '5']], [['101', '5']]), 10));
+    const bids = () => h.venue.feed(M)!.book.bid.top(5).map((e) => `${e.quantity.toFixed()}@${e.rate.toFixed()}`);
+    expect(bids()).toEqual(['7@100', '2@98']); // 11 then 12 on top of the snapshot; 9 was in it
+    await h.play(seq(ev.delta(T0 + 2, [['100', '1']], []), 12)); // the stream's own copy of 12: a duplicate now
+    expect(bids()).toEqual(['7@100', '2@98']);
+    await h.play(seq(ev.delta(T0 + 3, [['100', '4']], []), 13));
+    expect(bids()).toEqual(['4@100', '2@98']);
+    expect(h.venue.stats).toMatchObject({ deltasBeforeSnapshot: 2, earlyDeltas: 2, sequenceGaps: 0 });
+  });
+
+  it('the same early deltas give the simulator replay timeline the same chain', () => {
+    const d = (at: number, sequence: number) => ({ kind: 'orderBookDelta' as const, at, marketSymbol: M, depth: 500, sequence, bidDeltas: [], askDeltas: [] });
+    const snap = { kind: 'snapshot' as const, at: T0 + 1, marketSymbol: M, sequence: 10, bid: [], ask: [] };
+    const recorded = [d(T0, 12), d(T0, 11), d(T0, 9), snap, d(T0 + 2, 12), d(T0 + 3, 14)];
+    const timeline = buildReplayTimeline([recorded as never]);
+    const seqs = new BookSequences();
+    const played: number[] = [];
+    for (const e of recorded) {
+      if (seqs.accept(e as never) === 'apply') played.push(e.sequence);
+      for (const r of seqs.release()) played.push(r.sequence);
+    }
+    expect(played).toEqual(timeline.events.map((e) => (e as { sequence: number }).sequence));
+    expect([seqs.leftOut, seqs.playedLate, seqs.gaps]).toEqual([timeline.stats.staleDeltas, timeline.stats.earlyDeltas, timeline.stats.gaps]);
   });
 
   it('a new snapshot replaces the book; our place in a shrunken level is capped by it', async () => {
