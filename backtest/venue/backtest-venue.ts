@@ -31,29 +31,13 @@ import type { MarketEvent } from '../readers/reader.js';
 import { MarketFeed } from './market-feed.js';
 import type { QueueModel } from './queue-model.js';
 import { BookSequences } from './book-sequences.js';
+import { type VenueStats, venueStats } from './venue-stats.js';
+
+export type { VenueStats } from './venue-stats.js';
 import { type BookSide, RecordedBook } from './recorded-book.js';
 import { privateMessage } from './private-messages.js';
 import { type BarLimitFill, barDecisions } from './bar-fills.js';
 import { type FillDecision, RestingQueues } from './resting-queues.js';
-
-/** Counters of a venue. */
-export interface VenueStats {
-  events: number;
-  /** Events of markets the venue does not list (left out). */
-  unknownMarket: number;
-  /** Recorded-liquidity orders placed for our marketable orders. */
-  liquidityOrders: number;
-  /** Fills the recording implied for our resting orders. */
-  makerFills: number;
-  /** A decided fill the engine matched to another of our orders than the model expected (should stay 0). */
-  mismatches: number;
-  /** Sequenced deltas left out: contained in the snapshot they came before or after, or duplicates. */
-  deltasBeforeSnapshot: number;
-  /** Sequenced deltas recorded before their market's first snapshot, newer than it, played right after it. */
-  earlyDeltas: number;
-  /** Sequenced deltas that skipped ahead of the previous one (the recording missed messages). */
-  sequenceGaps: number;
-}
 
 /** Options of {@link BacktestVenue}. */
 export interface BacktestVenueOptions {
@@ -394,23 +378,3 @@ export class BacktestVenue {
 }
 
 const BIG: Decimal = ZERO.plus('1e15');
-
-/** The venue's counters; the book-stream ones are read from its {@link BookSequences}. */
-function venueStats(seq: BookSequences): VenueStats {
-  return {
-    events: 0,
-    unknownMarket: 0,
-    liquidityOrders: 0,
-    makerFills: 0,
-    mismatches: 0,
-    get deltasBeforeSnapshot() {
-      return seq.leftOut;
-    },
-    get earlyDeltas() {
-      return seq.playedLate;
-    },
-    get sequenceGaps() {
-      return seq.gaps;
-    },
-  };
-}
