@@ -17,7 +17,7 @@
 import type { Clock } from '../../core/clock.js';
 import { systemClock } from '../../core/clock.js';
 import { ValidationError } from '../../core/errors.js';
-import type { SharedThrottlerStats } from './shared-throttler.js';
+import type { SharedThrottlerStats } from './shared-throttler-types.js';
 
 /** Which queue a request waits in. Cancels go before placements, placements before reads. */
 export type RequestPriority = 'cancel' | 'place' | 'read';
