@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { budgetRule } from '../bittrex/rest/shared-budget.js';
+import { budgetRule } from '../bittrex/rest/budget-rule.js';
 import { ValidationError } from '../core/errors.js';
 import { riskConfigSchema } from '../risk/risk-config.js';
 import { ConfigError, loadYamlConfig } from './config/yaml-config.js';

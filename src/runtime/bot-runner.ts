@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { createBittrexGateway } from '../bittrex/gateway.js';
 import { createV1Gateway } from '../bittrex/v1/gateway/v1-gateway.js';
 import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
-import { createSharedThrottler, type SharedThrottler } from '../bittrex/rest/shared-throttler.js';
+import type { SharedThrottler } from '../bittrex/rest/shared-throttler.js';
 import { createThrottler, type Throttler } from '../bittrex/rest/throttler.js';
 import { systemClock, type TimerHandle } from '../core/clock.js';
 import { createLogger, registerSecret } from '../telemetry/logger.js';
@@ -178,6 +178,8 @@ async function createKeyThrottler(
   if (password) registerSecret(decodeURIComponent(password));
   const log = logger.child({ component: 'rate-limit' });
   const { maxProcesses, fallbackShare, cancelReserve, boundaryGuardMs } = cfg.rateLimit;
+  // Loaded only here: a bot without a shared budget (and every backtest) never loads the Redis client.
+  const { createSharedThrottler } = await import('../bittrex/rest/shared-throttler.js');
   const shared = createSharedThrottler({
     clock: systemClock,
     url,

@@ -1,8 +1,8 @@
 /**
  * `rexbot worker` and `rexbot backtest --queue` as a user runs them: bad command lines exit 2 with the reason,
  * an unreachable Redis exits 1 saying where; a queued sweep through the real CLI, with a real worker, shows
- * which worker runs each job and prints the ranked table; a local sweep never loads bullmq (ioredis is the
- * shared rate budget's, loaded with the runtime, and opens no connection in a backtest).
+ * which worker runs each job and prints the ranked table; a local sweep never loads bullmq nor ioredis (the
+ * shared rate budget's client, loaded only when a bot's `rateLimit.shared` asks for it).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -71,10 +71,10 @@ describe('rexbot worker / backtest --queue command lines', () => {
     expect(b.stderr).not.toContain('secret');
   });
 
-  it('a local sweep does not load bullmq', { timeout: 120_000 }, async () => {
+  it('a local sweep loads neither bullmq nor ioredis', { timeout: 120_000 }, async () => {
     // a resolve hook that refuses the queue package, in the coordinator's process and its worker threads
     const hook = `data:text/javascript,${encodeURIComponent(
-      'import{register}from"node:module";register("data:text/javascript,"+encodeURIComponent("export async function resolve(s,c,n){if(s===\\"bullmq\\")throw new Error(\\"loaded \\"+s);return n(s,c)}"));',
+      'import{register}from"node:module";register("data:text/javascript,"+encodeURIComponent("export async function resolve(s,c,n){if(s===\\"bullmq\\"||s===\\"ioredis\\")throw new Error(\\"loaded \\"+s);return n(s,c)}"));',
     )}`;
     const out = await tmp();
     const r = await cli(['backtest', 'config/backtest.yaml', '--sweep', 'spread=0.0001,0.0003', '--sweep', 'venue.to=2024-01-15T12:01:00Z', '--jobs', '2', '--out', out], ['--import', hook]);
