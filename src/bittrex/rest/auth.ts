@@ -7,7 +7,7 @@
  *
  * The full URI is exactly what goes on the wire, query included, so callers sign the string they send.
  */
-import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash as oneShotHash, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /** API credentials. The secret never leaves this process and is redacted from logs. */
 export interface Credentials {
@@ -24,12 +24,16 @@ export interface SignedHeaders {
   'Api-Subaccount-Id'?: string;
 }
 
-const EMPTY_SHA512 = createHash('sha512').update('').digest('hex');
+const EMPTY_SHA512 = oneShotHash('sha512', '', 'hex');
 
-/** Lowercase hex SHA-512 of a request body (`""` when there is none). */
+/**
+ * Lowercase hex SHA-512 of a request body (`""` when there is none). The one-shot `crypto.hash` (Node >= 20.12)
+ * gives the same digest as `createHash(..).update(..).digest('hex')` without building a Hash object: every signed
+ * request hashes its body on both sides.
+ */
 export function contentHash(body: string | Uint8Array | undefined | null): string {
   if (body === undefined || body === null || body.length === 0) return EMPTY_SHA512;
-  return createHash('sha512').update(body).digest('hex');
+  return oneShotHash('sha512', body, 'hex');
 }
 
 /** The string whose HMAC is the signature: timestamp + uri + METHOD + contentHash + subaccountId. */
