@@ -65,7 +65,7 @@ let lastDateText = '';
 function dateText(d: Date): string {
   const t = d.getTime();
   if (d !== lastDate || t !== lastDateTime) {
-    lastDateText = JSON.stringify(d.toISOString());
+    lastDateText = `"${d.toISOString()}"`; // ISO 8601 text never needs escaping
     lastDate = d;
     lastDateTime = t;
   }
