@@ -51,11 +51,22 @@ export const int: Decoder<number> = (v, path, where) => {
 export const dec: Decoder<Decimal> = (v, path, where) =>
   parseDecimal(v) ?? fail(where, path, `is not a decimal: ${show(v)}`);
 
-/** An ISO 8601 date-time, decoded to a `Date`. */
+/** The last date-time text parsed and its time: an order's createdAt, updatedAt and closedAt are often one text. */
+let lastDateText: string | undefined;
+let lastDateMs = 0;
+
+/** An ISO 8601 date-time, decoded to a `Date` (a new one each time: callers may change theirs). */
 export const date: Decoder<Date> = (v, path, where) => {
   if (typeof v !== 'string') return fail(where, path, `is not a date-time string: ${show(v)}`);
+  if (v === lastDateText) return new Date(lastDateMs);
   const ms = Date.parse(v);
-  return Number.isNaN(ms) ? fail(where, path, `is not an ISO 8601 date-time: ${show(v)}`) : new Date(ms);
+  if (Number.isNaN(ms)) return fail(where, path, `is not an ISO 8601 date-time: ${show(v)}`);
+  // Only UTC texts are remembered: one without an offset is local time, and TZ may change while running.
+  if (v.endsWith('Z')) {
+    lastDateText = v;
+    lastDateMs = ms;
+  }
+  return new Date(ms);
 };
 
 /** One of a fixed set of string values; anything else (including a new value the model does not know) fails. */

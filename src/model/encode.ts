@@ -3,6 +3,7 @@
  * and undefined fields are left out.
  */
 import { isDecimal } from '../core/decimal.js';
+import { formatFixed } from '../core/decimal-format.js';
 
 /** How decimals are written: `fixed8` as the service answered (`"0.00010000"`), `plain` as clients send (`"0.0001"`). */
 export type DecimalStyle = 'fixed8' | 'plain';
@@ -38,11 +39,44 @@ export function toWireJson(value: unknown, style: DecimalStyle = 'fixed8'): stri
   return text as string;
 }
 
+/** Characters JSON.stringify escapes: quote, backslash, controls, and surrogates (escaped when unpaired). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `JSON.stringify(s)` for a string: most wire strings (ids, symbols, enums) need no escape and are just quoted. */
+function quote(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/** Quoted object keys: the same few dozen field names are written for every answer. Bounded: keys may be data. */
+const quotedKeys = new Map<string, string>();
+function quoteKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = quote(k);
+    if (quotedKeys.size < 4096) quotedKeys.set(k, q);
+  }
+  return q;
+}
+
+/** The last date written and its text: an order's createdAt, updatedAt and closedAt are often one Date. */
+let lastDate: Date | undefined;
+let lastDateTime = NaN;
+let lastDateText = '';
+function dateText(d: Date): string {
+  const t = d.getTime();
+  if (d !== lastDate || t !== lastDateTime) {
+    lastDateText = `"${d.toISOString()}"`; // ISO 8601 text never needs escaping
+    lastDate = d;
+    lastDateTime = t;
+  }
+  return lastDateText;
+}
+
 /** JSON text of `value`; undefined where JSON.stringify leaves a value out (undefined, functions, symbols). */
 function writeJson(value: unknown, style: DecimalStyle, inArray: boolean): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return quote(value);
     case 'number':
       return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
@@ -55,8 +89,8 @@ function writeJson(value: unknown, style: DecimalStyle, inArray: boolean): strin
       return JSON.stringify(value); // throws, as JSON.stringify(toWire(..)) does
   }
   if (value === null) return 'null';
-  if (isDecimal(value)) return `"${style === 'fixed8' ? value.toFixed(8) : value.toFixed()}"`;
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  if (isDecimal(value)) return `"${formatFixed(value, style === 'fixed8' ? 8 : undefined)}"`;
+  if (value instanceof Date) return dateText(value);
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + writeJson(value[i], style, true)!;
@@ -74,7 +108,7 @@ function writeJson(value: unknown, style: DecimalStyle, inArray: boolean): strin
     if (v === undefined) continue;
     const text = writeJson(v, style, false);
     if (text === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(k)}:${text}`;
+    out += `${first ? '' : ','}${quoteKey(k)}:${text}`;
     first = false;
   }
   return `${out}}`;

@@ -19,7 +19,7 @@ const PRIVATE: Record<'balance' | 'order' | 'execution' | 'conditionalOrder' | '
 
 /** Start forwarding `bus` events to `hub`. Returns a function that stops it. */
 export function bridgeEventsToHub(bus: SimEventBus, hub: Hub, isSubaccount: (accountId: string) => boolean): () => void {
-  return bus.on((e) => publishEvent(hub, e, isSubaccount));
+  return bus.on((e) => publishEvent(hub, e, isSubaccount), () => hub.hasSubscriptions);
 }
 
 function publishEvent(hub: Hub, e: SimEvent, isSubaccount: (accountId: string) => boolean): void {

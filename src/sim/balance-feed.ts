@@ -78,6 +78,8 @@ export class BalanceFeed {
     // The fee account is the exchange's own; nobody can subscribe to it, so numbering its changes is waste.
     if (accountId === FEE_ACCOUNT_ID) return;
     const sequence = this.#deps.sequences.next(seqKey.account('balance', accountId));
+    // Numbered either way (REST reads the sequence); built only for a listener that would use it.
+    if (!this.#deps.bus.wants('balance')) return;
     this.#deps.bus.emit({ kind: 'balance', accountId, sequence, delta: this.#balance(accountId, currency, true) });
   }
 }

@@ -27,14 +27,40 @@ export type SimEvent =
 /** A listener of engine events. Called synchronously, after the engine's state already reflects the event. */
 export type SimEventListener = (event: SimEvent) => void;
 
+/** Which kinds of event a listener would act on right now (see {@link SimEventBus.on}). */
+export type SimEventInterest = (kind: SimEvent['kind']) => boolean;
+
 /** A minimal synchronous fan-out (the engine is a hot path; RxJS wrapping happens at the edges). */
 export class SimEventBus {
   readonly #listeners = new Set<SimEventListener>();
+  /** Listeners that said when they would ignore events; every other listener wants every event. */
+  readonly #interest = new Map<SimEventListener, SimEventInterest>();
 
-  /** Add a listener; returns a function that removes it. */
-  on(listener: SimEventListener): () => void {
+  /**
+   * Add a listener; returns a function that removes it. `interest`, when given, says which kinds of event the
+   * listener would act on at the moment it is asked (a hub bridge with no subscriber ignores everything); the
+   * listener still receives every event that is emitted.
+   */
+  on(listener: SimEventListener, interest?: SimEventInterest): () => void {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    if (interest) this.#interest.set(listener, interest);
+    return () => {
+      this.#listeners.delete(listener);
+      this.#interest.delete(listener);
+    };
+  }
+
+  /**
+   * False when no listener would act on an event of `kind` now. A producer may then skip building that event's
+   * payload (and not emit it), provided it still moves any sequence the event would have carried: what listeners
+   * observe is unchanged, since they would have ignored it.
+   */
+  wants(kind: SimEvent['kind']): boolean {
+    for (const l of this.#listeners) {
+      const interest = this.#interest.get(l);
+      if (interest === undefined || interest(kind)) return true;
+    }
+    return false;
   }
 
   /** Deliver an event to every listener. A throwing listener does not stop the others or the engine. */

@@ -58,7 +58,9 @@ export class Publisher {
   /** Capture what `op` changed on `book` (whose top was `before`) and publish it after any publication in progress. */
   publish(book: OrderBook, op: Operation, before: Top): void {
     const market = op.marketSymbol;
-    const orders = [...op.touched.values()].map((rec) => ({ accountId: rec.accountId, delta: orderView(rec) }));
+    // Copies only for a listener that will use them; the per-account order sequence moves either way.
+    const copy = this.#bus.wants('order');
+    const orders = [...op.touched.values()].map((rec) => ({ accountId: rec.accountId, delta: copy ? orderView(rec) : undefined }));
     const executions = [...op.executions];
     const deltas = book.flushDeltas();
     const after = topOf(book);
@@ -71,7 +73,8 @@ export class Publisher {
       const seq = this.#sequences;
       const hooks = this.#hooks();
       for (const { accountId, delta } of orders) {
-        bus.emit({ kind: 'order', accountId, sequence: seq.next(seqKey.account('order', accountId)), delta });
+        const sequence = seq.next(seqKey.account('order', accountId));
+        if (delta) bus.emit({ kind: 'order', accountId, sequence, delta });
       }
       for (const [accountId, list] of executions) {
         bus.emit({ kind: 'execution', accountId, sequence: seq.next(seqKey.account('execution', accountId)), deltas: list });

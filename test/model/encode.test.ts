@@ -25,6 +25,10 @@ const values: unknown[] = [
   { n: new WireNumber('1.0000000000000001'), m: new Map([['a', 1]]) },
   { toJSON: () => ({ replaced: true }) },
   { '__proto__key': 1, 'odd"key': 2, '': 3 },
+  // Strings and keys JSON.stringify escapes: lone and paired surrogates, DEL and U+2028 (not escaped), controls.
+  { 'lone \ud800 high': 'lone \udc00 low', pair: '\ud83d\ude00', del: '\u007f\u2028', 'tab\tkey': '\u001f' },
+  // One Date object written three times, as an order's createdAt, updatedAt and closedAt.
+  ((at: Date) => ({ createdAt: at, updatedAt: at, closedAt: at }))(new Date(5)),
 ];
 
 describe('toWireJson', () => {
@@ -35,5 +39,12 @@ describe('toWireJson', () => {
   it('throws where JSON.stringify(toWire(value)) throws', () => {
     expect(() => toWireJson({ a: 1n })).toThrow(TypeError);
     expect(() => toWireJson({ at: new Date(Number.NaN) })).toThrow(RangeError);
+  });
+
+  it('writes a Date changed in place (setTime) as its new time, not a remembered text', () => {
+    const at = new Date(1000);
+    expect(toWireJson({ at })).toBe('{"at":"1970-01-01T00:00:01.000Z"}');
+    at.setTime(2000);
+    expect(toWireJson({ at })).toBe('{"at":"1970-01-01T00:00:02.000Z"}');
   });
 });

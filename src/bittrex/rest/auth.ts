@@ -7,7 +7,7 @@
  *
  * The full URI is exactly what goes on the wire, query included, so callers sign the string they send.
  */
-import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hash as oneShotHash, type KeyObject, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /** API credentials. The secret never leaves this process and is redacted from logs. */
 export interface Credentials {
@@ -24,12 +24,16 @@ export interface SignedHeaders {
   'Api-Subaccount-Id'?: string;
 }
 
-const EMPTY_SHA512 = createHash('sha512').update('').digest('hex');
+const EMPTY_SHA512 = oneShotHash('sha512', '', 'hex');
 
-/** Lowercase hex SHA-512 of a request body (`""` when there is none). */
+/**
+ * Lowercase hex SHA-512 of a request body (`""` when there is none). The one-shot `crypto.hash` (Node >= 20.12)
+ * gives the same digest as `createHash(..).update(..).digest('hex')` without building a Hash object: every signed
+ * request hashes its body on both sides.
+ */
 export function contentHash(body: string | Uint8Array | undefined | null): string {
   if (body === undefined || body === null || body.length === 0) return EMPTY_SHA512;
-  return createHash('sha512').update(body).digest('hex');
+  return oneShotHash('sha512', body, 'hex');
 }
 
 /** The string whose HMAC is the signature: timestamp + uri + METHOD + contentHash + subaccountId. */
@@ -43,9 +47,23 @@ export function signaturePreimage(
   return timestamp + uri + method.toUpperCase() + hash + (subaccountId ?? '');
 }
 
-/** Hex HMAC-SHA512 of `message` keyed by `secret`. */
+/**
+ * Secrets as imported keys: an HMAC keyed by a KeyObject skips converting and importing the secret each time
+ * (every signed request is signed by the client and checked by the server). Bounded: a process that sees many
+ * keys starts over rather than keeping every secret it ever saw; nothing here is ever logged.
+ */
+const importedKeys = new Map<string, KeyObject>();
+const MAX_IMPORTED_KEYS = 256;
+
+/** Hex HMAC-SHA512 of `message` keyed by `secret` (the secret's UTF-8 bytes, as `createHmac(alg, secret)` takes it). */
 export function hmacSha512Hex(secret: string, message: string): string {
-  return createHmac('sha512', secret).update(message).digest('hex');
+  let key = importedKeys.get(secret);
+  if (key === undefined) {
+    if (importedKeys.size >= MAX_IMPORTED_KEYS) importedKeys.clear();
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    importedKeys.set(secret, key);
+  }
+  return createHmac('sha512', key).update(message).digest('hex');
 }
 
 /**

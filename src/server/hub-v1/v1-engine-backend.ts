@@ -15,6 +15,7 @@ import type { Balance } from '../../model/wallet.js';
 import type { Trade } from '../../model/market.js';
 import type { Order } from '../../model/order.js';
 import type { SimEngine } from '../../sim/engine.js';
+import type { SimEvent } from '../../sim/events.js';
 import { balanceToV1, orderToV1, summaryToV1, tradeToV1 } from '../../wire/v1/mapping/index.js';
 import { symbolToV1Market, v1MarketToSymbol } from '../../wire/v1/market-name.js';
 import type { V1BalanceDeltaBalance, V1DeltaFill, V1OrderDelta, V1StateFill, V1SummaryDelta } from '../../wire/v1/hub/messages.js';
@@ -167,6 +168,10 @@ export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1En
     if (name === undefined) names.set(symbol, (name = symbolToV1Market(symbol)));
     return name;
   };
+  // What this bridge acts on: book, trade and summary events always (the hub keeps per-market state and moves
+  // the summary nonce whether or not anyone listens), account deltas only while a connection is open.
+  const interest = (kind: SimEvent['kind']): boolean =>
+    kind === 'orderBook' || kind === 'trade' || kind === 'marketSummaries' || ((kind === 'order' || kind === 'balance') && hub.hasConnections);
   return engine.bus.on((e) => {
     switch (e.kind) {
       case 'orderBook': {
@@ -195,5 +200,5 @@ export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1En
       default:
         return;
     }
-  });
+  }, interest);
 }

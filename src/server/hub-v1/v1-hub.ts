@@ -137,6 +137,11 @@ export class V1Hub {
     };
   }
 
+  /** True while a connection is open: without one, account deltas (uO, uB) reach nobody. */
+  get hasConnections(): boolean {
+    return this.#sessions.size > 0;
+  }
+
   /** Every open connection. */
   connections(): V1ConnectionInfo[] {
     return [...this.#sessions.values()].map((s) => ({

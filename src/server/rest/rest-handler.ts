@@ -61,19 +61,17 @@ export function createRestHandler(router: Router<RouteDef>, opts: RestHandlerOpt
   const base = opts.basePath.replace(/\/$/, '');
   const replays = opts.replays;
   const authClock = opts.authClock ?? opts.clock;
-  /** Verify the signature; hold repeated failures back; refuse a replayed state-changing request. */
-  async function authenticate(req: IncomingMessage, raw: Buffer, scope: Scope, method: string): Promise<Caller> {
+  /**
+   * Verify the signature; hold repeated failures back; refuse a replayed state-changing request. A verified caller
+   * is returned as it is (no promise: the signed happy path awaits nothing here); only a refusal is asynchronous,
+   * as it may hold the answer back first.
+   */
+  function authenticate(req: IncomingMessage, raw: Buffer, scope: Scope, method: string): Caller | Promise<never> {
     let caller: Caller;
     try {
       caller = verifyRequest(req, raw, { keys: opts.keys, clock: opts.clock, scope, ...(opts.timestampWindowMs ? { timestampWindowMs: opts.timestampWindowMs } : {}) });
     } catch (err) {
-      if (replays && err instanceof SimError && err.status === 401) {
-        // Per key only for keys that exist: unknown keys are counted on the connection alone (no map of junk).
-        const key = err.code === 'APIKEY_INVALID' ? undefined : String(req.headers['api-key']);
-        const holdMs = replays.failed(key, req.socket);
-        if (holdMs > 0) await authClock.sleep(holdMs);
-      }
-      throw err;
+      return refuse(req, err);
     }
     if (replays) {
       replays.succeeded(req.socket);
@@ -82,6 +80,16 @@ export function createRestHandler(router: Router<RouteDef>, opts: RestHandlerOpt
       }
     }
     return caller;
+  }
+  /** A failed verification: held back when the key or connection keeps failing, then thrown. */
+  async function refuse(req: IncomingMessage, err: unknown): Promise<never> {
+    if (replays && err instanceof SimError && err.status === 401) {
+      // Per key only for keys that exist: unknown keys are counted on the connection alone (no map of junk).
+      const key = err.code === 'APIKEY_INVALID' ? undefined : String(req.headers['api-key']);
+      const holdMs = replays.failed(key, req.socket);
+      if (holdMs > 0) await authClock.sleep(holdMs);
+    }
+    throw err;
   }
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const target = req.url ?? '/';
@@ -128,7 +136,8 @@ export function createRestHandler(router: Router<RouteDef>, opts: RestHandlerOpt
       const route = m.handler;
       let caller: Caller | undefined;
       if (route.auth !== 'public') {
-        caller = await authenticate(req, raw, route.auth, method);
+        const verified = authenticate(req, raw, route.auth, method);
+        caller = verified instanceof Promise ? await verified : verified;
       }
       const waitMs = opts.limiter.take(caller?.apiKey ?? `ip:${req.socket.remoteAddress ?? ''}`);
       if (waitMs !== undefined) {
