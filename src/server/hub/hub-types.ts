@@ -1,6 +1,6 @@
 import type { SlowConsumers } from './slow-consumers.js';
 import type { Clock } from '../../core/clock.js';
-import type { HubConnectionHandle } from './hub.js';
+import type { HubConnectionHandle } from './hub-options.js';
 
 /**
  * The hub server's ports: what it needs from the exchange (a {@link HubBackend}) and what it needs from a wire
