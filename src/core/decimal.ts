@@ -38,6 +38,19 @@ interface DecimalParts {
   d: number[];
 }
 
+/**
+ * A Decimal built straight from its parts: the same own properties (`constructor`, `s`, `e`, `d`, in that order)
+ * and prototype as one made by decimal.js's constructor, so it is a Decimal in every respect (instanceof, methods,
+ * equality), without running the constructor's type dispatch and throwing away the `[0]` it allocates.
+ */
+const DecimalOfParts = function (this: DecimalParts & { constructor: unknown }, s: number, e: number, d: number[]) {
+  this.constructor = Decimal;
+  this.s = s;
+  this.e = e;
+  this.d = d;
+} as unknown as new (s: number, e: number, d: number[]) => DecimalParts;
+DecimalOfParts.prototype = Decimal.prototype;
+
 /** 10^k, k = 0..7, to pad the last base-1e7 word. */
 const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
 
@@ -76,9 +89,8 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
       return undefined;
     }
   }
-  const x = new Decimal(0) as unknown as DecimalParts;
-  x.s = sign;
-  if (first < 0) return x as unknown as Decimal; // zero keeps its sign, as decimal.js parses "-0.00"
+  // Zero keeps its sign, as decimal.js parses "-0.00".
+  if (first < 0) return new DecimalOfParts(sign, 0, [0]) as unknown as Decimal;
   const point = dot < 0 ? end : dot;
   // Exponent of the first significant digit; the first word holds digits up to a multiple-of-7 exponent boundary.
   const e = first < point ? point - first - 1 : point - first;
@@ -97,9 +109,7 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
     }
   }
   if (count > 0) words.push(word * POW10[cap - count]!);
-  x.e = e;
-  x.d = words;
-  return x as unknown as Decimal;
+  return new DecimalOfParts(sign, e, words) as unknown as Decimal;
 }
 
 /**
