@@ -271,7 +271,12 @@ export class BacktestStreams implements GatewayStreams {
         o.reply();
       }
     }
-    if (this.#head > 1024 && this.#head * 2 > this.#out.length) {
+    // Delivered items are let go at once: held until a later compaction, they (and the books and trades they carry)
+    // outlived young-generation collections and were promoted, which made every scavenge copy them.
+    if (this.#head === this.#out.length) {
+      this.#out.length = 0;
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#out.length) {
       this.#out = this.#out.slice(this.#head);
       this.#head = 0;
     }

@@ -13,6 +13,7 @@ import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
+import type { OrderBookMessage } from '../../src/bittrex/hub/messages.js';
 import { sameValue } from '../../src/store/order-book.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
@@ -20,6 +21,8 @@ import type { RecordedBook, RecordedSide } from './recorded-book.js';
 export type FeedDepth = 1 | 25 | 500;
 
 const RECENT_TRADES = 100;
+/** The deltas of a side that did not change: one shared empty list (a message's lists are only read). */
+const NO_DELTAS: OrderBookEntry[] = Object.freeze([]) as unknown as OrderBookEntry[];
 const RECENT_CANDLES = 500;
 
 /** A level with its key (the double of its rate, computed once: Decimal.toNumber is costly). */
@@ -186,18 +189,18 @@ export class MarketFeed {
   }
 
   /**
-   * After the recorded book changed: the delta of every followed depth whose view changed, each with its next
-   * Sequence (best first per side). Cost O(depth) per followed depth.
+   * After the recorded book changed: the `orderBook` message of every followed depth whose view changed, each with
+   * its next Sequence (best first per side). Cost O(depth) per followed depth.
    */
-  bookDeltas(): Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> {
-    const out: Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> = [];
+  bookDeltas(): OrderBookMessage[] {
+    const out: OrderBookMessage[] = [];
     for (const v of this.#viewList) {
       const depth = v.depth;
       const bidDeltas = this.#sideDeltas('bid', v.bid, depth);
       const askDeltas = this.#sideDeltas('ask', v.ask, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
-      out.push({ depth, sequence: v.sequence, bidDeltas, askDeltas });
+      out.push({ marketSymbol: this.symbol, depth, sequence: v.sequence, bidDeltas, askDeltas });
     }
     return out;
   }
@@ -210,7 +213,7 @@ export class MarketFeed {
     const side = this.book[s];
     const ours = this.ours[s];
     const oursVersion = this.#oursVersion[s];
-    if (view.version === side.version && view.oursVersion === oursVersion) return [];
+    if (view.version === side.version && view.oursVersion === oursVersion) return NO_DELTAS;
     const n = ours.size > 0 ? this.#fillMerged(s, view, depth) : fillRecorded(side, view, depth);
     const out = diff(side, view, n);
     view.version = side.version;
