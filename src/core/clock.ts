@@ -66,6 +66,24 @@ interface VirtualTimer {
 }
 
 /**
+ * The handle of a {@link VirtualClock} timer. A class rather than `{ cancel: () => ... }` for the reason of
+ * {@link NodeTimer}: a backtest arms a timer for most market-data deliveries and every strategy throttle.
+ */
+class VirtualTimerHandle implements TimerHandle {
+  readonly #timers: VirtualTimer[];
+  readonly #timer: VirtualTimer;
+  constructor(timers: VirtualTimer[], timer: VirtualTimer) {
+    this.#timers = timers;
+    this.#timer = timer;
+  }
+  cancel(): void {
+    this.#timer.cancelled = true;
+    const i = this.#timers.indexOf(this.#timer);
+    if (i >= 0) this.#timers.splice(i, 1);
+  }
+}
+
+/**
  * A clock that moves only when {@link VirtualClock.advance} or {@link VirtualClock.advanceTo} is called.
  * Timers fire in time order (ties in creation order), each seeing `now()` equal to its due time.
  *
@@ -149,13 +167,7 @@ export class VirtualClock implements Clock {
   #add(fn: () => void, ms: number, every: number | undefined): TimerHandle {
     const timer: VirtualTimer = { at: this.#now + ms, seq: this.#seq++, fn, every, cancelled: false };
     this.#timers.push(timer);
-    return {
-      cancel: () => {
-        timer.cancelled = true;
-        const i = this.#timers.indexOf(timer);
-        if (i >= 0) this.#timers.splice(i, 1);
-      },
-    };
+    return new VirtualTimerHandle(this.#timers, timer);
   }
 
   #nextDue(): VirtualTimer | undefined {
