@@ -288,9 +288,10 @@ export class BacktestStreams implements GatewayStreams {
         o.reply();
       }
     }
-    // Delivered items are let go at once: held until a later compaction, they (and the books and trades they carry)
-    // outlived young-generation collections and were promoted, which made every scavenge copy them.
-    if (this.#head === this.#out.length) {
+    // Delivered items are let go soon: held until a compaction at 1024, they (and the books and trades they carry)
+    // outlived young-generation collections and were promoted. Not at every drain: setting an array's length is a
+    // runtime call.
+    if (this.#head === this.#out.length && this.#head >= 64) {
       this.#out.length = 0;
       this.#head = 0;
     } else if (this.#head > 1024 && this.#head * 2 > this.#out.length) {
