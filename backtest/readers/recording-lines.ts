@@ -43,6 +43,21 @@ const signOf = (d: Decimal): number => (d as unknown as { s: number }).s;
 /** Where the last read stopped (one reader runs at a time: no object per value). */
 let at = 0;
 
+/**
+ * Lists are gathered here and copied out at their exact length: an array grown by push from empty gets room for 17
+ * elements, ~150 bytes for what is usually one level or one trade, on every line.
+ */
+const scratch: unknown[] = [];
+/** How many of `scratch` belong to the list being read (it is never shortened: setting a length is a runtime call). */
+let gathering = 0;
+
+/** The gathered list, exactly sized. */
+function gathered<T>(): T[] {
+  const out = scratch.slice(0, gathering) as T[];
+  gathering = 0;
+  return out;
+}
+
 /** The digits at `i` up to the first non-digit, as a number; sets `at` after them (the line was checked). */
 function digits(text: string, i: number): number {
   let v = 0;
@@ -62,7 +77,10 @@ function str(text: string, i: number): string {
  * one the decoder refuses: a negative quantity (decimal.js calls -0 negative) or a rate not above zero.
  */
 function levels(text: string, i: number): OrderBookEntry[] | undefined {
-  const out: OrderBookEntry[] = [];
+  if (text.charCodeAt(i) === 93) {
+    at = i + 1;
+    return [];
+  }
   while (text.charCodeAt(i) !== 93) {
     const qStart = i + 13; // {"quantity":"
     const qEnd = text.indexOf('"', qStart);
@@ -70,13 +88,16 @@ function levels(text: string, i: number): OrderBookEntry[] | undefined {
     const rEnd = text.indexOf('"', rStart);
     const quantity = parsePlainDecimal(text, qStart, qEnd)!;
     const rate = parsePlainDecimal(text, rStart, rEnd)!;
-    if (signOf(quantity) < 0 || signOf(rate) < 0 || rate.isZero()) return undefined;
-    out.push({ quantity, rate });
+    if (signOf(quantity) < 0 || signOf(rate) < 0 || rate.isZero()) {
+      gathering = 0;
+      return undefined;
+    }
+    scratch[gathering++] = { quantity, rate };
     i = rEnd + 2; // "}
     if (text.charCodeAt(i) === 44) i++;
   }
   at = i + 1;
-  return out;
+  return gathered<OrderBookEntry>();
 }
 
 /**
@@ -110,11 +131,13 @@ export function tradeLineEvent(text: string, source: LineRef): ReplayTrade | und
   const sequence = digits(text, at + TRADE_HEAD.length);
   const marketSymbol = str(text, at + 17); // ,"marketSymbol":"
   let i = at + 12; // ","deltas":[
-  const trades: Trade[] = [];
   while (text.charCodeAt(i) !== 93) {
     const id = str(text, i + 7); // {"id":"
     const ms = Date.parse(str(text, at + 16)); // ","executedAt":"
-    if (Number.isNaN(ms)) return undefined;
+    if (Number.isNaN(ms)) {
+      gathering = 0;
+      return undefined;
+    }
     const qStart = at + 14; // ","quantity":"
     const qEnd = text.indexOf('"', qStart);
     const rStart = qEnd + 10; // ","rate":"
@@ -122,9 +145,9 @@ export function tradeLineEvent(text: string, source: LineRef): ReplayTrade | und
     const quantity = parsePlainDecimal(text, qStart, qEnd)!;
     const rate = parsePlainDecimal(text, rStart, rEnd)!;
     const buy = text.charCodeAt(rEnd + 15) === 66; // ","takerSide":" then B(UY) or S(ELL)
-    trades.push({ id, executedAt: new Date(ms), quantity, rate, takerSide: buy ? 'BUY' : 'SELL' });
+    scratch[gathering++] = { id, executedAt: new Date(ms), quantity, rate, takerSide: buy ? 'BUY' : 'SELL' };
     i = rEnd + (buy ? 20 : 21); // ...BUY"} or ...SELL"}
     if (text.charCodeAt(i) === 44) i++;
   }
-  return { kind: 'trade', at: t, marketSymbol, sequence, trades, source };
+  return { kind: 'trade', at: t, marketSymbol, sequence, trades: gathered<Trade>(), source };
 }

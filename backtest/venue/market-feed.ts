@@ -23,6 +23,9 @@ export type FeedDepth = 1 | 25 | 500;
 const RECENT_TRADES = 100;
 /** The deltas of a side that did not change: one shared empty list (a message's lists are only read). */
 const NO_DELTAS: OrderBookEntry[] = Object.freeze([]) as unknown as OrderBookEntry[];
+const NO_MESSAGES: OrderBookMessage[] = Object.freeze([]) as unknown as OrderBookMessage[];
+/** Where {@link diff} gathers a side's deltas before copying them out at their exact length (see recording-lines.ts). */
+const gathered: OrderBookEntry[] = [];
 const RECENT_CANDLES = 500;
 
 /** A level with its key (the double of its rate, computed once: Decimal.toNumber is costly). */
@@ -193,16 +196,19 @@ export class MarketFeed {
    * its next Sequence (best first per side). Cost O(depth) per followed depth.
    */
   bookDeltas(): OrderBookMessage[] {
-    const out: OrderBookMessage[] = [];
+    let out: OrderBookMessage[] | undefined;
     for (const v of this.#viewList) {
       const depth = v.depth;
       const bidDeltas = this.#sideDeltas('bid', v.bid, depth);
       const askDeltas = this.#sideDeltas('ask', v.ask, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
-      out.push({ marketSymbol: this.symbol, depth, sequence: v.sequence, bidDeltas, askDeltas });
+      const m: OrderBookMessage = { marketSymbol: this.symbol, depth, sequence: v.sequence, bidDeltas, askDeltas };
+      // Usually one depth changes: a literal is sized to it (a push onto [] makes room for 17).
+      if (out === undefined) out = [m];
+      else out.push(m);
     }
-    return out;
+    return out ?? NO_MESSAGES;
   }
 
   /**
@@ -283,7 +289,7 @@ function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[] {
     rates.length = n;
     quantities.length = n;
   }
-  const out: OrderBookEntry[] = [];
+  let g = 0;
   const ok = view.keys;
   let i = 0;
   let j = 0;
@@ -291,14 +297,14 @@ function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[] {
     if (i < ok.length && j < n && ok[i] === keys[j]) {
       const q = quantities[j]!;
       const old = view.quantities[i]!;
-      if (old !== q && !sameValue(old, q)) out.push({ rate: rates[j]!, quantity: q });
+      if (old !== q && !sameValue(old, q)) gathered[g++] = { rate: rates[j]!, quantity: q };
       i++;
       j++;
     } else if (j < n && (i >= ok.length || side.better(keys[j]!, ok[i]!))) {
-      out.push({ rate: rates[j]!, quantity: quantities[j]! });
+      gathered[g++] = { rate: rates[j]!, quantity: quantities[j]! };
       j++;
     } else {
-      out.push({ rate: view.rates[i]!, quantity: ZERO });
+      gathered[g++] = { rate: view.rates[i]!, quantity: ZERO };
       i++;
     }
   }
@@ -308,5 +314,5 @@ function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[] {
   view.keys = keys;
   view.rates = rates;
   view.quantities = quantities;
-  return out;
+  return g === 0 ? NO_DELTAS : gathered.slice(0, g);
 }
