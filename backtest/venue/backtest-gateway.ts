@@ -12,7 +12,7 @@
  * - Conditional orders are the venue's (engine rules, triggered by recorded trades); placing and cancelling them
  *   take the order-entry and cancel latencies like orders.
  */
-import { BehaviorSubject, Observable, type Subscriber } from 'rxjs';
+import { BehaviorSubject, type Observable } from 'rxjs';
 import { GatewaySubscriptionError } from '../../src/bittrex/gateway/gateway-errors.js';
 import { HubSubscriptionError } from '../../src/bittrex/hub/hub-errors.js';
 import { channelName, parseChannelName, type StreamMessage } from '../../src/bittrex/hub/messages.js';
@@ -27,6 +27,7 @@ import {
 } from '../../src/bittrex/rest/validate.js';
 import type { TimerHandle, VirtualClock } from '../../src/core/clock.js';
 import { ZERO } from '../../src/core/decimal.js';
+import { Multicast } from '../../src/core/multicast.js';
 import type { ExchangeGateway, GatewayStreams } from '../../src/gateway/exchange-gateway.js';
 import { createSimGateway, toApiError } from '../../src/gateway/sim-gateway.js';
 import type { OrderBookDepth } from '../../src/model/enums.js';
@@ -169,22 +170,10 @@ export class BacktestStreams implements GatewayStreams {
   /** Deliveries scheduled on a microtask so far (the backtest loop flushes microtasks only after one). */
   scheduledDrains = 0;
 
-  /**
-   * Subscribers of {@link messages\$}, a new list whenever one comes or goes, so a delivery walks the list as it was
-   * (as a Subject does) without the closure and iterator Subject.next spends on each of nearly every event's messages.
-   */
-  #listeners: ReadonlyArray<Subscriber<StreamMessage>> = [];
+  /** A Subject's fan-out without its per-value closure and iterator (src/core/multicast.ts): nearly every event sends. */
+  readonly #messages = new Multicast<StreamMessage>();
 
-  readonly messages$: Observable<StreamMessage> = new Observable<StreamMessage>((subscriber) => {
-    if (this.#closed) {
-      subscriber.complete();
-      return undefined;
-    }
-    this.#listeners = [...this.#listeners, subscriber];
-    return () => {
-      this.#listeners = this.#listeners.filter((l) => l !== subscriber);
-    };
-  });
+  readonly messages$: Observable<StreamMessage> = this.#messages.observable;
   readonly connectionEpoch$: Observable<number> = this.#epoch.asObservable();
 
   constructor(venue: BacktestVenue, latency: Latency) {
@@ -233,9 +222,7 @@ export class BacktestStreams implements GatewayStreams {
     this.#off();
     this.#timer?.cancel();
     this.#out = [];
-    const listeners = this.#listeners;
-    this.#listeners = [];
-    for (const l of listeners) l.complete();
+    this.#messages.complete();
     this.#epoch.complete();
   }
 
@@ -282,8 +269,7 @@ export class BacktestStreams implements GatewayStreams {
       const o = this.#out[this.#head++]!;
       if (o.message) {
         this.delivered++;
-        const listeners = this.#listeners;
-        for (let i = 0; i < listeners.length; i++) listeners[i]!.next(o.message);
+        this.#messages.next(o.message);
       } else {
         o.reply();
       }

@@ -6,7 +6,8 @@
  * so a subscriber that reads the store from inside its callback sees the change it is reacting to. Writers are
  * the synchronizers (src/sync); strategies get {@link ReadonlyMarketStore}.
  */
-import { BehaviorSubject, defer, filter, map, Observable, startWith, Subject } from 'rxjs';
+import { BehaviorSubject, defer, filter, map, Observable, startWith } from 'rxjs';
+import { Multicast } from '../core/multicast.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Candle, CandleInterval, MarketSummary, OrderBook, OrderBookEntry, Ticker, Trade } from '../model/index.js';
 import { OrderBookState, type ReadonlyOrderBook } from './order-book.js';
@@ -80,12 +81,13 @@ export class MarketStore implements ReadonlyMarketStore {
   readonly #summaries = new Map<string, MarketSummary>();
   readonly #trades = new Map<string, TradeBuffer>();
   readonly #candles = new Map<string, Candle[]>();
-  readonly #changes = new Subject<MarketEvent>();
+  /** A Subject's fan-out without its per-value closure and iterator (src/core/multicast.ts): one per message. */
+  readonly #changes = new Multicast<MarketEvent>();
   readonly #state: BehaviorSubject<ReadonlyMarketStore> = new BehaviorSubject<ReadonlyMarketStore>(this);
   readonly #maxTrades: number;
   readonly #maxCandles: number;
 
-  readonly changes$: Observable<MarketEvent> = this.#changes.asObservable();
+  readonly changes$: Observable<MarketEvent> = this.#changes.observable;
   readonly state$: Observable<ReadonlyMarketStore> = this.#state.asObservable();
 
   constructor(options: MarketStoreOptions = {}) {
