@@ -94,7 +94,13 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
   const point = dot < 0 ? end : dot;
   // Exponent of the first significant digit; the first word holds digits up to a multiple-of-7 exponent boundary.
   const e = first < point ? point - first - 1 : point - first;
-  const words: number[] = [];
+  // Words go to locals and then into an array literal of their exact count (an array grown by push from empty gets
+  // room for 17); wire values have at most three (21 significant digits), longer ones go on in `more`.
+  let w0 = 0;
+  let w1 = 0;
+  let w2 = 0;
+  let k = 0;
+  let more: number[] | undefined;
   let cap = (((e + 1) % 7) + 7) % 7 || 7;
   let word = 0;
   let count = 0;
@@ -102,13 +108,25 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
     if (j === dot) continue;
     word = word * 10 + (text.charCodeAt(j) - 48);
     if (++count === cap) {
-      words.push(word);
+      if (k === 0) w0 = word;
+      else if (k === 1) w1 = word;
+      else if (k === 2) w2 = word;
+      else (more ??= [w0, w1, w2]).push(word);
+      k++;
       word = 0;
       count = 0;
       cap = 7;
     }
   }
-  if (count > 0) words.push(word * POW10[cap - count]!);
+  if (count > 0) {
+    word *= POW10[cap - count]!;
+    if (k === 0) w0 = word;
+    else if (k === 1) w1 = word;
+    else if (k === 2) w2 = word;
+    else (more ??= [w0, w1, w2]).push(word);
+    k++;
+  }
+  const words = k === 1 ? [w0] : k === 2 ? [w0, w1] : k === 3 ? [w0, w1, w2] : more!;
   return new DecimalOfParts(sign, e, words) as unknown as Decimal;
 }
 
