@@ -25,7 +25,6 @@
  * **Params**: none.
  */
 import { decodeStreamMessage, streamMessageName } from '../../src/bittrex/hub/messages.js';
-import { readOrderBookText } from '../../src/bittrex/hub/stream-payload.js';
 import { decodeOrderBook } from '../../src/model/market.js';
 import { decode } from '../../src/model/decode.js';
 import { readEntry, readHeader } from '../../src/recorder/recording-reader.js';
@@ -34,10 +33,8 @@ import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-err
 import { type LineParser, type ParseSink, UnreadableFileError, lineReader } from './line-reader.js';
 import type { MarketDataReader, ReaderFactory, ReaderOpenOptions } from './reader.js';
 import { MARKET_MESSAGES, emitMessage, snapshotEvent } from './stream-events.js';
-import { readTradeText } from './trade-text.js';
+import { orderBookLineEvent, tradeLineEvent } from './recording-lines.js';
 
-const ORDERBOOK_PREFIX = ',"name":"orderBook","payload":';
-const TRADE_PREFIX = ',"name":"trade","payload":';
 const ORDERBOOK_SNAPSHOT_RE = /^\/markets\/([^/?]+)\/orderbook(?:\?|$)/i;
 const SNAPSHOT_KIND_RE = /^\/(?:markets\/[^/?]+\/)?([a-z-]+)/i;
 
@@ -76,29 +73,16 @@ class RecordingParser implements LineParser {
   }
 
   /**
-   * The hot lines, read without JSON.parse: `{"t":<ms>,"name":"orderBook"|"trade","payload":<payload>}` as the
-   * recorder writes them, the payload in the service's canonical form (readOrderBookText, the hub client's own fast
-   * path; readTradeText). Anything else answers false and goes the general way, which also writes every error.
+   * The hot lines, `orderBook` and `trade` messages in the recorder's canonical form, read without JSON.parse
+   * (recording-lines.ts). Anything else answers false and goes the general way, which also writes every error.
    */
   #fast(text: string, ref: LineRef, out: ParseSink): boolean {
-    if (!text.startsWith('{"t":') || text.charCodeAt(text.length - 1) !== 125) return false;
-    let i = 5;
-    let t = 0;
-    for (let c = text.charCodeAt(i); c >= 48 && c <= 57; c = text.charCodeAt(++i)) t = t * 10 + (c - 48);
-    if (i === 5 || i > 20) return false;
-    if (text.startsWith(ORDERBOOK_PREFIX, i)) {
-      const d = readOrderBookText(text.slice(i + ORDERBOOK_PREFIX.length, -1));
-      if (d === undefined) return false;
-      out.event({ kind: 'orderBookDelta', at: t, marketSymbol: d.marketSymbol, depth: d.depth, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas, source: ref });
-      return true;
-    }
-    if (text.startsWith(TRADE_PREFIX, i)) {
-      const d = readTradeText(text, i + TRADE_PREFIX.length, text.length - 1);
-      if (d === undefined) return false;
-      out.event({ kind: 'trade', at: t, marketSymbol: d.marketSymbol, sequence: d.sequence, trades: d.deltas, source: ref });
-      return true;
-    }
-    return false;
+    // {"t":<ms>,"name":"o... or "t...: the character after `"name":"` tells which form to try.
+    const kind = text.charCodeAt(text.indexOf(',', 5) + 9);
+    const e = kind === 111 ? orderBookLineEvent(text, ref) : kind === 116 ? tradeLineEvent(text, ref) : undefined;
+    if (e === undefined) return false;
+    out.event(e);
+    return true;
   }
 
   #entry(entry: RecordingEntry, ref: LineRef, out: ParseSink): void {

@@ -12,7 +12,7 @@
  * - Conditional orders are the venue's (engine rules, triggered by recorded trades); placing and cancelling them
  *   take the order-entry and cancel latencies like orders.
  */
-import { BehaviorSubject, type Observable, Subject } from 'rxjs';
+import { BehaviorSubject, type Observable } from 'rxjs';
 import { GatewaySubscriptionError } from '../../src/bittrex/gateway/gateway-errors.js';
 import { HubSubscriptionError } from '../../src/bittrex/hub/hub-errors.js';
 import { channelName, parseChannelName, type StreamMessage } from '../../src/bittrex/hub/messages.js';
@@ -27,6 +27,7 @@ import {
 } from '../../src/bittrex/rest/validate.js';
 import type { TimerHandle, VirtualClock } from '../../src/core/clock.js';
 import { ZERO } from '../../src/core/decimal.js';
+import { Multicast } from '../../src/core/multicast.js';
 import type { ExchangeGateway, GatewayStreams } from '../../src/gateway/exchange-gateway.js';
 import { createSimGateway, toApiError } from '../../src/gateway/sim-gateway.js';
 import type { OrderBookDepth } from '../../src/model/enums.js';
@@ -154,7 +155,6 @@ export class BacktestStreams implements GatewayStreams {
   readonly #venue: BacktestVenue;
   readonly #clock: VirtualClock;
   readonly #latency: Latency;
-  readonly #messages = new Subject<StreamMessage>();
   readonly #epoch = new BehaviorSubject<number>(1);
   readonly #channels = new Set<string>();
   #out: Outgoing[] = [];
@@ -170,7 +170,10 @@ export class BacktestStreams implements GatewayStreams {
   /** Deliveries scheduled on a microtask so far (the backtest loop flushes microtasks only after one). */
   scheduledDrains = 0;
 
-  readonly messages$: Observable<StreamMessage> = this.#messages.asObservable();
+  /** A Subject's fan-out without its per-value closure and iterator (src/core/multicast.ts): nearly every event sends. */
+  readonly #messages = new Multicast<StreamMessage>();
+
+  readonly messages$: Observable<StreamMessage> = this.#messages.observable;
   readonly connectionEpoch$: Observable<number> = this.#epoch.asObservable();
 
   constructor(venue: BacktestVenue, latency: Latency) {
@@ -271,7 +274,13 @@ export class BacktestStreams implements GatewayStreams {
         o.reply();
       }
     }
-    if (this.#head > 1024 && this.#head * 2 > this.#out.length) {
+    // Delivered items are let go soon: held until a compaction at 1024, they (and the books and trades they carry)
+    // outlived young-generation collections and were promoted. Not at every drain: setting an array's length is a
+    // runtime call.
+    if (this.#head === this.#out.length && this.#head >= 64) {
+      this.#out.length = 0;
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#out.length) {
       this.#out = this.#out.slice(this.#head);
       this.#head = 0;
     }

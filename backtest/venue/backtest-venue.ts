@@ -367,9 +367,7 @@ export class BacktestVenue {
 
   /** Publish the depth deltas of a market's book (recorded + ours), if it changed. */
   #publishBook(feed: MarketFeed): void {
-    for (const d of feed.bookDeltas()) {
-      this.#publish({ name: 'orderBook', data: { marketSymbol: feed.symbol, depth: d.depth, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas } });
-    }
+    for (const data of feed.bookDeltas()) this.#publish({ name: 'orderBook', data });
   }
 
   #publish(m: StreamMessage): void {

@@ -13,6 +13,7 @@ import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
+import type { OrderBookMessage } from '../../src/bittrex/hub/messages.js';
 import { sameValue } from '../../src/store/order-book.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
@@ -20,6 +21,11 @@ import type { RecordedBook, RecordedSide } from './recorded-book.js';
 export type FeedDepth = 1 | 25 | 500;
 
 const RECENT_TRADES = 100;
+/** The deltas of a side that did not change: one shared empty list (a message's lists are only read). */
+const NO_DELTAS: OrderBookEntry[] = Object.freeze([]) as unknown as OrderBookEntry[];
+const NO_MESSAGES: OrderBookMessage[] = Object.freeze([]) as unknown as OrderBookMessage[];
+/** Where {@link diff} gathers a side's deltas before copying them out at their exact length (see recording-lines.ts). */
+const gathered: OrderBookEntry[] = [];
 const RECENT_CANDLES = 500;
 
 /** A level with its key (the double of its rate, computed once: Decimal.toNumber is costly). */
@@ -186,20 +192,23 @@ export class MarketFeed {
   }
 
   /**
-   * After the recorded book changed: the delta of every followed depth whose view changed, each with its next
-   * Sequence (best first per side). Cost O(depth) per followed depth.
+   * After the recorded book changed: the `orderBook` message of every followed depth whose view changed, each with
+   * its next Sequence (best first per side). Cost O(depth) per followed depth.
    */
-  bookDeltas(): Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> {
-    const out: Array<{ depth: FeedDepth; sequence: number; bidDeltas: OrderBookEntry[]; askDeltas: OrderBookEntry[] }> = [];
+  bookDeltas(): OrderBookMessage[] {
+    let out: OrderBookMessage[] | undefined;
     for (const v of this.#viewList) {
       const depth = v.depth;
       const bidDeltas = this.#sideDeltas('bid', v.bid, depth);
       const askDeltas = this.#sideDeltas('ask', v.ask, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
-      out.push({ depth, sequence: v.sequence, bidDeltas, askDeltas });
+      const m: OrderBookMessage = { marketSymbol: this.symbol, depth, sequence: v.sequence, bidDeltas, askDeltas };
+      // Usually one depth changes: a literal is sized to it (a push onto [] makes room for 17).
+      if (out === undefined) out = [m];
+      else out.push(m);
     }
-    return out;
+    return out ?? NO_MESSAGES;
   }
 
   /**
@@ -210,7 +219,7 @@ export class MarketFeed {
     const side = this.book[s];
     const ours = this.ours[s];
     const oursVersion = this.#oursVersion[s];
-    if (view.version === side.version && view.oursVersion === oursVersion) return [];
+    if (view.version === side.version && view.oursVersion === oursVersion) return NO_DELTAS;
     const n = ours.size > 0 ? this.#fillMerged(s, view, depth) : fillRecorded(side, view, depth);
     const out = diff(side, view, n);
     view.version = side.version;
@@ -280,7 +289,7 @@ function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[] {
     rates.length = n;
     quantities.length = n;
   }
-  const out: OrderBookEntry[] = [];
+  let g = 0;
   const ok = view.keys;
   let i = 0;
   let j = 0;
@@ -288,14 +297,14 @@ function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[] {
     if (i < ok.length && j < n && ok[i] === keys[j]) {
       const q = quantities[j]!;
       const old = view.quantities[i]!;
-      if (old !== q && !sameValue(old, q)) out.push({ rate: rates[j]!, quantity: q });
+      if (old !== q && !sameValue(old, q)) gathered[g++] = { rate: rates[j]!, quantity: q };
       i++;
       j++;
     } else if (j < n && (i >= ok.length || side.better(keys[j]!, ok[i]!))) {
-      out.push({ rate: rates[j]!, quantity: quantities[j]! });
+      gathered[g++] = { rate: rates[j]!, quantity: quantities[j]! };
       j++;
     } else {
-      out.push({ rate: view.rates[i]!, quantity: ZERO });
+      gathered[g++] = { rate: view.rates[i]!, quantity: ZERO };
       i++;
     }
   }
@@ -305,5 +314,5 @@ function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[] {
   view.keys = keys;
   view.rates = rates;
   view.quantities = quantities;
-  return out;
+  return g === 0 ? NO_DELTAS : gathered.slice(0, g);
 }

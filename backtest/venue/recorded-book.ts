@@ -41,6 +41,8 @@ export class RecordedSide {
   readonly #levels = new Map<number, Level>();
   /** Keys, best first. */
   readonly #keys: number[] = [];
+  /** The levels in the same order as #keys: a rank is an index, not a map lookup (the feed reads the top on every change). */
+  readonly #ranked: Level[] = [];
   readonly #desc: boolean;
   /** Bumped by every change of a level's quantity or of the levels present: a view built at a version still holds. */
   version = 0;
@@ -60,8 +62,7 @@ export class RecordedSide {
 
   /** The level at `rank` (0 = best). */
   atRank(rank: number): Level | undefined {
-    const k = this.#keys[rank];
-    return k === undefined ? undefined : this.#levels.get(k);
+    return this.#ranked[rank];
   }
 
   best(): Level | undefined {
@@ -80,7 +81,9 @@ export class RecordedSide {
       if (!level) return ZERO;
       this.version++;
       this.#levels.delete(key);
-      this.#keys.splice(this.#find(key), 1);
+      const at = this.#find(key);
+      this.#keys.splice(at, 1);
+      this.#ranked.splice(at, 1);
       return level.quantity;
     }
     this.version++;
@@ -91,8 +94,11 @@ export class RecordedSide {
       if (level.consumed.isZero() ? quantity.isNegative() : level.consumed.gt(quantity)) level.consumed = quantity;
       return before;
     }
-    this.#levels.set(key, { rate, key, quantity, consumed: ZERO });
-    this.#keys.splice(this.#find(key), 0, key);
+    const added: Level = { rate, key, quantity, consumed: ZERO };
+    this.#levels.set(key, added);
+    const at = this.#find(key);
+    this.#keys.splice(at, 0, key);
+    this.#ranked.splice(at, 0, added);
     return ZERO;
   }
 
@@ -100,6 +106,7 @@ export class RecordedSide {
     this.version++;
     this.#levels.clear();
     this.#keys.length = 0;
+    this.#ranked.length = 0;
   }
 
   /** The best `n` levels as stream entries (recorded quantities). */
@@ -107,7 +114,7 @@ export class RecordedSide {
     const out: OrderBookEntry[] = [];
     const end = Math.min(n, this.#keys.length);
     for (let i = 0; i < end; i++) {
-      const l = this.#levels.get(this.#keys[i]!)!;
+      const l = this.#ranked[i]!;
       out.push({ rate: l.rate, quantity: l.quantity });
     }
     return out;

@@ -38,6 +38,19 @@ interface DecimalParts {
   d: number[];
 }
 
+/**
+ * A Decimal built straight from its parts: the same own properties (`constructor`, `s`, `e`, `d`, in that order)
+ * and prototype as one made by decimal.js's constructor, so it is a Decimal in every respect (instanceof, methods,
+ * equality), without running the constructor's type dispatch and throwing away the `[0]` it allocates.
+ */
+const DecimalOfParts = function (this: DecimalParts & { constructor: unknown }, s: number, e: number, d: number[]) {
+  this.constructor = Decimal;
+  this.s = s;
+  this.e = e;
+  this.d = d;
+} as unknown as new (s: number, e: number, d: number[]) => DecimalParts;
+DecimalOfParts.prototype = Decimal.prototype;
+
 /** 10^k, k = 0..7, to pad the last base-1e7 word. */
 const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
 
@@ -76,13 +89,18 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
       return undefined;
     }
   }
-  const x = new Decimal(0) as unknown as DecimalParts;
-  x.s = sign;
-  if (first < 0) return x as unknown as Decimal; // zero keeps its sign, as decimal.js parses "-0.00"
+  // Zero keeps its sign, as decimal.js parses "-0.00".
+  if (first < 0) return new DecimalOfParts(sign, 0, [0]) as unknown as Decimal;
   const point = dot < 0 ? end : dot;
   // Exponent of the first significant digit; the first word holds digits up to a multiple-of-7 exponent boundary.
   const e = first < point ? point - first - 1 : point - first;
-  const words: number[] = [];
+  // Words go to locals and then into an array literal of their exact count (an array grown by push from empty gets
+  // room for 17); wire values have at most three (21 significant digits), longer ones go on in `more`.
+  let w0 = 0;
+  let w1 = 0;
+  let w2 = 0;
+  let k = 0;
+  let more: number[] | undefined;
   let cap = (((e + 1) % 7) + 7) % 7 || 7;
   let word = 0;
   let count = 0;
@@ -90,16 +108,26 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
     if (j === dot) continue;
     word = word * 10 + (text.charCodeAt(j) - 48);
     if (++count === cap) {
-      words.push(word);
+      if (k === 0) w0 = word;
+      else if (k === 1) w1 = word;
+      else if (k === 2) w2 = word;
+      else (more ??= [w0, w1, w2]).push(word);
+      k++;
       word = 0;
       count = 0;
       cap = 7;
     }
   }
-  if (count > 0) words.push(word * POW10[cap - count]!);
-  x.e = e;
-  x.d = words;
-  return x as unknown as Decimal;
+  if (count > 0) {
+    word *= POW10[cap - count]!;
+    if (k === 0) w0 = word;
+    else if (k === 1) w1 = word;
+    else if (k === 2) w2 = word;
+    else (more ??= [w0, w1, w2]).push(word);
+    k++;
+  }
+  const words = k === 1 ? [w0] : k === 2 ? [w0, w1] : k === 3 ? [w0, w1, w2] : more!;
+  return new DecimalOfParts(sign, e, words) as unknown as Decimal;
 }
 
 /**

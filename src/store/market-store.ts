@@ -6,7 +6,8 @@
  * so a subscriber that reads the store from inside its callback sees the change it is reacting to. Writers are
  * the synchronizers (src/sync); strategies get {@link ReadonlyMarketStore}.
  */
-import { BehaviorSubject, defer, filter, map, Observable, of, startWith, Subject, concat } from 'rxjs';
+import { BehaviorSubject, defer, filter, map, Observable, startWith } from 'rxjs';
+import { Multicast } from '../core/multicast.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Candle, CandleInterval, MarketSummary, OrderBook, OrderBookEntry, Ticker, Trade } from '../model/index.js';
 import { OrderBookState, type ReadonlyOrderBook } from './order-book.js';
@@ -57,7 +58,6 @@ export interface MarketStoreOptions {
   maxCandles?: number;
 }
 
-const bookKey = (market: string, depth: number): string => `${market}|${depth}`;
 const candleKey = (market: string, interval: CandleInterval): string => `${market}|${interval}`;
 
 /** Recent trades of one market, deduplicated by id. */
@@ -75,17 +75,19 @@ interface TradeBuffer {
  * const bid = store.bestBid('BTC-USD'); // synchronous read
  */
 export class MarketStore implements ReadonlyMarketStore {
-  readonly #books = new Map<string, OrderBookState>();
+  /** Books by market, then depth (no key string is built per message or read). */
+  readonly #books = new Map<string, Map<number, OrderBookState>>();
   readonly #tickers = new Map<string, Ticker>();
   readonly #summaries = new Map<string, MarketSummary>();
   readonly #trades = new Map<string, TradeBuffer>();
   readonly #candles = new Map<string, Candle[]>();
-  readonly #changes = new Subject<MarketEvent>();
+  /** A Subject's fan-out without its per-value closure and iterator (src/core/multicast.ts): one per message. */
+  readonly #changes = new Multicast<MarketEvent>();
   readonly #state: BehaviorSubject<ReadonlyMarketStore> = new BehaviorSubject<ReadonlyMarketStore>(this);
   readonly #maxTrades: number;
   readonly #maxCandles: number;
 
-  readonly changes$: Observable<MarketEvent> = this.#changes.asObservable();
+  readonly changes$: Observable<MarketEvent> = this.#changes.observable;
   readonly state$: Observable<ReadonlyMarketStore> = this.#state.asObservable();
 
   constructor(options: MarketStoreOptions = {}) {
@@ -103,11 +105,12 @@ export class MarketStore implements ReadonlyMarketStore {
 
   /** Replace the book of (market, depth) with a snapshot at `sequence`. */
   resetBook(marketSymbol: string, depth: number, snapshot: OrderBook, sequence?: number): void {
-    const key = bookKey(marketSymbol, depth);
-    let book = this.#books.get(key);
+    let byDepth = this.#books.get(marketSymbol);
+    if (!byDepth) this.#books.set(marketSymbol, (byDepth = new Map()));
+    let book = byDepth.get(depth);
     if (!book) {
       book = new OrderBookState(marketSymbol, depth);
-      this.#books.set(key, book);
+      byDepth.set(depth, book);
     }
     book.reset(snapshot, sequence);
     this.#publish({ kind: 'book', marketSymbol, depth, book, reset: true });
@@ -121,7 +124,7 @@ export class MarketStore implements ReadonlyMarketStore {
     askDeltas: readonly OrderBookEntry[],
     sequence?: number,
   ): void {
-    const book = this.#books.get(bookKey(marketSymbol, depth));
+    const book = this.#books.get(marketSymbol)?.get(depth);
     if (!book) throw new Error(`order book ${marketSymbol}/${depth}: deltas before any snapshot`);
     book.applyDeltas(bidDeltas, askDeltas, sequence);
     this.#publish({ kind: 'book', marketSymbol, depth, book, reset: false });
@@ -180,7 +183,7 @@ export class MarketStore implements ReadonlyMarketStore {
   // ---- reads ----
 
   book(marketSymbol: string, depth: number): ReadonlyOrderBook | undefined {
-    return this.#books.get(bookKey(marketSymbol, depth));
+    return this.#books.get(marketSymbol)?.get(depth);
   }
 
   bestBid(marketSymbol: string): OrderBookEntry | undefined {
@@ -200,11 +203,8 @@ export class MarketStore implements ReadonlyMarketStore {
 
   // Every depth shares the top of the book; the shallowest has the least to apply, so it lags least.
   #shallowest(marketSymbol: string): OrderBookState | undefined {
-    return (
-      this.#books.get(bookKey(marketSymbol, 1)) ??
-      this.#books.get(bookKey(marketSymbol, 25)) ??
-      this.#books.get(bookKey(marketSymbol, 500))
-    );
+    const byDepth = this.#books.get(marketSymbol);
+    return byDepth && (byDepth.get(1) ?? byDepth.get(25) ?? byDepth.get(500));
   }
 
   ticker(marketSymbol: string): Ticker | undefined {
@@ -281,11 +281,20 @@ export class MarketStore implements ReadonlyMarketStore {
   }
 }
 
-/** The current value (read at subscription time, if any), then the updates. */
+/**
+ * The current value (read at subscription time, if any), then the updates: what `defer(() => concat(of(now),
+ * updates))` emits, without the layer concat puts between every update and the subscriber (a book changes on
+ * nearly every message).
+ */
 function withCurrent<T>(current: () => T | undefined, updates: Observable<T>): Observable<T> {
-  return defer(() => {
+  return new Observable<T>((subscriber) => {
     const now = current();
-    return now === undefined ? updates : concat(of(now), updates);
+    if (now !== undefined) {
+      subscriber.next(now);
+      // As concat: a subscriber that stopped on the current value (take(1)) never subscribes the updates.
+      if (subscriber.closed) return undefined;
+    }
+    return updates.subscribe(subscriber);
   });
 }
 

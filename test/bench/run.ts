@@ -35,10 +35,12 @@ async function main(): Promise<number> {
     const mod = (await import(pathToFileURL(join(here, f)).href)) as { benches?: Bench[] };
     benches.push(...(mod.benches ?? []));
   }
-  // `--only x` runs the benches named x or x…, and a bench whose name x starts with (it may measure a figure named
-  // x…, e.g. `--only risk-evaluate-limit`), printing only that bench's figures that x names.
+  // `--only x` runs the bench named exactly x if there is one (`--only backtest` is not also `backtest-read`);
+  // otherwise the benches named x…, and a bench whose name x starts with (it may measure a figure named x…, e.g.
+  // `--only risk-evaluate-limit`), printing only that bench's figures that x names.
+  const exact = only === undefined ? [] : benches.filter((b) => b.name === only);
   const byName = (b: Bench) => only === undefined || b.name.startsWith(only);
-  const selected = only ? benches.filter((b) => byName(b) || only.startsWith(b.name)) : benches;
+  const selected = exact.length > 0 ? exact : only ? benches.filter((b) => byName(b) || only.startsWith(b.name)) : benches;
   if (selected.length === 0) {
     process.stderr.write(`bench: nothing matches --only ${only}; known: ${benches.map((b) => b.name).join(', ')}\n`);
     return 2;

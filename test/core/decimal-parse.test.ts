@@ -41,4 +41,16 @@ describe('parseDecimal', () => {
     expect(a.eq(new Decimal('30001.123'))).toBe(true);
     expect(parseDecimal('-0.00000000')!.isNegative()).toBe(new Decimal('-0').isNegative());
   });
+
+  it('gives values equal to constructed ones as objects too (same own properties, prototype and constructor)', () => {
+    for (const text of ['0', '-0.00000000', '30001.12300000', '0.00000001', '12345678901234567890.123456789']) {
+      const got = parseDecimal(text)!;
+      const want = new Decimal(text);
+      expect(got, text).toStrictEqual(want);
+      expect(Object.keys(got), text).toEqual(Object.keys(want));
+      expect(Object.getPrototypeOf(got)).toBe(Object.getPrototypeOf(want));
+      expect(got.constructor).toBe(Decimal);
+      expect(got instanceof Decimal && Decimal.isDecimal(got)).toBe(true);
+    }
+  });
 });

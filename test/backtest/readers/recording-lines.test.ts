@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { orderBookLineEvent, tradeLineEvent } from '../../../backtest/readers/recording-lines.js';
+import { eventsOfMessage } from '../../../backtest/readers/stream-events.js';
+import { decodeStreamMessage } from '../../../src/bittrex/hub/messages.js';
+import { readEntry } from '../../../src/recorder/recording-reader.js';
+import { Prng } from '../../sync/prng.js';
+
+const ref = { file: 'r.jsonl', line: 2 };
+
+/** What the reader's general way makes of a line: the event as comparable text, or why it refuses it. */
+function general(text: string): string {
+  try {
+    const entry = readEntry(JSON.parse(text), 2);
+    if (typeof entry === 'string' || entry.kind !== 'message') return 'refused';
+    const events = eventsOfMessage(decodeStreamMessage(entry.name, entry.payload), entry.t, ref);
+    return events?.length === 1 ? `ok ${JSON.stringify(events[0])}` : 'refused';
+  } catch {
+    return 'refused';
+  }
+}
+
+/** The fast way: the event as the same text, or undefined when it leaves the line to the general way. */
+function fast(text: string): string | undefined {
+  const e = orderBookLineEvent(text, ref) ?? tradeLineEvent(text, ref);
+  return e === undefined ? undefined : `ok ${JSON.stringify(e)}`;
+}
+
+const BOOK =
+  '{"t":1709251200010,"name":"orderBook","payload":{"marketSymbol":"BTC-USD","depth":500,"sequence":2,"bidDeltas":[{"quantity":"0.50000000","rate":"30000.12300000"},{"quantity":"0","rate":"29999"}],"askDeltas":[{"quantity":"1.2062","rate":"30009"}]}}';
+const TRADE =
+  '{"t":1709251200030,"name":"trade","payload":{"sequence":8,"marketSymbol":"BTC-USD","deltas":[{"id":"a1","executedAt":"2023-11-14T22:13:20.004Z","quantity":"0.5","rate":"101","takerSide":"BUY"},{"id":"b2","executedAt":"2021-06-14T01:53:39Z","quantity":"2.50000000","rate":"0.061","takerSide":"SELL"}]}}';
+
+describe('recording lines read without JSON.parse (the rexbot reader fast path)', () => {
+  it('reads the canonical orderBook and trade lines into exactly the events the general way builds', () => {
+    for (const text of [
+      BOOK,
+      TRADE,
+      '{"t":0,"name":"orderBook","payload":{"marketSymbol":"X-Y","depth":1,"sequence":0,"bidDeltas":[],"askDeltas":[]}}',
+      '{"t":5,"name":"orderBook","payload":{"marketSymbol":"X-Y","depth":25,"sequence":123456789012345,"bidDeltas":[{"quantity":"0.0","rate":"1"}],"askDeltas":[]}}',
+      '{"t":5,"name":"trade","payload":{"sequence":0,"marketSymbol":"A-B","deltas":[]}}',
+      '{"t":5,"name":"trade","payload":{"sequence":1,"marketSymbol":"A-B","deltas":[{"id":"x","executedAt":"2021-06-14T01:53:39.5Z","quantity":"-1","rate":"0","takerSide":"SELL"}]}}',
+    ]) {
+      const want = general(text);
+      expect(want, text).toMatch(/^ok /);
+      expect(fast(text), text).toBe(want);
+    }
+  });
+
+  it('leaves every other form, and values the decoders refuse, to the general way', () => {
+    for (const text of [
+      BOOK.replace('"depth":500', '"depth": 500'), // whitespace
+      BOOK.replace('"t":1709251200010', '"t":01709251200010'), // not JSON
+      BOOK.replace('"quantity":"1.2062"', '"quantity":"1.2e3"'), // not the plain form
+      BOOK.replace('"quantity":"1.2062"', '"quantity":"-1.2062"'), // a negative quantity is refused
+      BOOK.replace('"quantity":"0"', '"quantity":"-0"'),
+      BOOK.replace('"rate":"30009"', '"rate":"0.000"'), // a rate must be above zero
+      BOOK.replace('"depth":500', '"depth":50'),
+      BOOK.replace('BTC-USD', 'BTC\\u002dUSD'), // escape
+      `${BOOK} `,
+      TRADE.replace('"takerSide":"BUY"', '"takerSide":"buy"'),
+      TRADE.replace('2023-11-14T22:13:20.004Z', 'yesterday'),
+      TRADE.replace('"id":"a1"', '"id":""'),
+      TRADE.replace('"marketSymbol":"BTC-USD","deltas"', '"deltas"'),
+      TRADE.replace('"name":"trade"', '"name":"ticker"'),
+    ]) {
+      expect(fast(text), text).toBeUndefined();
+    }
+  });
+
+  it('never reads an edited line differently from the general way', () => {
+    const rng = new Prng(7);
+    const alphabet = ['"', '\\', '-', '0', '1', '9', '.', 'e', ',', ':', '{', '}', '[', ']', ' ', 'x', '\u0001', 'ü', 'B', 'S'];
+    let accepted = 0;
+    let refused = 0;
+    for (let k = 0; k < 4_000; k++) {
+      let text = k % 2 === 0 ? BOOK : TRADE;
+      for (let edits = 1 + rng.int(2); edits > 0; edits--) {
+        const at = rng.int(text.length + 1);
+        const op = rng.int(3);
+        const ch = alphabet[rng.int(alphabet.length)]!;
+        text = op === 0 ? text.slice(0, at) + ch + text.slice(at) : op === 1 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + ch + text.slice(at + 1);
+      }
+      const got = fast(text);
+      const want = general(text);
+      if (want === 'refused') refused++;
+      if (got === undefined) continue;
+      accepted++;
+      expect(got, text).toBe(want);
+    }
+    // Both ways were exercised, and many edits broke the line outright.
+    expect(accepted).toBeGreaterThan(150);
+    expect(refused).toBeGreaterThan(1000);
+  });
+});
