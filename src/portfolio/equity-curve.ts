@@ -47,7 +47,9 @@ export interface EquityCurveState {
  */
 export class EquityCurve {
   readonly #maxPoints: number;
+  /** Points from `#head` on are the curve; those before it are dropped ones not yet spliced away. */
   #points: EquityPoint[] = [];
+  #head = 0;
   #peak: Decimal = ZERO;
   #maxDrawdown: Decimal = ZERO;
   #day: number;
@@ -82,6 +84,7 @@ export class EquityCurve {
 
   /** The recorded points, oldest first. */
   points(): readonly EquityPoint[] {
+    this.#compact();
     return this.#points;
   }
 
@@ -106,6 +109,7 @@ export class EquityCurve {
    */
   restore(s: EquityCurveState): void {
     this.#points = [{ at: s.at, equity: s.equity }];
+    this.#head = 0;
     this.#peak = s.peak;
     this.#maxDrawdown = s.maxDrawdown;
     this.#day = s.day;
@@ -119,6 +123,7 @@ export class EquityCurve {
    */
   rebase(at: number, equity: Decimal): void {
     this.#points = [{ at, equity }];
+    this.#head = 0;
     this.#peak = equity;
     this.#maxDrawdown = ZERO;
     this.#day = utcDay(at);
@@ -144,7 +149,18 @@ export class EquityCurve {
     const point = { at: Math.max(at, last.at), equity };
     if (last.equity.eq(equity)) return point;
     this.#points.push(point);
-    if (this.#points.length > this.#maxPoints) this.#points.splice(0, this.#points.length - this.#maxPoints);
+    // Dropping the oldest point moves the head; the array is spliced only once a whole buffer's worth is dropped,
+    // since a splice per point would move every point kept, at each mark once the curve is full.
+    if (this.#points.length - this.#head > this.#maxPoints) {
+      this.#head = this.#points.length - this.#maxPoints;
+      if (this.#head >= this.#maxPoints) this.#compact();
+    }
     return point;
+  }
+
+  #compact(): void {
+    if (this.#head === 0) return;
+    this.#points.splice(0, this.#head);
+    this.#head = 0;
   }
 }

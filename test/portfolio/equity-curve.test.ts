@@ -60,4 +60,28 @@ describe('EquityCurve', () => {
     expect(curve.peak.toString()).toBe('-300');
     expect(curve.drawdown.toString()).toBe('0');
   });
+
+  it('trims to the same last points as dropping the oldest at every record, whenever the points are read', () => {
+    // The reference: the bounded list with the oldest point removed as soon as it is one too many.
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (const maxPoints of [2, 3, 5, 16]) {
+      const curve = new EquityCurve(T0, maxPoints);
+      const reference: string[] = ['0'];
+      let last = '0';
+      for (let i = 1; i <= 400; i++) {
+        // Repeats are not stored, so some records add nothing: the trimming must count only what is stored.
+        const equity = rand() < 0.3 ? last : String(Math.floor(rand() * 20) - 10);
+        curve.record(T0 + i, dec(equity));
+        if (equity !== last) {
+          reference.push(equity);
+          if (reference.length > Math.max(2, maxPoints)) reference.shift();
+        }
+        last = equity;
+        expect(curve.last.equity.toString()).toBe(equity);
+        if (rand() < 0.2) expect(curve.points().map((p) => p.equity.toString())).toEqual(reference);
+      }
+      expect(curve.points().map((p) => p.equity.toString())).toEqual(reference);
+    }
+  });
 });
