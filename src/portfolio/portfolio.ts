@@ -93,6 +93,10 @@ export class Portfolio {
   /** Last mark seen per currency linking it to the reporting currency (`inverse`: of `<reporting>-<currency>`). */
   readonly #rates = new Map<string, Rate>();
   #valuation: EquityValuation = { equity: ZERO, stale: [], unvalued: [] };
+  /** Bumped by every change to the positions or the reporting currency (what a valuation reads besides marks). */
+  #version = 0;
+  /** The last {@link Portfolio.markToMarket} valuation and the marks it read, while reusing it is exact (see there). */
+  #memo: { version: number; marks: (Decimal | undefined)[]; valuation: EquityValuation } | undefined;
   readonly #staleness = new Subject<EquityValuation>();
 
   /** Every fill applied (duplicates are not re-emitted), after the positions hold it. */
@@ -136,6 +140,7 @@ export class Portfolio {
       this.#positions.set(key, p);
     }
     p.apply(f.direction, f.quantity, f.rate, f.commission);
+    this.#version++;
     this.#changes.next(f);
   }
 
@@ -147,6 +152,7 @@ export class Portfolio {
     const quote = quoteOf(s.marketSymbol);
     this.#quote ??= quote;
     this.#positions.set(`${s.strategy}|${s.marketSymbol}`, Position.restore(s, quote));
+    this.#version++;
   }
 
   /** Signed base position in `marketSymbol` of `strategy`, or of all strategies together. */
@@ -203,10 +209,16 @@ export class Portfolio {
 
   /** {@link Portfolio.equity} with the currencies it could only value at an old rate, or not at all. */
   valueEquity(marks: Marks, strategy?: string): EquityValuation {
+    return this.#value(marks, strategy, undefined);
+  }
+
+  /** {@link Portfolio.valueEquity}, noting in `seen` the mark read for each position, in order. */
+  #value(marks: Marks, strategy: string | undefined, seen: (Decimal | undefined)[] | undefined): EquityValuation {
     const v = { stale: new Set<string>(), unvalued: new Set<string>() };
     let sum = ZERO;
     for (const p of this.#select(strategy)) {
       let mark = marks(p.marketSymbol);
+      seen?.push(mark);
       if (!mark) {
         // An open position without a mark is valued at its last fill rate: stale, like a missing conversion.
         if (!p.quantity.isZero()) v.stale.add(baseOf(p.marketSymbol));
@@ -223,11 +235,40 @@ export class Portfolio {
    * {@link Portfolio.lastValuation}; a change in what is stale is emitted on {@link Portfolio.staleness$}.
    */
   markToMarket(marks: Marks): EquityPoint {
-    const v = this.valueEquity(marks);
+    const v = this.#markedValuation(marks);
     const before = this.#valuation;
     this.#valuation = v;
     if (before.stale.join() !== v.stale.join() || before.unvalued.join() !== v.unvalued.join()) this.#staleness.next(v);
     return this.#curve.record(this.#clock.now(), v.equity);
+  }
+
+  /**
+   * The valuation for markToMarket. The risk engine marks at every order it evaluates, mostly with nothing filled
+   * and the same marks as the last time: the last valuation is then the answer. It is reused only when no position
+   * or reporting currency changed since (the version), every position is quoted in the reporting currency (so no
+   * conversion mark or remembered rate was read) and each position's mark equals the one it was made with.
+   */
+  #markedValuation(marks: Marks): EquityValuation {
+    const memo = this.#memo;
+    if (memo && memo.version === this.#version) {
+      let i = 0;
+      let same = true;
+      for (const p of this.#positions.values()) {
+        const mark = marks(p.marketSymbol);
+        const was = memo.marks[i++];
+        if (mark === undefined || was === undefined ? mark !== was : mark !== was && !mark.eq(was)) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return memo.valuation;
+    }
+    const seen: (Decimal | undefined)[] = [];
+    const valuation = this.#value(marks, undefined, seen);
+    let single = true;
+    for (const p of this.#positions.values()) if (p.quoteCurrency !== this.#quote) single = false;
+    this.#memo = single ? { version: this.#version, marks: seen, valuation } : undefined;
+    return valuation;
   }
 
   /** The valuation of the last {@link Portfolio.markToMarket}. */
