@@ -7,7 +7,7 @@
  *   worst rate is the last level the walk reaches. If the book is too thin, the rest is valued at its last level
  *   and the estimate says it is incomplete.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { Decimal, ZERO } from '../core/decimal.js';
 import type { OrderBookEntry } from '../model/market.js';
 import type { ProposedOrder, RiskReason } from '../model/intent.js';
 import type { ReadonlyMarketStore } from '../store/market-store.js';
@@ -43,7 +43,21 @@ export function isCeilingType(order: ProposedOrder): boolean {
 export function midOf(store: ReadonlyMarketStore, marketSymbol: string): Decimal | undefined {
   const b = store.bestBid(marketSymbol);
   const a = store.bestAsk(marketSymbol);
-  return b && a ? b.rate.plus(a.rate).div(2) : undefined;
+  return b && a ? midRate(b.rate, a.rate) : undefined;
+}
+
+const TWO = new Decimal(2);
+/** The last pair {@link midRate} was asked about and its answer. */
+let last: { bid: Decimal; ask: Decimal; mid: Decimal } | undefined;
+
+/**
+ * `(bid + ask) / 2`. The risk engine asks for the same touch several times per order (marks, price band) and for
+ * every order of a batch; the answer for the last pair asked is kept, and given again for an equal pair.
+ */
+export function midRate(bid: Decimal, ask: Decimal): Decimal {
+  if (last && (bid === last.bid || bid.eq(last.bid)) && (ask === last.ask || ask.eq(last.ask))) return last.mid;
+  last = { bid, ask, mid: bid.plus(ask).div(TWO) };
+  return last.mid;
 }
 
 const DEPTHS = [500, 25, 1] as const;

@@ -125,7 +125,8 @@ export class RiskEngine {
   #cause: Cause | undefined;
   #approvals: number[] = [];
   /** The last estimate, for the order object it was made for; cleared at each evaluate() (the book may move). */
-  #memo: { order: ProposedOrder | undefined; estimate: FillEstimate | undefined } = { order: undefined, estimate: undefined };
+  #memoOrder: ProposedOrder | undefined;
+  #memoEstimate: FillEstimate | undefined;
   #approvalsHead = 0;
   #day: number;
   #peak: Decimal = ZERO;
@@ -172,8 +173,11 @@ export class RiskEngine {
         return engine.#approvals.length - engine.#approvalsHead;
       },
       estimate(o) {
-        if (engine.#memo.order !== o) engine.#memo = { order: o, estimate: estimateFill(o, ctx.marketStore) };
-        return engine.#memo.estimate;
+        if (engine.#memoOrder !== o) {
+          engine.#memoEstimate = estimateFill(o, ctx.marketStore);
+          engine.#memoOrder = o;
+        }
+        return engine.#memoEstimate;
       },
     };
     const now = ctx.clock.now();
@@ -214,7 +218,8 @@ export class RiskEngine {
     const now = this.#ctx.clock.now();
     this.#refreshAt(now);
     this.#pruneApprovals(now);
-    this.#memo = { order: undefined, estimate: undefined };
+    this.#memoOrder = undefined;
+    this.#memoEstimate = undefined;
     let current = order;
     const reasons: RiskReason[] = [];
     for (const check of this.#checks) {

@@ -10,6 +10,14 @@ import type { RiskCheck } from '../risk-context.js';
 
 const SATOSHI_PER_BTC = 100_000_000;
 
+/** The minimum in BTC of the last `dustMinValueSatoshi` seen: configs keep one value, and every order is checked against it. */
+let minimum = { satoshi: Number.NaN, btc: new Decimal(0) };
+
+function minimumBtc(satoshi: number): Decimal {
+  if (minimum.satoshi !== satoshi) minimum = { satoshi, btc: new Decimal(satoshi).div(SATOSHI_PER_BTC) };
+  return minimum.btc;
+}
+
 /**
  * Denies orders worth less than the dust minimum (DUST).
  *
@@ -26,7 +34,7 @@ export const dustCheck: RiskCheck = {
     const quote = market.quoteCurrencySymbol;
     const btc = quote === 'BTC' ? estimate.quote : ctx.btcValue?.(quote, estimate.quote);
     if (btc === undefined) return [];
-    const min = new Decimal(config.dustMinValueSatoshi).div(SATOSHI_PER_BTC);
+    const min = minimumBtc(config.dustMinValueSatoshi);
     if (btc.gte(min)) return [];
     return [reason('DUST', `order value ${btc.toFixed()} BTC is below the ${min.toFixed()} BTC minimum`)];
   },

@@ -27,6 +27,18 @@ describe('dust check (50,000 satoshi minimum value)', () => {
     expect(dustCheck.check(order({ quantity: dec('0.00049') }), ctx, config({ dustMinValueSatoshi: 1000 }))).toEqual([]);
   });
 
+  it('follows the configured minimum when configs with different minimums alternate (the kept minimum is per value)', () => {
+    const small = order({ quantity: dec('0.00049'), limit: dec('30000') }); // 14.7 USD = 0.00049 BTC
+    for (let i = 0; i < 3; i++) {
+      expect(codes(dustCheck.check(small, ctx, config()))).toEqual(['DUST']);
+      expect(dustCheck.check(small, ctx, config({ dustMinValueSatoshi: 49_000 }))).toEqual([]);
+      expect(codes(dustCheck.check(small, ctx, config({ dustMinValueSatoshi: 49_001 })))).toEqual(['DUST']);
+    }
+    expect(dustCheck.check(small, ctx, config())).toEqual([
+      { code: 'DUST', message: 'order value 0.00049 BTC is below the 0.0005 BTC minimum' },
+    ]);
+  });
+
   it('skips when no rate links the quote currency to BTC', () => {
     const { btcValue: _b, ...noRates } = checkCtx(fx);
     expect(dustCheck.check(order({ quantity: dec('0.00001') }), noRates, config())).toEqual([]);
