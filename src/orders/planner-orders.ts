@@ -3,7 +3,7 @@
  * precision on the safe side, deciding whether an order can only shrink a position, and building the NewOrder
  * and conditional-order requests from risk-approved proposals.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, ZERO } from '../core/decimal.js';
 import type { NewConditionalOrder } from '../model/conditional-order.js';
 import type { ConditionalOperand, OrderDirection } from '../model/enums.js';
 import type { OrderSpec, ProposedOrder } from '../model/intent.js';
@@ -18,6 +18,8 @@ import type { NewOrder } from '../model/order.js';
  * roundRate(dec('100.121'), 2, 'SELL').toFixed() // '100.13'
  */
 export function roundRate(rate: Decimal, precision: number, direction: OrderDirection): Decimal {
+  // Already at the precision (a strategy that rounds its own quotes): the same value, without a copy.
+  if (rate.decimalPlaces() <= precision) return rate;
   return rate.toDecimalPlaces(precision, direction === 'BUY' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
 }
 
@@ -27,7 +29,8 @@ export function roundRate(rate: Decimal, precision: number, direction: OrderDire
  */
 export function reducesPosition(direction: OrderDirection, quantity: Decimal | undefined, position: Decimal): boolean {
   if (quantity === undefined) return false;
-  return direction === 'SELL' ? position.gt(0) && quantity.lte(position) : position.lt(0) && quantity.lte(position.neg());
+  // Against the shared ZERO: a number operand would be parsed into a new Decimal at every proposal.
+  return direction === 'SELL' ? position.gt(ZERO) && quantity.lte(position) : position.lt(ZERO) && quantity.lte(position.neg());
 }
 
 /** The proposal for an order spec of `strategy`'s intent `intentKey`. */

@@ -188,14 +188,20 @@ function planQuotes(strategy: string, intent: QuotesIntent, view: PlannerView): 
   }
   const diff = diffLadder(resting, desired);
   const position = view.position(intent.marketSymbol, strategy);
+  // The proposal written out: what propose() makes of this spec, key for key, without copying a spec per level.
   const places: PlannedOrder[] = diff.place.map((l) => ({
     role: 'quote',
-    proposal: propose(
-      { marketSymbol: intent.marketSymbol, direction: l.direction, type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: l.quantity, limit: l.rate },
+    proposal: {
+      marketSymbol: intent.marketSymbol,
+      direction: l.direction,
+      type: 'LIMIT',
+      timeInForce: 'GOOD_TIL_CANCELLED',
+      quantity: l.quantity,
+      limit: l.rate,
       strategy,
-      intent.key,
-      position,
-    ),
+      intentKey: intent.key,
+      reducesPosition: reducesPosition(l.direction, l.quantity, position),
+    },
   }));
   const cancels = [...stray, ...diff.cancel.map((c) => c.ref)];
   if (cancels.length === 0 && places.length === 0) return steps();
