@@ -47,6 +47,10 @@ const params = z.strictObject({
   throttleMs: z.number().int().min(0).default(1000),
 });
 
+// Shared constants: a number operand would be parsed into a new Decimal at every requote.
+const TWO = dec(2);
+const MINUS_ONE = dec(-1);
+
 /** The params, as the strategy sees them after validation. */
 export type MarketMakerParams = z.output<typeof params>;
 
@@ -61,17 +65,19 @@ export function quoteLadder(
   precision?: number,
 ): { bids: Quote[]; asks: Quote[] } {
   // Inventory ratio in [-1, 1]: +1 at maxPosition long, -1 at maxPosition short.
-  const ratio = Decimal.max(-1, Decimal.min(1, position.div(p.maxPosition)));
+  const ratio = Decimal.max(MINUS_ONE, Decimal.min(ONE, position.div(p.maxPosition)));
   // Long → shift everything down: our asks get hit more, our bids less, and inventory drifts back to zero.
   const center = mid.times(ONE.minus(p.skew.times(ratio)));
-  const half = p.spread.div(2);
+  const half = p.spread.div(TWO);
+  // At the position limit, stop quoting the side that would grow the position further.
+  const quoteBids = ratio.lt(ONE);
+  const quoteAsks = ratio.gt(MINUS_ONE);
   const bids: Quote[] = [];
   const asks: Quote[] = [];
   for (let i = 0; i < p.levels; i++) {
     const offset = half.plus(p.levelSpacing.times(i));
-    // At the position limit, stop quoting the side that would grow the position further.
-    if (ratio.lt(1)) bids.push({ rate: roundRate(center.times(ONE.minus(offset)), precision, 'down'), quantity: p.size });
-    if (ratio.gt(-1)) asks.push({ rate: roundRate(center.times(ONE.plus(offset)), precision, 'up'), quantity: p.size });
+    if (quoteBids) bids.push({ rate: roundRate(center.times(ONE.minus(offset)), precision, 'down'), quantity: p.size });
+    if (quoteAsks) asks.push({ rate: roundRate(center.times(ONE.plus(offset)), precision, 'up'), quantity: p.size });
   }
   return { bids, asks };
 }
@@ -82,19 +88,24 @@ export function quoteLadder(
  * moves again, the ladder stops following the market, and the market trades through our stale quotes.
  */
 export function marketTouch(book: ReadonlyOrderBook, own: readonly Order[]): { bid: Decimal | undefined; ask: Decimal | undefined } {
-  const resting = (direction: Order['direction']): Map<string, Decimal> => {
-    const at = new Map<string, Decimal>();
-    for (const o of own) {
-      if (o.direction !== direction || !o.limit || !o.quantity) continue;
-      const key = o.limit.toFixed();
-      at.set(key, (at.get(key) ?? ZERO).plus(o.quantity.minus(o.fillQuantity ?? ZERO)));
-    }
-    return at;
-  };
-  const best = (levels: readonly OrderBookEntry[], ours: Map<string, Decimal>) =>
-    levels.find((l) => l.quantity.gt(ours.get(l.rate.toFixed()) ?? ZERO))?.rate;
   const { bid, ask } = book.ladder();
-  return { bid: best(bid, resting('BUY')), ask: best(ask, resting('SELL')) };
+  return { bid: bestOfOthers(bid, restingAt(own, 'BUY')), ask: bestOfOthers(ask, restingAt(own, 'SELL')) };
+}
+
+/** What our own open orders of one side still rest, per rate. */
+function restingAt(own: readonly Order[], direction: Order['direction']): Map<string, Decimal> {
+  const at = new Map<string, Decimal>();
+  for (const o of own) {
+    if (o.direction !== direction || !o.limit || !o.quantity) continue;
+    const key = o.limit.toFixed();
+    at.set(key, (at.get(key) ?? ZERO).plus(o.quantity.minus(o.fillQuantity ?? ZERO)));
+  }
+  return at;
+}
+
+/** The best level (of a side, best first) where someone besides us rests. */
+function bestOfOthers(levels: readonly OrderBookEntry[], ours: Map<string, Decimal>): Decimal | undefined {
+  return levels.find((l) => l.quantity.gt(ours.get(l.rate.toFixed()) ?? ZERO))?.rate;
 }
 
 /** Same rates and quantities, in the same order. */
@@ -117,7 +128,7 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): O
       if (!book) return undefined;
       const { bid, ask } = marketTouch(book, ctx.account.openOrders(market));
       if (!bid || !ask) return undefined; // one-sided or empty book (besides us): no mid, no quotes
-      const ladder = quoteLadder(bid.plus(ask).div(2), ctx.portfolio.position(market), p, precision);
+      const ladder = quoteLadder(bid.plus(ask).div(TWO), ctx.portfolio.position(market), p, precision);
       // Never cross the book: a bid at or above the best ask would take liquidity instead of providing it
       // (it can happen with a strong skew on a tight book). Drop such quotes rather than pay the spread.
       return {
