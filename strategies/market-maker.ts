@@ -54,6 +54,28 @@ const MINUS_ONE = dec(-1);
 /** The params, as the strategy sees them after validation. */
 export type MarketMakerParams = z.output<typeof params>;
 
+/** Per level (nearest first), what the center is multiplied by for its bid and for its ask. */
+export interface LadderSteps {
+  bid: Decimal[];
+  ask: Decimal[];
+}
+
+/**
+ * The ladder's shape: level i sits `spread / 2 + i × levelSpacing` of the center away on each side. It depends on
+ * the params alone, so a market works it out once rather than at every requote.
+ */
+export function ladderSteps(p: MarketMakerParams): LadderSteps {
+  const half = p.spread.div(TWO);
+  const bid: Decimal[] = [];
+  const ask: Decimal[] = [];
+  for (let i = 0; i < p.levels; i++) {
+    const offset = half.plus(p.levelSpacing.times(i));
+    bid.push(ONE.minus(offset));
+    ask.push(ONE.plus(offset));
+  }
+  return { bid, ask };
+}
+
 /**
  * The ladder for a mid and a position: a pure function, so it is easy to test and to reason about.
  * Bids round down and asks round up to the market's precision, so rounding never makes a quote more aggressive.
@@ -63,22 +85,17 @@ export function quoteLadder(
   position: Decimal,
   p: MarketMakerParams,
   precision?: number,
+  steps: LadderSteps = ladderSteps(p),
 ): { bids: Quote[]; asks: Quote[] } {
   // Inventory ratio in [-1, 1]: +1 at maxPosition long, -1 at maxPosition short.
   const ratio = Decimal.max(MINUS_ONE, Decimal.min(ONE, position.div(p.maxPosition)));
   // Long → shift everything down: our asks get hit more, our bids less, and inventory drifts back to zero.
   const center = mid.times(ONE.minus(p.skew.times(ratio)));
-  const half = p.spread.div(TWO);
-  // At the position limit, stop quoting the side that would grow the position further.
-  const quoteBids = ratio.lt(ONE);
-  const quoteAsks = ratio.gt(MINUS_ONE);
   const bids: Quote[] = [];
   const asks: Quote[] = [];
-  for (let i = 0; i < p.levels; i++) {
-    const offset = half.plus(p.levelSpacing.times(i));
-    if (quoteBids) bids.push({ rate: roundRate(center.times(ONE.minus(offset)), precision, 'down'), quantity: p.size });
-    if (quoteAsks) asks.push({ rate: roundRate(center.times(ONE.plus(offset)), precision, 'up'), quantity: p.size });
-  }
+  // At the position limit, stop quoting the side that would grow the position further.
+  if (ratio.lt(ONE)) for (const f of steps.bid) bids.push({ rate: roundRate(center.times(f), precision, 'down'), quantity: p.size });
+  if (ratio.gt(MINUS_ONE)) for (const f of steps.ask) asks.push({ rate: roundRate(center.times(f), precision, 'up'), quantity: p.size });
   return { bids, asks };
 }
 
@@ -117,6 +134,7 @@ function sameQuotes(a: Quote[], b: Quote[]): boolean {
 function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): Observable<Intent> {
   const p = ctx.params;
   const precision = ctx.marketInfo(market)?.precision;
+  const steps = ladderSteps(p);
   let book: ReadonlyOrderBook | undefined;
   // Requote when the book moves or when one of our orders fills (the position, hence the skew, changed).
   const triggers$ = merge(ctx.book$(market).pipe(tap((b) => (book = b))), ctx.fills$(market));
@@ -128,7 +146,7 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): O
       if (!book) return undefined;
       const { bid, ask } = marketTouch(book, ctx.account.openOrders(market));
       if (!bid || !ask) return undefined; // one-sided or empty book (besides us): no mid, no quotes
-      const ladder = quoteLadder(bid.plus(ask).div(TWO), ctx.portfolio.position(market), p, precision);
+      const ladder = quoteLadder(bid.plus(ask).div(TWO), ctx.portfolio.position(market), p, precision, steps);
       // Never cross the book: a bid at or above the best ask would take liquidity instead of providing it
       // (it can happen with a strong skew on a tight book). Drop such quotes rather than pay the spread.
       return {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { QuotesIntent } from '../../src/model/intent.js';
-import marketMaker from '../../strategies/market-maker.js';
+import { Decimal, ONE } from '../../src/core/decimal.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { roundRate } from '../../src/strategy/price-rounding.js';
+import marketMaker, { ladderSteps, quoteLadder, type MarketMakerParams } from '../../strategies/market-maker.js';
 import { createStrategyHarness, testMarket } from '../helpers/strategy-harness.js';
 
 const M = 'BTC-USD';
@@ -120,5 +123,40 @@ describe('market-maker example', () => {
     await expect(maker({ spread: 0, levels: 50 })).rejects.toThrow(
       "strategy plugin 'market-maker': invalid params: params.spread: must be greater than 0, got 0; params.levels: Too big: expected number to be <=20",
     );
+  });
+
+  it('prices each level as the offset from the center written out per level (the steps worked out once)', () => {
+    // The ladder as first written: level i at center × (1 ∓ (spread / 2 + i × levelSpacing)).
+    const reference = (mid: Decimal, position: Decimal, p: MarketMakerParams, precision: number) => {
+      const ratio = Decimal.max(-1, Decimal.min(1, position.div(p.maxPosition)));
+      const center = mid.times(ONE.minus(p.skew.times(ratio)));
+      const bids: string[] = [];
+      const asks: string[] = [];
+      for (let i = 0; i < p.levels; i++) {
+        const offset = p.spread.div(2).plus(p.levelSpacing.times(i));
+        if (ratio.lt(1)) bids.push(roundRate(center.times(ONE.minus(offset)), precision, 'down').toFixed());
+        if (ratio.gt(-1)) asks.push(roundRate(center.times(ONE.plus(offset)), precision, 'up').toFixed());
+      }
+      return { bids, asks };
+    };
+    const rnd = mulberry32(21);
+    for (let n = 0; n < 300; n++) {
+      const p: MarketMakerParams = {
+        spread: dec((0.0001 + rnd() * 0.01).toFixed(5)),
+        levels: 1 + Math.floor(rnd() * 5),
+        levelSpacing: dec((rnd() * 0.002).toFixed(5)),
+        size: dec('0.01'),
+        maxPosition: dec('0.1'),
+        skew: dec((rnd() * 0.002).toFixed(4)),
+        throttleMs: 0,
+      };
+      const mid = dec((20000 + rnd() * 20000).toFixed(3));
+      const position = dec(((rnd() - 0.5) * 0.3).toFixed(3));
+      const precision = Math.floor(rnd() * 6);
+      const steps = ladderSteps(p);
+      for (const ladder of [quoteLadder(mid, position, p, precision, steps), quoteLadder(mid, position, p, precision)]) {
+        expect({ bids: ladder.bids.map((q) => q.rate.toFixed()), asks: ladder.asks.map((q) => q.rate.toFixed()) }).toEqual(reference(mid, position, p, precision));
+      }
+    }
   });
 });
