@@ -303,7 +303,8 @@ export class OrderManager {
       }
       case 'batch': {
         const places = step.places.map((p) => this.#approveOrder(p)).filter((e): e is InFlightOrder => e !== undefined);
-        this.#track(this.#requests.batch(places, step.cancels));
+        // Every placement denied and nothing to cancel: no request to make (batch would return at once).
+        if (places.length > 0 || step.cancels.length > 0) this.#track(this.#requests.batch(places, step.cancels));
         return;
       }
     }

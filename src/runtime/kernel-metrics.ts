@@ -77,7 +77,7 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
         if (t0 !== undefined) ackLatency.observe({ strategy: e.strategy }, Math.max(0, e.at - t0) / 1000);
         sentAt.delete(e.clientOrderId);
         // Per-acknowledgement detail is debug: the activity log writes placed orders as short grouped lines.
-        logger.debug({ strategy: e.strategy, key: e.intentKey, market: e.order.marketSymbol, side: e.order.direction, type: e.order.type, qty: e.order.quantity?.toString(), limit: e.order.limit?.toString(), status: e.order.status }, 'order accepted');
+        if (logger.isLevelEnabled('debug')) logger.debug({ strategy: e.strategy, key: e.intentKey, market: e.order.marketSymbol, side: e.order.direction, type: e.order.type, qty: e.order.quantity?.toString(), limit: e.order.limit?.toString(), status: e.order.status }, 'order accepted');
         break;
       }
       case 'fill':

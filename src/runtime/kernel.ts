@@ -323,9 +323,10 @@ export class Kernel {
 
   #btcValue(currency: string, amount: Decimal): Decimal | undefined {
     if (currency === 'BTC') return amount;
-    const direct = this.live.market.mid(`${currency}-BTC`);
+    // midOf, the store's mid computed the same way, keeps the answer for the touch risk has just valued.
+    const direct = midOf(this.live.market, `${currency}-BTC`);
     if (direct) return amount.mul(direct);
-    const inverse = this.live.market.mid(`BTC-${currency}`);
+    const inverse = midOf(this.live.market, `BTC-${currency}`);
     if (inverse && !inverse.isZero()) return amount.div(inverse);
     return undefined;
   }

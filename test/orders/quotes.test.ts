@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { BatchOperation } from '../../src/model/order.js';
@@ -103,6 +104,25 @@ describe('OrderManager: quote ladders', () => {
     await rig.settle();
     expect(ofType(rig.events, 'denied')).toHaveLength(1);
     expect(resting(rig)).toEqual(['BUY 29900 0.1']);
+  });
+
+  it('every level denied and nothing resting: no request, no journal record, each denial reported, and the next ladder goes out', async () => {
+    rig = await makeRig();
+    const batches = spyBatches(rig);
+    rig.risk.deny = () => true;
+    rig.manager.submit('mm', { kind: 'quotes', key: 'l', marketSymbol: M, bids: [q('29900'), q('29800')], asks: [q('30100')] });
+    await rig.manager.drain();
+    await rig.settle();
+    expect(batches).toEqual([]);
+    expect(ofType(rig.events, 'denied').map((e) => e.reasons[0]!.code)).toEqual(['TEST_DENIED', 'TEST_DENIED', 'TEST_DENIED']);
+    expect(ofType(rig.events, 'submitted')).toEqual([]);
+    expect(existsSync(rig.journalPath) ? readFileSync(rig.journalPath, 'utf8') : '').not.toContain('"t":"batch"');
+    rig.risk.deny = undefined;
+    rig.manager.submit('mm', { kind: 'quotes', key: 'l', marketSymbol: M, bids: [q('29900')], asks: [] });
+    await rig.settle();
+    expect(batches).toHaveLength(1);
+    expect(resting(rig)).toEqual(['BUY 29900 0.1']);
+    expect(readFileSync(rig.journalPath, 'utf8')).toContain('"t":"batch"');
   });
 
   it('a lost batch answer is retried with the same ids: no duplicate quotes', async () => {
