@@ -19,6 +19,20 @@ export interface GuardedClock extends Clock {
 const NOOP_HANDLE: TimerHandle = { cancel: () => {} };
 
 /**
+ * The handle a strategy gets for one timer: pending (in `live`) until it fires (timeouts), is cancelled, or the
+ * clock is disposed. A class rather than closures made per timer: a throttled strategy schedules one per window.
+ */
+class GuardedTimer implements TimerHandle {
+  inner: TimerHandle | undefined;
+  constructor(private readonly live: Set<TimerHandle>) {}
+
+  cancel(): void {
+    this.live.delete(this);
+    this.inner?.cancel();
+  }
+}
+
+/**
  * Wrap `clock` for one strategy: callbacks that throw are reported to `onError` (which must not throw), and
  * {@link GuardedClock.dispose} cancels what is still scheduled.
  *
@@ -31,44 +45,35 @@ export function guardClock(clock: Clock, onError: (err: unknown) => void): Guard
   const live = new Set<TimerHandle>();
   let disposed = false;
 
-  const guarded = (fn: () => void) => (): void => {
+  // A callback that throws is the strategy's failure, never an uncaught exception; none runs once disposed.
+  function run(fn: () => void): void {
     if (disposed) return;
     try {
       fn();
     } catch (err) {
       onError(err);
     }
-  };
-
-  /** Count `handle` as pending until it is cancelled, through the returned handle or by dispose(). */
-  const track = (handle: TimerHandle): TimerHandle => {
-    const wrapper: TimerHandle = {
-      cancel: () => {
-        live.delete(wrapper);
-        handle.cancel();
-      },
-    };
-    live.add(wrapper);
-    return wrapper;
-  };
+  }
 
   return {
     now: () => clock.now(),
     setTimeout(fn, ms) {
       if (disposed) return NOOP_HANDLE;
-      const run = guarded(fn);
-      const wrapper = track(
-        clock.setTimeout(() => {
-          // A timeout that fired is no longer pending.
-          live.delete(wrapper);
-          run();
-        }, ms),
-      );
-      return wrapper;
+      const timer = new GuardedTimer(live);
+      timer.inner = clock.setTimeout(() => {
+        // A timeout that fired is no longer pending.
+        live.delete(timer);
+        run(fn);
+      }, ms);
+      live.add(timer);
+      return timer;
     },
     setInterval(fn, ms) {
       if (disposed) return NOOP_HANDLE;
-      return track(clock.setInterval(guarded(fn), ms));
+      const timer = new GuardedTimer(live);
+      timer.inner = clock.setInterval(() => run(fn), ms);
+      live.add(timer);
+      return timer;
     },
     sleep(ms) {
       // Routed through setTimeout so a disposed strategy's sleep is cancelled with its other timers (the
