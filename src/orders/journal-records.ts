@@ -7,7 +7,7 @@
  * error naming the field, which the journal turns into an error naming the file and line.
  */
 import type { Decimal } from '../core/decimal.js';
-import { toWire } from '../model/encode.js';
+import { toWireJson } from '../model/encode.js';
 import { decodeNewConditionalOrder, type NewConditionalOrder } from '../model/conditional-order.js';
 import { arrayOf, bool, date, dec, id, int, object, oneOf, str, type Decoder } from '../model/decode.js';
 import { WireFormatError } from '../core/errors.js';
@@ -133,7 +133,8 @@ export type JournalRecordType = JournalRecord['t'];
 
 /** Encode a record as one JSON line (without the newline). */
 export function encodeRecord(record: JournalRecord): string {
-  return JSON.stringify(toWire(record, 'plain'));
+  // toWireJson is JSON.stringify(toWire(record, 'plain')) written straight to text, without the copy.
+  return toWireJson(record, 'plain');
 }
 
 const where = 'journal';
