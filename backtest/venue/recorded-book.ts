@@ -46,6 +46,15 @@ export class RecordedSide {
   readonly #desc: boolean;
   /** Bumped by every change of a level's quantity or of the levels present: a view built at a version still holds. */
   version = 0;
+  /**
+   * The last change made by {@link set}, for a view built just before it (see feed-view.ts): it took the side from
+   * version `changedFrom` to `changedFrom + 1`, and was a quantity `update` of the level `changeKey`, or that level's
+   * `insert` at, or `remove` from, `changeRank`. -1 after {@link clear} (no single change to follow).
+   */
+  changedFrom = -1;
+  changeKind: 'update' | 'insert' | 'remove' = 'update';
+  changeKey = 0;
+  changeRank = 0;
 
   constructor(side: BookSide) {
     this.side = side;
@@ -79,15 +88,15 @@ export class RecordedSide {
     const level = this.#levels.get(key);
     if (quantity.isZero()) {
       if (!level) return ZERO;
-      this.version++;
-      this.#levels.delete(key);
       const at = this.#find(key);
+      this.#changed('remove', key, at);
+      this.#levels.delete(key);
       this.#keys.splice(at, 1);
       this.#ranked.splice(at, 1);
       return level.quantity;
     }
-    this.version++;
     if (level) {
+      this.#changed('update', key, -1);
       const before = level.quantity;
       level.quantity = quantity;
       // `gt` allocates; a zero consumed (the usual case) exceeds only a negative quantity.
@@ -95,8 +104,9 @@ export class RecordedSide {
       return before;
     }
     const added: Level = { rate, key, quantity, consumed: ZERO };
-    this.#levels.set(key, added);
     const at = this.#find(key);
+    this.#changed('insert', key, at);
+    this.#levels.set(key, added);
     this.#keys.splice(at, 0, key);
     this.#ranked.splice(at, 0, added);
     return ZERO;
@@ -104,6 +114,7 @@ export class RecordedSide {
 
   clear(): void {
     this.version++;
+    this.changedFrom = -1;
     this.#levels.clear();
     this.#keys.length = 0;
     this.#ranked.length = 0;
@@ -123,6 +134,14 @@ export class RecordedSide {
   /** Every level, best first (live objects; do not change them). */
   *levels(): IterableIterator<Level> {
     for (const k of this.#keys) yield this.#levels.get(k)!;
+  }
+
+  /** Bump the version and note the change (see {@link changedFrom}). */
+  #changed(kind: 'update' | 'insert' | 'remove', key: number, rank: number): void {
+    this.changedFrom = this.version++;
+    this.changeKind = kind;
+    this.changeKey = key;
+    this.changeRank = rank;
   }
 
   /** Index of `key`, or where it would be inserted. */
