@@ -4,7 +4,9 @@
  *
  * The loop: for each recorded event, move the clock to its time (timers due before it fire first, in time order:
  * commands reaching the venue, messages reaching the bot, strategy timers, equity samples), then apply it to the
- * venue, which publishes market data and fills; the bot receives them after the market-data latency. Events
+ * venue, which publishes market data and fills; the bot receives them after the market-data latency. The bot's
+ * reactions to an event run to their end before the next event is applied: the loop waits a turn of the event
+ * loop for them when they queued any work, and goes straight on when they did not (reaction-watch.ts). Events
  * before `from` only build the recorded book (warm-up, before the kernel starts); events after `to` end the run.
  * At the end the clock moves to `to` (or the last event), in-flight commands settle, and the kernel stops
  * without cancelling (the report shows what was still open).
@@ -31,6 +33,7 @@ import { createLatency } from '../venue/latency.js';
 import { queueModel, type QueueModelName } from '../venue/queue-model.js';
 import { backtestAssumptions } from './assumptions.js';
 import { mergeByTime } from './merge-events.js';
+import { ReactionWatch } from './reaction-watch.js';
 import { ReportBuilder } from './report-builder.js';
 
 /**
@@ -150,26 +153,62 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     const sampler = clock.setInterval(() => report.sample(clock.now()), v.equityIntervalMs);
     const every = opts.progressEvery ?? 10_000;
     const end = Number.isFinite(to) ? to : undefined;
-    let reacting = true;
-    while (event && event.at <= to) {
-      // Timers due by then fire first, in order. Otherwise only the bot's reactions to the previous event must
-      // settle, and none when that event delivered nothing to the bot (nothing to react to). The bot's reactions
-      // run to the end (drainMicrotasks: until no continuation is left) before time moves on, at the cost of one
-      // tick rather than a fixed number of microtask turns per event.
-      const due = clock.nextTimerAt();
-      if (due !== undefined && due <= event.at) await clock.advanceTo(event.at, drainMicrotasks);
-      else {
-        clock.set(event.at);
-        if (reacting) await drainMicrotasks();
+    const streams = gateway.streams;
+    const watch = new ReactionWatch().enable();
+    // What the venue published for the bot at once waits here for delivery (`pending`), at the point where the
+    // gateway's drain microtask would have run; `unsettled`: the bot may have reactions still queued.
+    let pending = false;
+    let unsettled = true;
+    try {
+      while (event && event.at <= to) {
+        // Timers due by then fire first, in order, the bot's reactions settling before and after each (advanceTo).
+        // Otherwise only the bot's reactions to the previous event must settle: what was published for it is
+        // delivered now, and the loop waits a turn (drainMicrotasks: until no continuation is left) only if the
+        // venue or the delivery queued any work (ReactionWatch) — a reaction that queued nothing is complete.
+        const due = clock.nextTimerAt();
+        if (due !== undefined && due <= event.at) {
+          // Delivered before the clock moves, as the drain microtask ran at advanceTo's first settle.
+          if (pending) streams.deliverDue();
+          await clock.advanceTo(event.at, drainMicrotasks);
+        } else {
+          clock.set(event.at);
+          if (pending) {
+            watch.watching = true;
+            streams.deliverDue();
+            watch.watching = false;
+            if (watch.saw) unsettled = true;
+          }
+          if (unsettled) await drainMicrotasks();
+        }
+        pending = false;
+        unsettled = false;
+        watch.reset();
+        watch.watching = true;
+        streams.holdDue = true;
+        try {
+          venue.apply(event);
+        } finally {
+          streams.holdDue = false;
+        }
+        pending = streams.holding;
+        lastAt = event.at;
+        // Watched too: whatever it queues ran in the turn that followed the event before.
+        if (++count % every === 0) opts.onProgress?.({ events: count, at: event.at, from, to: end ?? event.at });
+        watch.watching = false;
+        if (bi < batch.length) event = batch[bi++];
+        else {
+          // A batch's end waits for the reader: what is pending is delivered first (the drain microtask ran in this
+          // wait before), and the reactions to it settle at the top, as they did after it.
+          if (pending) streams.deliverDue();
+          unsettled = pending;
+          pending = false;
+          event = await next();
+        }
       }
-      const drains = gateway.streams.scheduledDrains;
-      venue.apply(event);
-      reacting = gateway.streams.scheduledDrains !== drains;
-      lastAt = event.at;
-      if (++count % every === 0) opts.onProgress?.({ events: count, at: event.at, from, to: end ?? event.at });
-      // Only a batch's end waits for the reader: an await per event is a promise and a turn each.
-      event = bi < batch.length ? batch[bi++] : await next();
+    } finally {
+      watch.disable();
     }
+    if (pending) streams.deliverDue();
     await clock.advanceTo(end ?? lastAt, drainMicrotasks);
     sampler.cancel();
     report.sample(clock.now());

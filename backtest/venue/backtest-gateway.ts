@@ -167,8 +167,14 @@ export class BacktestStreams implements GatewayStreams {
   readonly #off: () => void;
   /** Messages delivered to the bot. */
   delivered = 0;
-  /** Deliveries scheduled on a microtask so far (the backtest loop flushes microtasks only after one). */
-  scheduledDrains = 0;
+  /**
+   * While true, what falls due at once waits for {@link deliverDue} instead of a microtask: the session loop sets it
+   * while the venue applies a recorded event and delivers at the point where that microtask would have run (see
+   * backtest-session.ts), so a delivery costs no promise job and no turn of its own.
+   */
+  holdDue = false;
+  /** Something due now is held for {@link deliverDue}. */
+  #held = false;
 
   /** A Subject's fan-out without its per-value closure and iterator (src/core/multicast.ts): nearly every event sends. */
   readonly #messages = new Multicast<StreamMessage>();
@@ -211,6 +217,19 @@ export class BacktestStreams implements GatewayStreams {
     for (const c of channels) this.#channels.delete(c);
   }
 
+  /** Whether messages due now wait for {@link deliverDue} (only while {@link holdDue} was set). */
+  get holding(): boolean {
+    return this.#held;
+  }
+
+  /** Deliver what is due now, in order, as the drain microtask would have; returns whether anything was held. */
+  deliverDue(): boolean {
+    if (!this.#held) return false;
+    this.#held = false;
+    this.#drain();
+    return true;
+  }
+
   /** A command's answer, behind what was published before it. */
   enqueueReply(reply: () => void): void {
     this.#enqueue({ due: 0, reply });
@@ -241,9 +260,9 @@ export class BacktestStreams implements GatewayStreams {
     if (!next) return;
     const now = this.#clock.now();
     if (next.due <= now) {
-      if (!this.#microtask) {
+      if (this.holdDue) this.#held = true;
+      else if (!this.#microtask) {
         this.#microtask = true;
-        this.scheduledDrains++;
         // A promise job rather than queueMicrotask: the same place in the microtask queue, without the AsyncResource
         // Node wraps every queueMicrotask callback in (a drain is scheduled for almost every event).
         void SETTLED.then(this.#drainTask);

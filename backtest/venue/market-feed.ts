@@ -14,7 +14,7 @@ import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
 import type { OrderBookMessage } from '../../src/bittrex/hub/messages.js';
-import { sameValue } from '../../src/store/order-book.js';
+import { diff, fillRecorded, followChange, NO_DELTAS, View } from './feed-view.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
 /** Depths the hub serves. */
@@ -22,30 +22,13 @@ export type FeedDepth = 1 | 25 | 500;
 
 const RECENT_TRADES = 100;
 /** The deltas of a side that did not change: one shared empty list (a message's lists are only read). */
-const NO_DELTAS: OrderBookEntry[] = Object.freeze([]) as unknown as OrderBookEntry[];
 const NO_MESSAGES: OrderBookMessage[] = Object.freeze([]) as unknown as OrderBookMessage[];
-/** Where {@link diff} gathers a side's deltas before copying them out at their exact length (see recording-lines.ts). */
-const gathered: OrderBookEntry[] = [];
 const RECENT_CANDLES = 500;
 
 /** A level with its key (the double of its rate, computed once: Decimal.toNumber is costly). */
 interface Keyed {
   key: number;
   entry: OrderBookEntry;
-}
-
-/** The published view of one side at one depth: its levels best first, as parallel arrays. */
-class View {
-  keys: number[] = [];
-  rates: Decimal[] = [];
-  quantities: Decimal[] = [];
-  /** The arrays of the view before the last change, refilled by the next one (a view changes on most events). */
-  spareKeys: number[] = [];
-  spareRates: Decimal[] = [];
-  spareQuantities: Decimal[] = [];
-  /** The recorded side's and our orders' versions on that side when the view was last built (-1: never). */
-  version = -1;
-  oursVersion = -1;
 }
 
 /** One market's public data. */
@@ -220,6 +203,13 @@ export class MarketFeed {
     const ours = this.ours[s];
     const oursVersion = this.#oursVersion[s];
     if (view.version === side.version && view.oursVersion === oursVersion) return NO_DELTAS;
+    // One change of the recorded side since the view was built, and none of ours on it (the usual event): follow
+    // that change (O(1) for a quantity, one splice for a level entering or leaving) instead of rebuilding the top.
+    if (ours.size === 0 && view.oursVersion === oursVersion && view.version >= 0 && side.changedFrom === view.version && side.version === view.version + 1) {
+      const out = followChange(side, view, depth);
+      view.version = side.version;
+      return out;
+    }
     const n = ours.size > 0 ? this.#fillMerged(s, view, depth) : fillRecorded(side, view, depth);
     const out = diff(side, view, n);
     view.version = side.version;
@@ -255,64 +245,4 @@ export class MarketFeed {
     const s = this.#candles.get(interval);
     return s ? { data: s.candles.slice(-RECENT_CANDLES), sequence: s.sequence } : { data: [], sequence: 0 };
   }
-}
-
-/** The recorded top `depth` levels of `side` into a view's spare arrays; returns how many. */
-function fillRecorded(side: RecordedSide, view: View, depth: number): number {
-  const n = Math.min(depth, side.size);
-  const keys = view.spareKeys;
-  const rates = view.spareRates;
-  const quantities = view.spareQuantities;
-  for (let r = 0; r < n; r++) {
-    const l = side.atRank(r)!;
-    keys[r] = l.key;
-    rates[r] = l.rate;
-    quantities[r] = l.quantity;
-  }
-  return n;
-}
-
-/**
- * Entries that turn `view` into the levels now in its spare arrays (the first `n`: the current top levels of
- * `side`, with ours added when we rest on this side, best first); updates `view`. Both are sorted best first, so
- * one merge pass finds what changed, entered (full quantity) and left (quantity 0) without maps or sorting; a
- * level whose Decimal is the very object published (recorded quantities are replaced, never mutated) is unchanged
- * without a comparison. The spare arrays become the view's and the old ones the spares: no allocation per event.
- */
-function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[] {
-  const keys = view.spareKeys;
-  const rates = view.spareRates;
-  const quantities = view.spareQuantities;
-  // Setting an array's length is a runtime call: only when the view's size changed.
-  if (keys.length !== n) {
-    keys.length = n;
-    rates.length = n;
-    quantities.length = n;
-  }
-  let g = 0;
-  const ok = view.keys;
-  let i = 0;
-  let j = 0;
-  while (i < ok.length || j < n) {
-    if (i < ok.length && j < n && ok[i] === keys[j]) {
-      const q = quantities[j]!;
-      const old = view.quantities[i]!;
-      if (old !== q && !sameValue(old, q)) gathered[g++] = { rate: rates[j]!, quantity: q };
-      i++;
-      j++;
-    } else if (j < n && (i >= ok.length || side.better(keys[j]!, ok[i]!))) {
-      gathered[g++] = { rate: rates[j]!, quantity: quantities[j]! };
-      j++;
-    } else {
-      gathered[g++] = { rate: view.rates[i]!, quantity: ZERO };
-      i++;
-    }
-  }
-  view.spareKeys = view.keys;
-  view.spareRates = view.rates;
-  view.spareQuantities = view.quantities;
-  view.keys = keys;
-  view.rates = rates;
-  view.quantities = quantities;
-  return g === 0 ? NO_DELTAS : gathered.slice(0, g);
 }

@@ -38,14 +38,32 @@ export type BookSide = 'bid' | 'ask';
 /** One side, sorted best first. */
 export class RecordedSide {
   readonly side: BookSide;
-  readonly #levels = new Map<number, Level>();
-  /** Keys, best first. */
-  readonly #keys: number[] = [];
-  /** The levels in the same order as #keys: a rank is an index, not a map lookup (the feed reads the top on every change). */
-  readonly #ranked: Level[] = [];
+  /** Where each level is in {@link #pool}, by key. */
+  readonly #slotOf = new Map<number, number>();
+  /**
+   * The levels, each in a slot it keeps for its life: the ranked order lives in typed arrays, so a level entering or
+   * leaving moves numbers (a memmove) rather than object references (which V8 moves with a write barrier each: the
+   * splice of a Level[] was most of the cost of applying a recorded delta).
+   */
+  readonly #pool: Array<Level | undefined> = [];
+  readonly #freeSlots: number[] = [];
+  /** Keys, best first (the first #size). */
+  #keys = new Float64Array(64);
+  /** The slot of the level at each rank: a rank is an index, not a map lookup (the feed reads the top). */
+  #ranked = new Int32Array(64);
+  #size = 0;
   readonly #desc: boolean;
   /** Bumped by every change of a level's quantity or of the levels present: a view built at a version still holds. */
   version = 0;
+  /**
+   * The last change made by {@link set}, for a view built just before it (see feed-view.ts): it took the side from
+   * version `changedFrom` to `changedFrom + 1`, and was a quantity `update` of the level `changeKey`, or that level's
+   * `insert` at, or `remove` from, `changeRank`. -1 after {@link clear} (no single change to follow).
+   */
+  changedFrom = -1;
+  changeKind: 'update' | 'insert' | 'remove' = 'update';
+  changeKey = 0;
+  changeRank = 0;
 
   constructor(side: BookSide) {
     this.side = side;
@@ -53,16 +71,17 @@ export class RecordedSide {
   }
 
   get size(): number {
-    return this.#keys.length;
+    return this.#size;
   }
 
   get(key: number): Level | undefined {
-    return this.#levels.get(key);
+    const slot = this.#slotOf.get(key);
+    return slot === undefined ? undefined : this.#pool[slot];
   }
 
   /** The level at `rank` (0 = best). */
   atRank(rank: number): Level | undefined {
-    return this.#ranked[rank];
+    return rank >= 0 && rank < this.#size ? this.#pool[this.#ranked[rank]!] : undefined;
   }
 
   best(): Level | undefined {
@@ -76,18 +95,22 @@ export class RecordedSide {
 
   /** Set a level's recorded quantity (0 removes it); returns its quantity before. */
   set(rate: Decimal, quantity: Decimal, key: number = orderingKey(rate)): Decimal {
-    const level = this.#levels.get(key);
+    const slot = this.#slotOf.get(key);
+    const level = slot === undefined ? undefined : this.#pool[slot]!;
     if (quantity.isZero()) {
       if (!level) return ZERO;
-      this.version++;
-      this.#levels.delete(key);
       const at = this.#find(key);
-      this.#keys.splice(at, 1);
-      this.#ranked.splice(at, 1);
+      this.#changed('remove', key, at);
+      this.#slotOf.delete(key);
+      this.#pool[slot!] = undefined;
+      this.#freeSlots.push(slot!);
+      const n = this.#size--;
+      this.#keys.copyWithin(at, at + 1, n);
+      this.#ranked.copyWithin(at, at + 1, n);
       return level.quantity;
     }
-    this.version++;
     if (level) {
+      this.#changed('update', key, -1);
       const before = level.quantity;
       level.quantity = quantity;
       // `gt` allocates; a zero consumed (the usual case) exceeds only a negative quantity.
@@ -95,44 +118,72 @@ export class RecordedSide {
       return before;
     }
     const added: Level = { rate, key, quantity, consumed: ZERO };
-    this.#levels.set(key, added);
     const at = this.#find(key);
-    this.#keys.splice(at, 0, key);
-    this.#ranked.splice(at, 0, added);
+    this.#changed('insert', key, at);
+    const free = this.#freeSlots.pop() ?? this.#pool.length;
+    this.#pool[free] = added;
+    this.#slotOf.set(key, free);
+    const n = this.#size++;
+    if (n === this.#keys.length) this.#grow();
+    this.#keys.copyWithin(at + 1, at, n);
+    this.#ranked.copyWithin(at + 1, at, n);
+    this.#keys[at] = key;
+    this.#ranked[at] = free;
     return ZERO;
   }
 
   clear(): void {
     this.version++;
-    this.#levels.clear();
-    this.#keys.length = 0;
-    this.#ranked.length = 0;
+    this.changedFrom = -1;
+    this.#slotOf.clear();
+    this.#pool.length = 0;
+    this.#freeSlots.length = 0;
+    this.#size = 0;
+  }
+
+  /** Twice the room for ranks. */
+  #grow(): void {
+    const keys = new Float64Array(this.#keys.length * 2);
+    keys.set(this.#keys);
+    this.#keys = keys;
+    const ranked = new Int32Array(this.#ranked.length * 2);
+    ranked.set(this.#ranked);
+    this.#ranked = ranked;
   }
 
   /** The best `n` levels as stream entries (recorded quantities). */
   top(n: number): OrderBookEntry[] {
     const out: OrderBookEntry[] = [];
-    const end = Math.min(n, this.#keys.length);
+    const end = Math.min(n, this.#size);
     for (let i = 0; i < end; i++) {
-      const l = this.#ranked[i]!;
+      const l = this.atRank(i)!;
       out.push({ rate: l.rate, quantity: l.quantity });
     }
     return out;
   }
 
-  /** Every level, best first (live objects; do not change them). */
+  /** Every level, best first (live objects; do not change them, nor the side while iterating). */
   *levels(): IterableIterator<Level> {
-    for (const k of this.#keys) yield this.#levels.get(k)!;
+    for (let r = 0; r < this.#size; r++) yield this.atRank(r)!;
+  }
+
+  /** Bump the version and note the change (see {@link changedFrom}). */
+  #changed(kind: 'update' | 'insert' | 'remove', key: number, rank: number): void {
+    this.changedFrom = this.version++;
+    this.changeKind = kind;
+    this.changeKey = key;
+    this.changeRank = rank;
   }
 
   /** Index of `key`, or where it would be inserted. */
   #find(key: number): number {
     let lo = 0;
-    let hi = this.#keys.length;
+    let hi = this.#size;
     const desc = this.#desc;
+    const keys = this.#keys;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const k = this.#keys[mid]!;
+      const k = keys[mid]!;
       if (desc ? k > key : k < key) lo = mid + 1;
       else hi = mid;
     }

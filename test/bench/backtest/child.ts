@@ -1,7 +1,8 @@
 /**
  * One measured backtest run in its own process, so its peak RSS is its own: `node --import tsx child.ts <mode>
  * <file>` with mode `parse` (read and parse the file only), `noop` (the whole pipeline with a strategy that does
- * nothing) or `mm` (the example market maker). Prints one JSON line: { events, ms, cpuMs, maxRssMb }.
+ * nothing) or `mm` (the example market maker). Prints one JSON line: { events, ms, cpuMs, maxRssMb }, and for
+ * `noop` the book states and trades the strategy was given (`received`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { readAll } from '../../../backtest/readers/index.js';
 import { runBacktest } from '../../../backtest/run-backtest.js';
 import { repoPath } from '../../helpers/shared.js';
+import { received } from './noop-strategy.js';
 
 const [mode, file] = process.argv.slice(2) as [string, string];
 const started = performance.now();
@@ -39,4 +41,4 @@ strategies:
 }
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpu0);
-process.stdout.write(`${JSON.stringify({ events, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+process.stdout.write(`${JSON.stringify({ events, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, ...(mode === 'noop' ? { received } : {}) })}\n`);

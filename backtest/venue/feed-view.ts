@@ -1,0 +1,151 @@
+/**
+ * The published view of one side of a {@link MarketFeed} at one depth, and the two ways it is brought up to date
+ * after the recorded book changed:
+ * - {@link fillRecorded} (or the feed's merge with our orders) then {@link diff}: rebuild the top levels and compare
+ *   them with the view, level by level — the general path, O(depth);
+ * - {@link followChange}: when exactly one level of the recorded side changed since the view was built and none of
+ *   our orders rests on that side (most events), apply that one change to the view — O(1) for a quantity, one
+ *   splice for a level entering or leaving. It gives the same entries in the same order as the general path
+ *   (test/backtest/feed-view.test.ts compares them on random books).
+ */
+import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import type { OrderBookEntry } from '../../src/model/market.js';
+import { sameValue } from '../../src/store/order-book.js';
+import type { RecordedSide } from './recorded-book.js';
+
+/** The deltas of a side that did not change: one shared empty list (a message's lists are only read). */
+export const NO_DELTAS: OrderBookEntry[] = Object.freeze([]) as unknown as OrderBookEntry[];
+/** Where {@link diff} gathers a side's deltas before copying them out at their exact length (see recording-lines.ts). */
+const gathered: OrderBookEntry[] = [];
+
+/** The published view of one side at one depth: its levels best first, as parallel arrays. */
+export class View {
+  keys: number[] = [];
+  rates: Decimal[] = [];
+  quantities: Decimal[] = [];
+  /** The arrays of the view before the last change, refilled by the next one (a view changes on most events). */
+  spareKeys: number[] = [];
+  spareRates: Decimal[] = [];
+  spareQuantities: Decimal[] = [];
+  /** The recorded side's and our orders' versions on that side when the view was last built (-1: never). */
+  version = -1;
+  oursVersion = -1;
+}
+
+/** The recorded top `depth` levels of `side` into a view's spare arrays; returns how many. */
+export function fillRecorded(side: RecordedSide, view: View, depth: number): number {
+  const n = Math.min(depth, side.size);
+  const keys = view.spareKeys;
+  const rates = view.spareRates;
+  const quantities = view.spareQuantities;
+  for (let r = 0; r < n; r++) {
+    const l = side.atRank(r)!;
+    keys[r] = l.key;
+    rates[r] = l.rate;
+    quantities[r] = l.quantity;
+  }
+  return n;
+}
+
+/**
+ * Entries that turn `view` into the levels now in its spare arrays (the first `n`: the current top levels of
+ * `side`, with ours added when we rest on this side, best first); updates `view`. Both are sorted best first, so
+ * one merge pass finds what changed, entered (full quantity) and left (quantity 0) without maps or sorting; a
+ * level whose Decimal is the very object published (recorded quantities are replaced, never mutated) is unchanged
+ * without a comparison. The spare arrays become the view's and the old ones the spares: no allocation per event.
+ */
+export function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[] {
+  const keys = view.spareKeys;
+  const rates = view.spareRates;
+  const quantities = view.spareQuantities;
+  // Setting an array's length is a runtime call: only when the view's size changed.
+  if (keys.length !== n) {
+    keys.length = n;
+    rates.length = n;
+    quantities.length = n;
+  }
+  let g = 0;
+  const ok = view.keys;
+  let i = 0;
+  let j = 0;
+  while (i < ok.length || j < n) {
+    if (i < ok.length && j < n && ok[i] === keys[j]) {
+      const q = quantities[j]!;
+      const old = view.quantities[i]!;
+      if (old !== q && !sameValue(old, q)) gathered[g++] = { rate: rates[j]!, quantity: q };
+      i++;
+      j++;
+    } else if (j < n && (i >= ok.length || side.better(keys[j]!, ok[i]!))) {
+      gathered[g++] = { rate: rates[j]!, quantity: quantities[j]! };
+      j++;
+    } else {
+      gathered[g++] = { rate: view.rates[i]!, quantity: ZERO };
+      i++;
+    }
+  }
+  view.spareKeys = view.keys;
+  view.spareRates = view.rates;
+  view.spareQuantities = view.quantities;
+  view.keys = keys;
+  view.rates = rates;
+  view.quantities = quantities;
+  return g === 0 ? NO_DELTAS : gathered.slice(0, g);
+}
+
+/**
+ * Apply the one change `side` records ({@link RecordedSide.changeKind}) to a view of its top `depth` levels that
+ * was built just before it, with no order of ours on the side; returns the entries the general path would give.
+ * The view then holds the top levels again (the caller sets its version).
+ */
+export function followChange(side: RecordedSide, view: View, depth: number): OrderBookEntry[] {
+  const keys = view.keys;
+  const key = side.changeKey;
+  switch (side.changeKind) {
+    case 'update': {
+      // A level whose quantity changed: shown if it is in the view (a view short of `depth` holds every level).
+      const i = keys.indexOf(key);
+      if (i < 0) return NO_DELTAS;
+      const q = side.get(key)!.quantity;
+      const old = view.quantities[i]!;
+      view.quantities[i] = q;
+      return old === q || sameValue(old, q) ? NO_DELTAS : [{ rate: view.rates[i]!, quantity: q }];
+    }
+    case 'insert': {
+      // A new level at `rank`: it enters the view if it ranks within `depth`, and pushes the last one out of a
+      // full view. Entries best first, as the general path's merge gives them.
+      const rank = side.changeRank;
+      if (rank >= depth) return NO_DELTAS;
+      const l = side.atRank(rank)!;
+      keys.splice(rank, 0, key);
+      view.rates.splice(rank, 0, l.rate);
+      view.quantities.splice(rank, 0, l.quantity);
+      if (keys.length <= depth) return [{ rate: l.rate, quantity: l.quantity }];
+      keys.pop();
+      view.quantities.pop();
+      const left = view.rates.pop()!;
+      return [
+        { rate: l.rate, quantity: l.quantity },
+        { rate: left, quantity: ZERO },
+      ];
+    }
+    case 'remove': {
+      // A level gone from `rank`: it leaves the view if it was in it, and the level now ranked last within `depth`
+      // (if the side has one) enters.
+      const rank = side.changeRank;
+      if (rank >= keys.length) return NO_DELTAS;
+      const rate = view.rates[rank]!;
+      keys.splice(rank, 1);
+      view.rates.splice(rank, 1);
+      view.quantities.splice(rank, 1);
+      if (side.size < depth) return [{ rate, quantity: ZERO }];
+      const l = side.atRank(depth - 1)!;
+      keys.push(l.key);
+      view.rates.push(l.rate);
+      view.quantities.push(l.quantity);
+      return [
+        { rate, quantity: ZERO },
+        { rate: l.rate, quantity: l.quantity },
+      ];
+    }
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The market feed's fast path (feed-view.ts `followChange`: one recorded change followed in place) against its
+ * general path (rebuild the top levels and diff), on random books: the same messages, entry for entry, and what
+ * they publish is always the recorded top levels plus ours.
+ */
+import { describe, expect, it } from 'vitest';
+import { Decimal, ZERO } from '../../src/core/decimal.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import type { OrderBookMessage } from '../../src/bittrex/hub/messages.js';
+import { MarketFeed, type FeedDepth } from '../../backtest/venue/market-feed.js';
+import { RecordedBook, type BookSide } from '../../backtest/venue/recorded-book.js';
+
+const DEPTHS: FeedDepth[] = [1, 25, 500];
+
+/** A message as comparable text. */
+const text = (ms: readonly OrderBookMessage[]) =>
+  ms.map((m) => `${m.depth}#${m.sequence} bid[${m.bidDeltas.map((e) => `${e.rate}:${e.quantity}`).join(' ')}] ask[${m.askDeltas.map((e) => `${e.rate}:${e.quantity}`).join(' ')}]`);
+
+/** What a subscriber's copy of one side holds after the deltas (rate -> quantity). */
+function applyTo(model: Map<string, string>, deltas: OrderBookMessage['bidDeltas']): void {
+  for (const e of deltas) {
+    if (e.quantity.isZero()) model.delete(e.rate.toString());
+    else model.set(e.rate.toString(), e.quantity.toString());
+  }
+}
+
+/** The recorded top `depth` of a side plus our quantities, from scratch (rate -> quantity). */
+function expectedTop(book: RecordedBook, ours: Map<string, Decimal>, side: BookSide, depth: number): Map<string, string> {
+  const all = new Map<string, Decimal>();
+  for (const l of book.side(side).levels()) all.set(l.rate.toString(), l.quantity);
+  for (const [rate, q] of ours) all.set(rate, (all.get(rate) ?? ZERO).plus(q));
+  const sorted = [...all].sort((a, b) => (side === 'bid' ? Number(b[0]) - Number(a[0]) : Number(a[0]) - Number(b[0])));
+  return new Map(sorted.slice(0, depth).map(([r, q]) => [r, q.toString()]));
+}
+
+describe('MarketFeed: following one recorded change equals rebuilding the view', () => {
+  for (const seed of [1, 2, 3, 4, 5]) {
+    it(`random books, seed ${seed}`, () => {
+      const random = mulberry32(seed);
+      const rng = { next: random };
+      const fast = new RecordedBook();
+      const general = new RecordedBook();
+      const fastFeed = new MarketFeed('BTC-USD', fast);
+      const generalFeed = new MarketFeed('BTC-USD', general);
+      const oursBySide = { bid: new Map<string, Decimal>(), ask: new Map<string, Decimal>() };
+      const models = new Map<string, Map<string, string>>();
+      for (const d of DEPTHS) {
+        fastFeed.follow(d);
+        generalFeed.follow(d);
+        models.set(`${d}bid`, new Map());
+        models.set(`${d}ask`, new Map());
+      }
+      for (let step = 0; step < 3000; step++) {
+        const changes = rng.next() < 0.85 ? 1 : 1 + Math.floor(rng.next() * 3);
+        for (let c = 0; c < changes; c++) {
+          const side: BookSide = rng.next() < 0.5 ? 'bid' : 'ask';
+          // Prices around a mid of 1000: bids below, asks above, 60 levels each, so depth 25 is often full.
+          const offset = 1 + Math.floor(rng.next() * 60);
+          const rate = new Decimal(side === 'bid' ? 1000 - offset : 1000 + offset);
+          const existing = fast.side(side).get(rate.toNumber());
+          const roll = rng.next();
+          const quantity = roll < 0.3 ? ZERO : roll < 0.4 && existing ? new Decimal(existing.quantity.toString()) : new Decimal((1 + Math.floor(rng.next() * 500)) / 100);
+          fast.side(side).set(rate, quantity);
+          general.side(side).set(rate, quantity);
+          // The general feed never sees a single change: a second, value-preserving write to some level.
+          const any = general.side(side).atRank(0);
+          if (any) general.side(side).set(any.rate, any.quantity);
+        }
+        if (rng.next() < 0.03) {
+          // Ours come and go on either side (views then take the merging path, and back).
+          const side: BookSide = rng.next() < 0.5 ? 'bid' : 'ask';
+          const rate = new Decimal(side === 'bid' ? 1000 - 1 - Math.floor(rng.next() * 30) : 1000 + 1 + Math.floor(rng.next() * 30));
+          const have = oursBySide[side].get(rate.toString());
+          const q = have && rng.next() < 0.6 ? have.neg() : new Decimal('0.5');
+          fastFeed.addOurs(side, rate, q);
+          generalFeed.addOurs(side, rate, q);
+          const next = (have ?? ZERO).plus(q);
+          if (next.lte(0)) oursBySide[side].delete(rate.toString());
+          else oursBySide[side].set(rate.toString(), next);
+        }
+        const a = fastFeed.bookDeltas();
+        const b = generalFeed.bookDeltas();
+        expect(text(a)).toEqual(text(b));
+        for (const m of a) {
+          applyTo(models.get(`${m.depth}bid`)!, m.bidDeltas);
+          applyTo(models.get(`${m.depth}ask`)!, m.askDeltas);
+        }
+        for (const d of DEPTHS) {
+          for (const side of ['bid', 'ask'] as const) {
+            expect(models.get(`${d}${side}`)).toEqual(expectedTop(fast, oursBySide[side], side, d));
+          }
+        }
+      }
+    });
+  }
+});
