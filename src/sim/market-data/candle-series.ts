@@ -15,6 +15,12 @@ import { candleStart, oldestStartInWindow } from './candle-time.js';
 type Slot = Omit<Candle, 'startsAt'> & { start: number };
 
 /**
+ * A candle of a series as it stands, without building the {@link Candle} (see {@link CandleSeries.foldTrade}):
+ * its state only changes while it is the series' newest candle.
+ */
+export type CandleSlot = Readonly<Slot>;
+
+/**
  * One candle series. Candles are appended in time order (the engine's clock only moves forward) and dropped once
  * they fall out of the retention window, so memory is bounded by `retentionMs / interval` candles.
  *
@@ -42,14 +48,24 @@ export class CandleSeries {
 
   /** Fold one trade into the candle of its interval (`quote` = quantity × rate, when the caller has it); returns that candle's new state. */
   addTrade(at: number, rate: Decimal, quantity: Decimal, quote: Decimal = quantity.times(rate)): Candle {
+    return toCandle(this.foldTrade(at, rate, quantity, quote));
+  }
+
+  /**
+   * {@link addTrade} without building the candle: the slot it updated, for a caller that publishes the candle
+   * only when someone listens ({@link candleOf} builds it). Two calls return the same slot exactly when their
+   * trades fell in the same candle.
+   */
+  foldTrade(at: number, rate: Decimal, quantity: Decimal, quote: Decimal = quantity.times(rate)): CandleSlot {
     const slot = this.#slotFor(at, rate, rate);
-    slot.high = dmax(slot.high, rate);
-    slot.low = dmin(slot.low, rate);
+    // A rate equal to the bound keeps the bound's object, as dmax/dmin would (same value either way).
+    if (rate.gt(slot.high)) slot.high = rate;
+    else if (rate.lt(slot.low)) slot.low = rate;
     slot.close = rate;
     slot.volume = slot.volume.plus(quantity);
     slot.quoteVolume = slot.quoteVolume.plus(quote);
     this.#lastClose = rate;
-    return toCandle(slot);
+    return slot;
   }
 
   /**
@@ -146,7 +162,12 @@ export class CandleSeries {
   }
 }
 
-function toCandle(s: Slot): Candle {
+/** The {@link Candle} of a slot as it stands now. */
+export function candleOf(s: CandleSlot): Candle {
+  return toCandle(s);
+}
+
+function toCandle(s: CandleSlot): Candle {
   return {
     startsAt: new Date(s.start),
     open: s.open,

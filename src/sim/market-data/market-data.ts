@@ -24,7 +24,7 @@ import type { Candle, MarketSummary, Ticker, Trade } from '../../model/market.js
 import type { Catalog } from '../catalog.js';
 import type { SimEventBus } from '../events.js';
 import { type SequenceCounters, type Sequenced, seqKey } from '../sequences.js';
-import { CandleSeries } from './candle-series.js';
+import { type CandleSlot, CandleSeries, candleOf } from './candle-series.js';
 import { RECENT_WINDOW_MS, historicalRange, oldestStartInWindow } from './candle-time.js';
 import { IntervalBoundaries } from './interval-boundaries.js';
 import { DEFAULT_RECENT_TRADES, RecentTrades } from './recent-trades.js';
@@ -107,18 +107,20 @@ export class MarketData {
     if (trades.length === 0) return;
     st.recent.add(trades);
     const before = st.lastTradeRate;
-    const touched = new Map<CandleInterval, Candle>();
+    // The candle each interval's trades went into, by interval index (CANDLE_INTERVALS order).
+    const touched: Array<CandleSlot | undefined> = new Array(CANDLE_INTERVALS.length);
     for (const t of trades) {
       const at = t.executedAt.getTime();
       // One product per trade, shared by the summary and every interval's candle.
       const quote = t.quantity.times(t.rate);
       st.summary.add(at, t.rate, t.quantity, quote);
-      for (const interval of CANDLE_INTERVALS) {
-        const c = st.series.TRADE[interval].addTrade(at, t.rate, t.quantity, quote);
-        const prev = touched.get(interval);
+      for (let i = 0; i < CANDLE_INTERVALS.length; i++) {
+        const interval = CANDLE_INTERVALS[i]!;
+        const slot = st.series.TRADE[interval].foldTrade(at, t.rate, t.quantity, quote);
+        const prev = touched[i];
         // One call's trades share a timestamp in practice; if they ever straddle a boundary, publish both candles.
-        if (prev && prev.startsAt.getTime() !== c.startsAt.getTime()) this.#emitCandle(st.symbol, 'TRADE', interval, prev);
-        touched.set(interval, c);
+        if (prev !== undefined && prev !== slot) this.#emitCandle(st.symbol, 'TRADE', interval, prev);
+        touched[i] = slot;
       }
     }
     st.lastTradeRate = trades[trades.length - 1]!.rate;
@@ -126,8 +128,9 @@ export class MarketData {
 
     this.#bus.emit({ kind: 'trade', marketSymbol: st.symbol, sequence: this.#seq.next(seqKey.trade(st.symbol)), deltas: [...trades] });
     if (!sameRate(before, st.lastTradeRate)) this.#publishTicker(st);
-    for (const [interval, candle] of touched) {
-      this.#emitCandle(st.symbol, 'TRADE', interval, candle);
+    for (let i = 0; i < CANDLE_INTERVALS.length; i++) {
+      const interval = CANDLE_INTERVALS[i]!;
+      this.#emitCandle(st.symbol, 'TRADE', interval, touched[i]!);
       this.#boundaries.arm(interval);
     }
     this.#summaryFeed.mark(st.symbol);
@@ -295,13 +298,21 @@ export class MarketData {
   }
 
   #publishTicker(st: MarketState): void {
-    const delta = tickerOf(st);
-    this.#bus.emit({ kind: 'ticker', delta });
-    this.#bus.emit({ kind: 'tickers', sequence: this.#seq.next(seqKey.tickers()), deltas: [delta] });
+    // Built only for a listener that would use it; the tickers sequence moves either way (REST reads it).
+    const bus = this.#bus;
+    const ticker = bus.wants('ticker');
+    const tickers = bus.wants('tickers');
+    const delta = ticker || tickers ? tickerOf(st) : undefined;
+    if (ticker) bus.emit({ kind: 'ticker', delta: delta! });
+    const sequence = this.#seq.next(seqKey.tickers());
+    if (tickers) bus.emit({ kind: 'tickers', sequence, deltas: [delta!] });
   }
 
-  #emitCandle(symbol: string, candleType: CandleType, interval: CandleInterval, delta: Candle): void {
+  /** Number a candle change and publish it; the candle is built only for a listener that would use it. */
+  #emitCandle(symbol: string, candleType: CandleType, interval: CandleInterval, candle: Candle | CandleSlot): void {
     const sequence = this.#seq.next(seqKey.candle(symbol, candleType, interval));
+    if (!this.#bus.wants('candle')) return;
+    const delta = 'startsAt' in candle ? candle : candleOf(candle);
     this.#bus.emit({ kind: 'candle', marketSymbol: symbol, interval, candleType, sequence, delta });
   }
 
