@@ -14,12 +14,20 @@ import { SimError } from '../../sim/sim-error.js';
 /** Largest body accepted (the service's bodies are a few hundred bytes; batches of 100 orders ~ 30 KB). */
 export const MAX_BODY_BYTES = 256 * 1024;
 
+const EMPTY = Buffer.alloc(0);
+
 /** Read the whole body, refusing more than {@link MAX_BODY_BYTES} with 413 PAYLOAD_TOO_LARGE. */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
     throw new SimError(413, 'PAYLOAD_TOO_LARGE', `body of ${declared} bytes exceeds ${limit}`);
+  }
+  // The usual case: the parser already received the whole message (a request of a few hundred bytes arrives in
+  // one packet, and the handler awaits before reading). Its bytes are then all buffered: take them in one read,
+  // without an async iterator. Anything larger than the limit or still arriving goes the general way below.
+  if (req.complete && req.readableLength <= limit && !req.readableDidRead) {
+    return (req.read() as Buffer | null) ?? EMPTY;
   }
   const chunks: Buffer[] = [];
   let size = 0;
