@@ -1,6 +1,7 @@
 /**
- * readBody takes a fully received body in one synchronous read (the usual case) and streams one still arriving:
- * both must hand back exactly the bytes sent, whatever their size and framing (Content-Length or chunked).
+ * readBody collects a body with plain stream listeners: whether the body was already received whole when it was
+ * called or is still arriving, it must hand back exactly the bytes sent, whatever their size and framing
+ * (Content-Length or chunked).
  */
 import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -14,8 +14,6 @@ import { SimError } from '../../sim/sim-error.js';
 /** Largest body accepted (the service's bodies are a few hundred bytes; batches of 100 orders ~ 30 KB). */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-const EMPTY = Buffer.alloc(0);
-
 /** Read the whole body, refusing more than {@link MAX_BODY_BYTES} with 413 PAYLOAD_TOO_LARGE. */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
@@ -23,30 +21,41 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     req.resume();
     throw new SimError(413, 'PAYLOAD_TOO_LARGE', `body of ${declared} bytes exceeds ${limit}`);
   }
-  // The usual case: the parser already received the whole message (a request of a few hundred bytes arrives in
-  // one packet, and the handler awaits before reading). Its bytes are then all buffered: take them in one read,
-  // without an async iterator. Anything larger than the limit or still arriving goes the general way below.
-  if (req.complete && req.readableLength <= limit && !req.readableDidRead) {
-    return (req.read() as Buffer | null) ?? EMPTY;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      const b = chunk as Buffer;
+  // Collected with plain listeners rather than `for await`: the async iterator (its promises, end-of-stream
+  // tracking and per-chunk results) cost more than anything else here on every request the simulator serves.
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (err: SimError | undefined): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (err) reject(err);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onData = (b: Buffer): void => {
       size += b.length;
       if (size > limit) {
+        // As the iterator did when left early: stop reading and drop the request (and with it the connection).
+        settle(new SimError(413, 'PAYLOAD_TOO_LARGE', `body exceeds ${limit} bytes`));
         req.resume();
-        throw new SimError(413, 'PAYLOAD_TOO_LARGE', `body exceeds ${limit} bytes`);
+        req.destroy();
+        return;
       }
       chunks.push(b);
-    }
-  } catch (err) {
-    if (err instanceof SimError) throw err;
+    };
+    const onEnd = (): void => settle(undefined);
     // The client went away mid-body ('aborted', ECONNRESET): a broken request, not a server failure to report.
-    throw new SimError(400, 'BAD_REQUEST', `request body incomplete: ${(err as Error).message}`);
-  }
-  return Buffer.concat(chunks);
+    const onError = (err: Error): void => settle(new SimError(400, 'BAD_REQUEST', `request body incomplete: ${err.message}`));
+    const onClose = (): void => {
+      if (!req.readableEnded) settle(new SimError(400, 'BAD_REQUEST', 'request body incomplete: premature close'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /**
