@@ -15,7 +15,7 @@
  * so every stream sees operations in the order they happened and the nested operation's events come after the
  * outer one's, never interleaved.
  */
-import type { Decimal } from '../core/decimal.js';
+import { type Decimal, deq } from '../core/decimal.js';
 import type { Order } from '../model/order.js';
 import type { OrderBook } from './book/order-book.js';
 import type { SimEventBus } from './events.js';
@@ -108,5 +108,5 @@ export class Publisher {
 }
 
 function sameRate(a: Decimal | undefined, b: Decimal | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.eq(b));
+  return a === b || (a !== undefined && b !== undefined && deq(a, b));
 }

@@ -6,7 +6,7 @@
  * last close, which the candle stream carries forward in the placeholder it sends at the start of every interval
  * (recorded v3 traffic: a 0-volume candle whose open, high, low and close are the previous close).
  */
-import { type Decimal, ZERO, dmax, dmin } from '../../core/decimal.js';
+import { type Decimal, ZERO, deq, dgt, dlt, dmax, dmin } from '../../core/decimal.js';
 import type { CandleInterval } from '../../model/enums.js';
 import type { Candle } from '../../model/market.js';
 import { candleStart, oldestStartInWindow } from './candle-time.js';
@@ -59,8 +59,8 @@ export class CandleSeries {
   foldTrade(at: number, rate: Decimal, quantity: Decimal, quote: Decimal = quantity.times(rate)): CandleSlot {
     const slot = this.#slotFor(at, rate, rate);
     // A rate equal to the bound keeps the bound's object, as dmax/dmin would (same value either way).
-    if (rate.gt(slot.high)) slot.high = rate;
-    else if (rate.lt(slot.low)) slot.low = rate;
+    if (dgt(rate, slot.high)) slot.high = rate;
+    else if (dlt(rate, slot.low)) slot.low = rate;
     slot.close = rate;
     slot.volume = slot.volume.plus(quantity);
     slot.quoteVolume = slot.quoteVolume.plus(quote);
@@ -77,7 +77,7 @@ export class CandleSeries {
     const start = this.#startFor(at);
     const last = this.#last();
     if (last && last.start === start) {
-      if (last.close.eq(mid)) return undefined;
+      if (deq(last.close, mid)) return undefined;
       last.high = dmax(last.high, mid);
       last.low = dmin(last.low, mid);
       last.close = mid;

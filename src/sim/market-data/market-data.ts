@@ -18,7 +18,7 @@
  *   without activity, as the seed says.
  */
 import type { Clock, TimerHandle } from '../../core/clock.js';
-import { type Decimal, ZERO } from '../../core/decimal.js';
+import { type Decimal, ZERO, deq } from '../../core/decimal.js';
 import { CANDLE_INTERVALS, CANDLE_TYPES, type CandleInterval, type CandleType } from '../../model/enums.js';
 import type { Candle, MarketSummary, Ticker, Trade } from '../../model/market.js';
 import type { Catalog } from '../catalog.js';
@@ -346,5 +346,5 @@ function tickerOf(st: MarketState): Ticker {
 }
 
 function sameRate(a: Decimal | undefined, b: Decimal | undefined): boolean {
-  return a === undefined || b === undefined ? a === b : a.eq(b);
+  return a === undefined || b === undefined ? a === b : deq(a, b);
 }

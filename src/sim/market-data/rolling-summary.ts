@@ -8,7 +8,7 @@
  * happened in ends 24 h later, i.e. between 24 h and 24 h + 1 s after it (the service itself documented
  * one-second precision for its date filters).
  */
-import { type Decimal, ZERO } from '../../core/decimal.js';
+import { type Decimal, ZERO, dgt, dgte, dlt, dlte } from '../../core/decimal.js';
 import type { Candle, MarketSummary } from '../../model/market.js';
 
 /** 24 hours. */
@@ -62,11 +62,11 @@ export class RollingSummary {
       this.#pushMin(b);
     } else {
       b.close = rate;
-      if (rate.gt(b.high)) {
+      if (dgt(rate, b.high)) {
         b.high = rate;
         this.#pushMax(b);
       }
-      if (rate.lt(b.low)) {
+      if (dlt(rate, b.low)) {
         b.low = rate;
         this.#pushMin(b);
       }
@@ -133,12 +133,12 @@ export class RollingSummary {
   // The max deque holds buckets with strictly decreasing highs; a bucket whose high grew re-enters at the back
   // after removing everything it now dominates (itself included, since it is the newest).
   #pushMax(b: Bucket): void {
-    while (this.#maxQ.length > this.#maxHead && this.#maxQ[this.#maxQ.length - 1]!.high.lte(b.high)) this.#maxQ.pop();
+    while (this.#maxQ.length > this.#maxHead && dlte(this.#maxQ[this.#maxQ.length - 1]!.high, b.high)) this.#maxQ.pop();
     this.#maxQ.push(b);
   }
 
   #pushMin(b: Bucket): void {
-    while (this.#minQ.length > this.#minHead && this.#minQ[this.#minQ.length - 1]!.low.gte(b.low)) this.#minQ.pop();
+    while (this.#minQ.length > this.#minHead && dgte(this.#minQ[this.#minQ.length - 1]!.low, b.low)) this.#minQ.pop();
     this.#minQ.push(b);
   }
 
