@@ -22,40 +22,67 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     throw new SimError(413, 'PAYLOAD_TOO_LARGE', `body of ${declared} bytes exceeds ${limit}`);
   }
   // Collected with plain listeners rather than `for await`: the async iterator (its promises, end-of-stream
-  // tracking and per-chunk results) cost more than anything else here on every request the simulator serves.
+  // tracking and per-chunk results) cost more than anything else here on every request the simulator serves. The
+  // listeners are module functions sharing one record per request, not closures made per request (under tsx,
+  // every named closure also costs a keepNames call).
   return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (err: SimError | undefined): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-      if (err) reject(err);
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
-    const onData = (b: Buffer): void => {
-      size += b.length;
-      if (size > limit) {
-        // As the iterator did when left early: stop reading and drop the request (and with it the connection).
-        settle(new SimError(413, 'PAYLOAD_TOO_LARGE', `body exceeds ${limit} bytes`));
-        req.resume();
-        req.destroy();
-        return;
-      }
-      chunks.push(b);
-    };
-    const onEnd = (): void => settle(undefined);
-    // The client went away mid-body ('aborted', ECONNRESET): a broken request, not a server failure to report.
-    const onError = (err: Error): void => settle(new SimError(400, 'BAD_REQUEST', `request body incomplete: ${err.message}`));
-    const onClose = (): void => {
-      if (!req.readableEnded) settle(new SimError(400, 'BAD_REQUEST', 'request body incomplete: premature close'));
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
+    reading.set(req, { chunks: [], size: 0, limit, resolve, reject });
+    req.on('data', onBodyData);
+    req.on('end', onBodyEnd);
+    req.on('error', onBodyError);
+    req.on('close', onBodyClose);
   });
+}
+
+/** A body being read by {@link readBody}. */
+interface Reading {
+  chunks: Buffer[];
+  size: number;
+  limit: number;
+  resolve(body: Buffer): void;
+  reject(err: SimError): void;
+}
+
+const reading = new WeakMap<IncomingMessage, Reading>();
+
+/** Stop listening to `req` and settle its read with `err`, or with the body when `err` is undefined. */
+function settle(req: IncomingMessage, err: SimError | undefined): void {
+  const r = reading.get(req);
+  if (!r) return;
+  reading.delete(req);
+  req.off('data', onBodyData);
+  req.off('end', onBodyEnd);
+  req.off('error', onBodyError);
+  req.off('close', onBodyClose);
+  if (err) r.reject(err);
+  else r.resolve(r.chunks.length === 1 ? r.chunks[0]! : Buffer.concat(r.chunks, r.size));
+}
+
+function onBodyData(this: IncomingMessage, b: Buffer): void {
+  const r = reading.get(this);
+  if (!r) return;
+  r.size += b.length;
+  if (r.size > r.limit) {
+    // As the iterator did when left early: stop reading and drop the request (and with it the connection).
+    settle(this, new SimError(413, 'PAYLOAD_TOO_LARGE', `body exceeds ${r.limit} bytes`));
+    this.resume();
+    this.destroy();
+    return;
+  }
+  r.chunks.push(b);
+}
+
+function onBodyEnd(this: IncomingMessage): void {
+  settle(this, undefined);
+}
+
+/** The client went away mid-body ('aborted', ECONNRESET): a broken request, not a server failure to report. */
+function onBodyError(this: IncomingMessage, err: Error): void {
+  settle(this, new SimError(400, 'BAD_REQUEST', `request body incomplete: ${err.message}`));
+}
+
+function onBodyClose(this: IncomingMessage): void {
+  if (!this.readableEnded) settle(this, new SimError(400, 'BAD_REQUEST', 'request body incomplete: premature close'));
 }
 
 /**
