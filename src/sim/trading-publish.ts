@@ -76,8 +76,11 @@ export class Publisher {
         const sequence = seq.next(seqKey.account('order', accountId));
         if (delta) bus.emit({ kind: 'order', accountId, sequence, delta });
       }
+      // Numbered either way (REST reads the sequence); emitted only when a listener would use it.
+      const executionWanted = executions.length > 0 && bus.wants('execution');
       for (const [accountId, list] of executions) {
-        bus.emit({ kind: 'execution', accountId, sequence: seq.next(seqKey.account('execution', accountId)), deltas: list });
+        const sequence = seq.next(seqKey.account('execution', accountId));
+        if (executionWanted) bus.emit({ kind: 'execution', accountId, sequence, deltas: list });
       }
       for (const d of deltas) {
         bus.emit({
