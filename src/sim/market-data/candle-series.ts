@@ -6,7 +6,7 @@
  * last close, which the candle stream carries forward in the placeholder it sends at the start of every interval
  * (recorded v3 traffic: a 0-volume candle whose open, high, low and close are the previous close).
  */
-import { type Decimal, ZERO, deq, dgt, dlt, dmax, dmin } from '../../core/decimal.js';
+import { type Decimal, ZERO, deq, dgt, dlt, dmax, dmin, dsum } from '../../core/decimal.js';
 import type { CandleInterval } from '../../model/enums.js';
 import type { Candle } from '../../model/market.js';
 import { candleStart, oldestStartInWindow } from './candle-time.js';
@@ -57,13 +57,26 @@ export class CandleSeries {
    * trades fell in the same candle.
    */
   foldTrade(at: number, rate: Decimal, quantity: Decimal, quote: Decimal = quantity.times(rate)): CandleSlot {
+    const slot = this.#foldRate(at, rate);
+    slot.volume = slot.volume.plus(quantity);
+    slot.quoteVolume = slot.quoteVolume.plus(quote);
+    return slot;
+  }
+
+  /**
+   * The rate part of {@link foldTrade} (open, high, low, close), for a caller that adds the trade's volumes to the
+   * slot itself later, with {@link addVolumes} (see {@link VolumeRun}).
+   */
+  foldTradeRate(at: number, rate: Decimal): CandleSlot {
+    return this.#foldRate(at, rate);
+  }
+
+  #foldRate(at: number, rate: Decimal): Slot {
     const slot = this.#slotFor(at, rate, rate);
     // A rate equal to the bound keeps the bound's object, as dmax/dmin would (same value either way).
     if (dgt(rate, slot.high)) slot.high = rate;
     else if (dlt(rate, slot.low)) slot.low = rate;
     slot.close = rate;
-    slot.volume = slot.volume.plus(quantity);
-    slot.quoteVolume = slot.quoteVolume.plus(quote);
     this.#lastClose = rate;
     return slot;
   }
@@ -159,6 +172,52 @@ export class CandleSeries {
       else hi = mid;
     }
     return lo;
+  }
+}
+
+/** Add volumes to a slot's candle (the volume part of {@link CandleSeries.foldTrade}). */
+export function addVolumes(slot: CandleSlot, volume: Decimal, quoteVolume: Decimal): void {
+  const s = slot as Slot;
+  s.volume = dsum(s.volume, volume);
+  s.quoteVolume = dsum(s.quoteVolume, quoteVolume);
+}
+
+/**
+ * The volumes of one market's trades not yet added to its TRADE candles, one per interval. Every trade goes into
+ * one candle of each interval, the same four candles until one of them ends: so the trades' volumes are summed
+ * once here, instead of once per interval, and added to the four candles when the run ends (a trade falls into
+ * another candle of some interval) or when anyone reads them ({@link flush}). Exact: decimal sums do not depend
+ * on grouping (they are far below the 40 significant digits where rounding would start).
+ */
+export class VolumeRun {
+  /** The candles the run belongs to, by interval index; empty when the run is. */
+  #slots: readonly CandleSlot[] = [];
+  #volume: Decimal = ZERO;
+  #quoteVolume: Decimal = ZERO;
+
+  /** Add one trade that went into `slots` (one per interval, in a fixed order; kept, not copied); ends the run first if they differ. */
+  add(slots: readonly CandleSlot[], volume: Decimal, quoteVolume: Decimal): void {
+    const run = this.#slots;
+    if (run.length > 0) {
+      for (let i = 0; i < slots.length; i++) {
+        if (run[i] !== slots[i]) {
+          this.flush();
+          break;
+        }
+      }
+    }
+    if (this.#slots.length === 0) this.#slots = slots;
+    this.#volume = dsum(this.#volume, volume);
+    this.#quoteVolume = dsum(this.#quoteVolume, quoteVolume);
+  }
+
+  /** Add what the run holds to its candles (before any of them is read). */
+  flush(): void {
+    if (this.#slots.length === 0) return;
+    for (const slot of this.#slots) addVolumes(slot, this.#volume, this.#quoteVolume);
+    this.#slots = [];
+    this.#volume = ZERO;
+    this.#quoteVolume = ZERO;
   }
 }
 

@@ -24,7 +24,7 @@ import type { Candle, MarketSummary, Ticker, Trade } from '../../model/market.js
 import type { Catalog } from '../catalog.js';
 import type { SimEventBus } from '../events.js';
 import { type SequenceCounters, type Sequenced, seqKey } from '../sequences.js';
-import { type CandleSlot, CandleSeries, candleOf } from './candle-series.js';
+import { type CandleSlot, CandleSeries, VolumeRun, candleOf } from './candle-series.js';
 import { RECENT_WINDOW_MS, historicalRange, oldestStartInWindow } from './candle-time.js';
 import { IntervalBoundaries } from './interval-boundaries.js';
 import { DEFAULT_RECENT_TRADES, RecentTrades } from './recent-trades.js';
@@ -63,6 +63,8 @@ interface MarketState {
   summary: RollingSummary;
   expiryTimer: TimerHandle | undefined;
   series: SeriesSet;
+  /** Trade volumes not yet added to the TRADE candles (see VolumeRun): flushed before any candle is read. */
+  volumeRun: VolumeRun;
 }
 
 /**
@@ -114,12 +116,15 @@ export class MarketData {
       // One product per trade, shared by the summary and every interval's candle.
       const quote = t.quantity.times(t.rate);
       st.summary.add(at, t.rate, t.quantity, quote);
+      const slots: CandleSlot[] = new Array(CANDLE_INTERVALS.length);
+      for (let i = 0; i < CANDLE_INTERVALS.length; i++) slots[i] = st.series.TRADE[CANDLE_INTERVALS[i]!].foldTradeRate(at, t.rate);
+      // The volumes once for all intervals (see VolumeRun); a candle published below is brought up to date first.
+      st.volumeRun.add(slots, t.quantity, quote);
       for (let i = 0; i < CANDLE_INTERVALS.length; i++) {
-        const interval = CANDLE_INTERVALS[i]!;
-        const slot = st.series.TRADE[interval].foldTrade(at, t.rate, t.quantity, quote);
+        const slot = slots[i]!;
         const prev = touched[i];
         // One call's trades share a timestamp in practice; if they ever straddle a boundary, publish both candles.
-        if (prev !== undefined && prev !== slot) this.#emitCandle(st.symbol, 'TRADE', interval, prev);
+        if (prev !== undefined && prev !== slot) this.#emitCandle(st, 'TRADE', CANDLE_INTERVALS[i]!, prev);
         touched[i] = slot;
       }
     }
@@ -130,7 +135,7 @@ export class MarketData {
     if (!sameRate(before, st.lastTradeRate)) this.#publishTicker(st);
     for (let i = 0; i < CANDLE_INTERVALS.length; i++) {
       const interval = CANDLE_INTERVALS[i]!;
-      this.#emitCandle(st.symbol, 'TRADE', interval, touched[i]!);
+      this.#emitCandle(st, 'TRADE', interval, touched[i]!);
       this.#boundaries.arm(interval);
     }
     this.#summaryFeed.mark(st.symbol);
@@ -147,6 +152,7 @@ export class MarketData {
     if (trades.length === 0) return;
     const now = this.#clock.now();
     let prevailing = st.mid;
+    st.volumeRun.flush();
     for (const t of trades) {
       const at = t.executedAt.getTime();
       if (at > now) throw new RangeError(`seedHistory: trade ${t.id} is in the future (${t.executedAt.toISOString()})`);
@@ -182,7 +188,7 @@ export class MarketData {
     const now = this.#clock.now();
     for (const interval of CANDLE_INTERVALS) {
       const c = st.series.MIDPOINT[interval].addMidpoint(now, st.mid, prevailing);
-      if (c) this.#emitCandle(st.symbol, 'MIDPOINT', interval, c);
+      if (c) this.#emitCandle(st, 'MIDPOINT', interval, c);
       this.#boundaries.arm(interval);
     }
   }
@@ -222,6 +228,7 @@ export class MarketData {
    */
   candles(marketSymbol: string, type: CandleType, interval: CandleInterval): Sequenced<Candle[]> {
     const st = this.#state(marketSymbol);
+    st.volumeRun.flush();
     const series = st.series[type][interval];
     const now = this.#clock.now();
     series.prune(now);
@@ -244,6 +251,7 @@ export class MarketData {
   ): Candle[] {
     const st = this.#state(marketSymbol);
     const { from, to } = historicalRange(interval, year, month, day);
+    st.volumeRun.flush();
     const series = st.series[type][interval];
     series.prune(this.#clock.now());
     return series.range(from, to);
@@ -279,6 +287,7 @@ export class MarketData {
         summary: new RollingSummary(this.#clock.now()),
         expiryTimer: undefined,
         series,
+        volumeRun: new VolumeRun(),
       };
       this.#markets.set(symbol, st);
     }
@@ -309,9 +318,11 @@ export class MarketData {
   }
 
   /** Number a candle change and publish it; the candle is built only for a listener that would use it. */
-  #emitCandle(symbol: string, candleType: CandleType, interval: CandleInterval, candle: Candle | CandleSlot): void {
+  #emitCandle(st: MarketState, candleType: CandleType, interval: CandleInterval, candle: Candle | CandleSlot): void {
+    const symbol = st.symbol;
     const sequence = this.#seq.next(seqKey.candle(symbol, candleType, interval));
     if (!this.#bus.wants('candle')) return;
+    if (!('startsAt' in candle)) st.volumeRun.flush();
     const delta = 'startsAt' in candle ? candle : candleOf(candle);
     this.#bus.emit({ kind: 'candle', marketSymbol: symbol, interval, candleType, sequence, delta });
   }
@@ -331,11 +342,12 @@ export class MarketData {
   #onBoundary(interval: CandleInterval, start: number): void {
     const now = this.#clock.now();
     for (const st of this.#markets.values()) {
+      st.volumeRun.flush();
       for (const type of CANDLE_TYPES) {
         const series = st.series[type][interval];
         series.prune(now);
         const c = series.candleAt(start);
-        if (c) this.#emitCandle(st.symbol, type, interval, c);
+        if (c) this.#emitCandle(st, type, interval, c);
       }
     }
   }
