@@ -3,7 +3,7 @@
  * called or is still arriving, it must hand back exactly the bytes sent, whatever their size and framing
  * (Content-Length or chunked).
  */
-import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
+import { IncomingMessage, request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBody } from '../../src/server/rest/body.js';
@@ -88,4 +88,30 @@ describe('readBody', () => {
       }
     });
   }
+});
+
+describe('readBody on a finished request', () => {
+  it('answers an empty body for a request already read to its end, and refuses one already destroyed', async () => {
+    const ended = await new Promise<IncomingMessage>((resolve, reject) => {
+      const srv = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          res.end();
+          srv.close();
+          resolve(req);
+        });
+      });
+      srv.listen(0, '127.0.0.1', () => {
+        const r = httpRequest({ port: (srv.address() as AddressInfo).port, host: '127.0.0.1', method: 'POST', path: '/' }, (res) => res.resume());
+        r.on('error', reject);
+        r.end('abc');
+      });
+    });
+    expect(ended.readableEnded).toBe(true);
+    expect((await readBody(ended)).length).toBe(0);
+
+    const gone = new IncomingMessage(null as never);
+    gone.destroy();
+    await expect(readBody(gone)).rejects.toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+  });
 });

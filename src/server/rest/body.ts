@@ -25,6 +25,9 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   // tracking and per-chunk results) cost more than anything else here on every request the simulator serves. The
   // listeners are module functions sharing one record per request, not closures made per request (under tsx,
   // every named closure also costs a keepNames call).
+  // A stream already finished sends no more events: answer now, as iterating it would have.
+  if (req.readableEnded) return Buffer.alloc(0);
+  if (req.destroyed) throw new SimError(400, 'BAD_REQUEST', 'request body incomplete: premature close');
   return new Promise<Buffer>((resolve, reject) => {
     reading.set(req, { chunks: [], size: 0, limit, resolve, reject });
     req.on('data', onBodyData);
