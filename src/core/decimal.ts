@@ -183,12 +183,74 @@ export function decimalPlaces(d: Decimal): number {
   return d.decimalPlaces();
 }
 
+/**
+ * `a.cmp(b)` (1, 0, -1; NaN when either is NaN) without the copy of `b` decimal.js makes on every comparison (its
+ * methods accept strings and numbers, so they convert the argument first: an allocation per `lt`, `eq`, `gte`, …
+ * on paths that compare amounts many times per order). Finite values are compared as decimal.js compares them,
+ * on the same representation (sign `s`, exponent `e`, base-1e7 words `d`); others are left to `cmp`.
+ */
+export function dcmp(a: Decimal, b: Decimal): number {
+  const ad = (a as unknown as DecimalParts).d;
+  const bd = (b as unknown as DecimalParts).d;
+  if (!ad || !bd) return a.cmp(b);
+  const as = (a as unknown as DecimalParts).s;
+  // Either zero?
+  if (!ad[0] || !bd[0]) return ad[0] ? as : bd[0] ? -(b as unknown as DecimalParts).s : 0;
+  if (as !== (b as unknown as DecimalParts).s) return as;
+  const ae = (a as unknown as DecimalParts).e;
+  const be = (b as unknown as DecimalParts).e;
+  if (ae !== be) return (ae > be) !== (as < 0) ? 1 : -1;
+  const an = ad.length;
+  const bn = bd.length;
+  for (let i = 0, n = an < bn ? an : bn; i < n; i++) {
+    if (ad[i] !== bd[i]) return (ad[i]! > bd[i]!) !== (as < 0) ? 1 : -1;
+  }
+  return an === bn ? 0 : (an > bn) !== (as < 0) ? 1 : -1;
+}
+
+/** `a < b` as {@link dcmp} compares (`a.lt(b)` without its allocation). */
+export function dlt(a: Decimal, b: Decimal): boolean {
+  return dcmp(a, b) < 0;
+}
+
+/** `a > b` as {@link dcmp} compares. */
+export function dgt(a: Decimal, b: Decimal): boolean {
+  return dcmp(a, b) > 0;
+}
+
+/** `a <= b` as {@link dcmp} compares. */
+export function dlte(a: Decimal, b: Decimal): boolean {
+  const k = dcmp(a, b);
+  return k === -1 || k === 0;
+}
+
+/** `a >= b` as {@link dcmp} compares. */
+export function dgte(a: Decimal, b: Decimal): boolean {
+  const k = dcmp(a, b);
+  return k === 1 || k === 0;
+}
+
+/** `a == b` as {@link dcmp} compares. */
+export function deq(a: Decimal, b: Decimal): boolean {
+  return dcmp(a, b) === 0;
+}
+
 /** Minimum of two decimals. */
 export function dmin(a: Decimal, b: Decimal): Decimal {
-  return a.lte(b) ? a : b;
+  return dlte(a, b) ? a : b;
 }
 
 /** Maximum of two decimals. */
 export function dmax(a: Decimal, b: Decimal): Decimal {
-  return a.gte(b) ? a : b;
+  return dgte(a, b) ? a : b;
+}
+
+/**
+ * `a + b`, without an operation when either is zero: the other one itself is the sum (decimal.js values are
+ * immutable). Running totals (an order's filled quantity, proceeds, commission; a plan's sums) start at zero, so
+ * their first addition, often their only one, is free. Exact for the amounts the engine adds, which have far
+ * fewer than the 40 significant digits `plus` would round a sum to.
+ */
+export function dsum(a: Decimal, b: Decimal): Decimal {
+  return a.isZero() ? b : b.isZero() ? a : a.plus(b);
 }

@@ -8,7 +8,7 @@
  * currency: sum over accounts (fee account included) = credited - debited, exactly — see {@link Ledger.audit}.
  */
 import type { Clock } from '../core/clock.js';
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, ZERO, dlt } from '../core/decimal.js';
 import { conflict } from './sim-error.js';
 
 /** The account that collects commission. */
@@ -94,7 +94,7 @@ export class Ledger {
   debit(accountId: string, currency: string, amount: Decimal): void {
     positive(amount);
     const c = this.#cell(accountId, currency);
-    if (c.held.lt(amount)) throw new Error(`ledger: debit ${amount} ${currency} exceeds held ${c.held} of ${accountId}`);
+    if (dlt(c.held, amount)) throw new Error(`ledger: debit ${amount} ${currency} exceeds held ${c.held} of ${accountId}`);
     c.total = c.total.minus(amount);
     c.held = c.held.minus(amount);
     this.#debited.set(currency, (this.#debited.get(currency) ?? ZERO).plus(amount));
@@ -106,7 +106,7 @@ export class Ledger {
     if (amount.isZero()) return;
     positive(amount);
     const c = this.#cell(accountId, currency);
-    if (c.total.minus(c.held).lt(amount)) {
+    if (dlt(c.total.minus(c.held), amount)) {
       throw conflict('INSUFFICIENT_FUNDS', `${currency} available ${c.total.minus(c.held).toFixed()} < ${amount.toFixed()}`);
     }
     c.held = c.held.plus(amount);
@@ -118,7 +118,7 @@ export class Ledger {
     if (amount.isZero()) return;
     positive(amount);
     const c = this.#cell(accountId, currency);
-    if (c.held.lt(amount)) throw new Error(`ledger: release ${amount} ${currency} exceeds held ${c.held} of ${accountId}`);
+    if (dlt(c.held, amount)) throw new Error(`ledger: release ${amount} ${currency} exceeds held ${c.held} of ${accountId}`);
     c.held = c.held.minus(amount);
     this.#touch(c, accountId, currency);
   }
@@ -132,8 +132,8 @@ export class Ledger {
     positive(amount);
     const a = this.#cell(from, currency);
     if (opts.fromHeld) {
-      if (a.held.lt(amount)) throw new Error(`ledger: move ${amount} ${currency} exceeds held ${a.held} of ${from}`);
-    } else if (a.total.minus(a.held).lt(amount)) {
+      if (dlt(a.held, amount)) throw new Error(`ledger: move ${amount} ${currency} exceeds held ${a.held} of ${from}`);
+    } else if (dlt(a.total.minus(a.held), amount)) {
       throw conflict('INSUFFICIENT_FUNDS', `${currency} available ${a.total.minus(a.held).toFixed()} < ${amount.toFixed()}`);
     }
     const b = this.#cell(to, currency);

@@ -54,7 +54,7 @@ export class OrderStore {
     rec.closeSeq = ++this.#closeSeq;
     acc.closed.push(rec);
     const now = this.#now();
-    const k = dropCount(acc.closed, this.#retention, (r) => r.order.closedAt?.getTime(), now);
+    const k = dropCount(acc.closed, this.#retention, closedAt, now);
     if (k === 0) return;
     for (const old of acc.closed.splice(0, k)) {
       this.#byId.delete(old.order.id.toLowerCase());
@@ -93,4 +93,8 @@ export class OrderStore {
     if (!acc) this.#accounts.set(accountId, (acc = { open: new Map(), closed: [] }));
     return acc;
   }
+}
+
+function closedAt(rec: OrderRecord): number | undefined {
+  return rec.order.closedAt?.getTime();
 }

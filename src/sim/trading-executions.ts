@@ -28,8 +28,9 @@ export class ExecutionStore {
     list.push(execution);
     this.#byId.set(execution.id.toLowerCase(), { accountId, execution });
     const now = this.#now();
-    const k = dropCount(list, this.#retention, (e) => e.executedAt.getTime(), now);
-    for (const old of k > 0 ? list.splice(0, k) : []) {
+    const k = dropCount(list, this.#retention, executedAt, now);
+    if (k === 0) return;
+    for (const old of list.splice(0, k)) {
       this.#byId.delete(old.id.toLowerCase());
       this.dropped.add(old.id, now);
     }
@@ -59,4 +60,8 @@ export class ExecutionStore {
     const list = this.#byAccount.get(accountId);
     return list?.[list.length - 1];
   }
+}
+
+function executedAt(e: Execution): number {
+  return e.executedAt.getTime();
 }

@@ -15,7 +15,7 @@
  * so every stream sees operations in the order they happened and the nested operation's events come after the
  * outer one's, never interleaved.
  */
-import type { Decimal } from '../core/decimal.js';
+import { type Decimal, deq } from '../core/decimal.js';
 import type { Order } from '../model/order.js';
 import type { OrderBook } from './book/order-book.js';
 import type { SimEventBus } from './events.js';
@@ -76,8 +76,11 @@ export class Publisher {
         const sequence = seq.next(seqKey.account('order', accountId));
         if (delta) bus.emit({ kind: 'order', accountId, sequence, delta });
       }
+      // Numbered either way (REST reads the sequence); emitted only when a listener would use it.
+      const executionWanted = executions.length > 0 && bus.wants('execution');
       for (const [accountId, list] of executions) {
-        bus.emit({ kind: 'execution', accountId, sequence: seq.next(seqKey.account('execution', accountId)), deltas: list });
+        const sequence = seq.next(seqKey.account('execution', accountId));
+        if (executionWanted) bus.emit({ kind: 'execution', accountId, sequence, deltas: list });
       }
       for (const d of deltas) {
         bus.emit({
@@ -108,5 +111,5 @@ export class Publisher {
 }
 
 function sameRate(a: Decimal | undefined, b: Decimal | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.eq(b));
+  return a === b || (a !== undefined && b !== undefined && deq(a, b));
 }

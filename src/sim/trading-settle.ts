@@ -11,7 +11,7 @@
  * After a fill an order keeps reserved exactly {@link reserveFor} its remaining quantity; the excess (a buy that
  * filled below its limit, or paid the lower maker fee) goes back to available at once.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, ONE, ZERO, dgte, dsum } from '../core/decimal.js';
 import type { Trade } from '../model/market.js';
 import type { OrderDirection } from '../model/enums.js';
 import type { Execution } from '../model/order.js';
@@ -19,7 +19,7 @@ import type { PlannedFill } from './book/matcher.js';
 import type { OrderBook } from './book/order-book.js';
 import { FEE_ACCOUNT_ID, type Ledger } from './ledger.js';
 import type { OrderStore } from './orders-store.js';
-import { buyReserve, commissionOn, fillQuote } from './trading-amounts.js';
+import { SATOSHI, buyReserve, commissionOn, fillQuote } from './trading-amounts.js';
 import type { ExecutionStore } from './trading-executions.js';
 import type { FillNotice, OrderRecord } from './trading-types.js';
 
@@ -91,9 +91,9 @@ export function settleFill(ctx: SettleContext, taker: OrderRecord, fill: Planned
   const { ledger } = ctx;
   ledger.move(seller.accountId, buyer.accountId, taker.baseCurrency, fill.quantity, { fromHeld: true });
   ledger.move(buyer.accountId, seller.accountId, taker.quoteCurrency, fill.quote.minus(sellerCommission), { fromHeld: true });
-  ledger.move(buyer.accountId, FEE_ACCOUNT_ID, taker.quoteCurrency, buyerCommission.plus(sellerCommission), { fromHeld: true });
+  ledger.move(buyer.accountId, FEE_ACCOUNT_ID, taker.quoteCurrency, dsum(buyerCommission, sellerCommission), { fromHeld: true });
   seller.reserved = seller.reserved.minus(fill.quantity);
-  buyer.reserved = buyer.reserved.minus(fill.quote).minus(buyerCommission);
+  buyer.reserved = buyer.reserved.minus(dsum(fill.quote, buyerCommission));
 
   record(ctx, taker, fill, fill.takerCommission, true, taker.order.direction);
   record(ctx, maker, fill, makerCommission, false, taker.order.direction);
@@ -123,6 +123,9 @@ export function settleFill(ctx: SettleContext, taker: OrderRecord, fill: Planned
  * rest (a fill for nothing would give base away; see matcher.ts).
  */
 export function isDust(remaining: Decimal, rate: Decimal): boolean {
+  // At least one unit at a rate of at least one satoshi is worth at least a satoshi: no product needed (the usual
+  // answer for what is left of a resting order after a fill).
+  if (dgte(remaining, ONE) && dgte(rate, SATOSHI)) return false;
   return fillQuote(remaining, rate).isZero();
 }
 
@@ -154,11 +157,12 @@ export function trimReserve(ctx: Pick<SettleContext, 'ledger' | 'feeMax'>, rec: 
 function record(ctx: SettleContext, rec: OrderRecord, fill: PlannedFill, commission: Decimal, isTaker: boolean, takerSide: OrderDirection): void {
   const o = rec.order;
   const first = o.fillQuantity.isZero();
-  o.fillQuantity = o.fillQuantity.plus(fill.quantity);
-  o.proceeds = o.proceeds.plus(fill.quote);
-  o.commission = o.commission.plus(commission);
+  o.fillQuantity = dsum(o.fillQuantity, fill.quantity);
+  o.proceeds = dsum(o.proceeds, fill.quote);
+  o.commission = dsum(o.commission, commission);
   o.updatedAt = ctx.at;
-  if (rec.remaining !== undefined) rec.remaining = rec.remaining.minus(fill.quantity);
+  // A fill of the whole remainder (the plan hands out the remainder itself) leaves exactly zero.
+  if (rec.remaining !== undefined) rec.remaining = fill.quantity === rec.remaining ? ZERO : rec.remaining.minus(fill.quantity);
   const execution: Execution = {
     id: ctx.newId(),
     marketSymbol: o.marketSymbol,

@@ -11,7 +11,7 @@
  *   midpoint), else through `config.btcReferenceRates`; with no rate at all the dust rule cannot be evaluated
  *   and is skipped rather than refusing every order of a market that has not traded yet.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, dlt } from '../core/decimal.js';
 import type { Catalog } from './catalog.js';
 import type { SimConfig } from './config.js';
 import { badRequest } from './sim-error.js';
@@ -42,7 +42,7 @@ export class SizeRules {
 
   /** The part that needs no rate: a quantity order below minTradeSize (400 MIN_TRADE_REQUIREMENT_NOT_MET). */
   checkQuantity(v: ValidOrder): void {
-    if (v.quantity !== undefined && v.quantity.lt(v.market.minTradeSize)) throw minTrade(v);
+    if (v.quantity !== undefined && dlt(v.quantity, v.market.minTradeSize)) throw minTrade(v);
   }
 
   /** Throw 400 MIN_TRADE_REQUIREMENT_NOT_MET or DUST_TRADE_DISALLOWED_MIN_VALUE when `v` is too small. */
@@ -54,7 +54,7 @@ export class SizeRules {
       const rate = v.limit ?? opposite;
       base = rate ? v.ceiling!.div(rate) : undefined;
     }
-    if (base !== undefined && base.lt(m.minTradeSize)) throw minTrade(v);
+    if (base !== undefined && dlt(base, m.minTradeSize)) throw minTrade(v);
     let quote = v.ceiling;
     if (quote === undefined) {
       const rate = v.limit ?? opposite ?? this.#rates.reference(m.symbol);
@@ -73,18 +73,18 @@ export class SizeRules {
    * product is exact, where the quotient is rounded to 40 digits (which can only matter for rates beyond 1e26).
    */
   #belowMinValue(currency: string, amount: Decimal): boolean {
-    if (currency === 'BTC') return amount.lt(this.#minBtc);
+    if (currency === 'BTC') return dlt(amount, this.#minBtc);
     const links = this.#links(currency);
     if (links.direct !== undefined) {
       const r = this.#rates.reference(links.direct);
-      if (r) return amount.times(r).lt(this.#minBtc);
+      if (r) return dlt(amount.times(r), this.#minBtc);
     }
     if (links.inverse !== undefined) {
       const r = this.#rates.reference(links.inverse);
-      if (r && !r.isZero() && !r.isNegative()) return amount.lt(this.#minBtc.times(r));
+      if (r && !r.isZero() && !r.isNegative()) return dlt(amount, this.#minBtc.times(r));
     }
     const configured = this.#config.btcReferenceRates?.[currency];
-    return configured ? amount.times(configured).lt(this.#minBtc) : false;
+    return configured ? dlt(amount.times(configured), this.#minBtc) : false;
   }
 
   /** The listed markets linking `currency` to BTC (the catalog's market list is fixed at construction). */

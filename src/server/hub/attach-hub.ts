@@ -39,6 +39,20 @@ function normalise(path: string): string {
   return p;
 }
 
+/**
+ * A request target whose path WHATWG URL parsing leaves exactly as it is: `/` then letters, digits, `-`, `_` and
+ * single `/` (no dot segments, percent escapes, backslashes or `//` authority), up to the query. For such a target
+ * the raw path is the parsed `pathname`, so whether a hub owns it can be told without building a URL.
+ */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_\-/]*(?:\?|$)/;
+
+/** The path of a plain target (see {@link PLAIN_PATH}), else undefined. */
+export function plainPath(target: string): string | undefined {
+  if (!PLAIN_PATH.test(target)) return undefined;
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}
+
 function parseUrl(req: IncomingMessage): URL | undefined {
   try {
     return new URL(req.url ?? '/', 'http://hub.invalid');
@@ -69,10 +83,16 @@ export function attachHub(server: Server, hub: Hub, paths: HubPaths = {}): Attac
   const core = new CoreHubEndpoint(hub, corePath);
   const endpointFor = (url: URL): ClassicHubEndpoint | CoreHubEndpoint | undefined =>
     classic.owns(url.pathname) ? classic : core.owns(url.pathname) ? core : undefined;
+  /** True when the request is certainly not the hub's: a plain path neither endpoint owns (no URL built). */
+  const notHub = (req: IncomingMessage): boolean => {
+    const path = plainPath(req.url ?? '/');
+    return path !== undefined && !classic.owns(path) && !core.owns(path);
+  };
 
   const originalEmit = server.emit;
   const emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'request' || event === 'upgrade') {
+    // Every REST request passes here: a plain path that is not the hub's goes on without parsing a URL.
+    if ((event === 'request' || event === 'upgrade') && !notHub(args[0] as IncomingMessage)) {
       const req = args[0] as IncomingMessage;
       const url = parseUrl(req);
       const endpoint = url && endpointFor(url);

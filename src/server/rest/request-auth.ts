@@ -74,9 +74,9 @@ export function verifyRequest(req: IncomingMessage, raw: Buffer, opts: VerifyOpt
   const target = req.url ?? '/';
   const method = (req.method ?? 'GET').toUpperCase();
   // The client signed the URI it used; behind a TLS terminator that is https, locally http. Accept either.
-  const ok = ['http', 'https'].some((scheme) =>
-    hexEquals(signature, hmacSha512Hex(key.secret, signaturePreimage(ts!, `${scheme}://${host}${target}`, method, sentHash, subaccountId))),
-  );
+  const ok =
+    hexEquals(signature, hmacSha512Hex(key.secret, signaturePreimage(ts!, `http://${host}${target}`, method, sentHash, subaccountId))) ||
+    hexEquals(signature, hmacSha512Hex(key.secret, signaturePreimage(ts!, `https://${host}${target}`, method, sentHash, subaccountId)));
   if (!ok) throw new SimError(401, 'INVALID_SIGNATURE', 'Api-Signature does not match');
 
   if (!key.scopes.includes(opts.scope)) {

@@ -10,7 +10,7 @@ import { parseJsonBody, readBody } from './body.js';
 import { faultCode, type RestFaults } from './faults.js';
 import type { ReplayGuard } from './replay-guard.js';
 import type { KeyRateLimiter } from './rate-limit.js';
-import { type Caller, type KeyDirectory, type Scope, verifyRequest } from './request-auth.js';
+import { type Caller, type KeyDirectory, type Scope, type VerifyOptions, verifyRequest } from './request-auth.js';
 import { sendError, sendJson, sendSimError } from './respond.js';
 import { type Params, Router } from './router.js';
 
@@ -66,10 +66,17 @@ export function createRestHandler(router: Router<RouteDef>, opts: RestHandlerOpt
    * is returned as it is (no promise: the signed happy path awaits nothing here); only a refusal is asynchronous,
    * as it may hold the answer back first.
    */
+  // The verification options of each scope, built once rather than per request.
+  const verifyOptions = new Map<Scope, VerifyOptions>();
+  const optionsFor = (scope: Scope): VerifyOptions => {
+    let o = verifyOptions.get(scope);
+    if (!o) verifyOptions.set(scope, (o = { keys: opts.keys, clock: opts.clock, scope, ...(opts.timestampWindowMs ? { timestampWindowMs: opts.timestampWindowMs } : {}) }));
+    return o;
+  };
   function authenticate(req: IncomingMessage, raw: Buffer, scope: Scope, method: string): Caller | Promise<never> {
     let caller: Caller;
     try {
-      caller = verifyRequest(req, raw, { keys: opts.keys, clock: opts.clock, scope, ...(opts.timestampWindowMs ? { timestampWindowMs: opts.timestampWindowMs } : {}) });
+      caller = verifyRequest(req, raw, optionsFor(scope));
     } catch (err) {
       return refuse(req, err);
     }

@@ -58,13 +58,15 @@ export class AccountVolumeTracker {
    */
   record(accountId: string, quoteAmount: Decimal, quoteCurrency: string, when?: number | Date): void {
     const at = when === undefined ? this.#clock.now() : typeof when === 'number' ? when : when.getTime();
-    if (!quoteAmount.isFinite() || quoteAmount.lte(0)) return;
+    // Not positive: nothing to count (isZero/isNegative rather than lte(0), which builds a Decimal per fill).
+    if (!quoteAmount.isFinite() || quoteAmount.isZero() || quoteAmount.isNegative()) return;
     const rate = this.#rates(quoteCurrency.toUpperCase());
     if (!rate) return;
     const key = normalizeId(accountId);
     let list = this.#entries.get(key);
     if (!list) this.#entries.set(key, (list = []));
-    list.push({ at, usd: quoteAmount.times(rate) });
+    // USD-quoted fills (rate ONE) are their own USD value.
+    list.push({ at, usd: rate === ONE ? quoteAmount : quoteAmount.times(rate) });
     this.#prune(list);
   }
 

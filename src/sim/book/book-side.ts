@@ -7,7 +7,7 @@
  * Every change records the level's state before the first change since the last {@link BookSide.takeDirty},
  * so per-depth deltas can be computed from what actually changed instead of diffing whole views.
  */
-import { type Decimal, ZERO } from '../../core/decimal.js';
+import { type Decimal, ZERO, dgt, dgte, dlt, dlte } from '../../core/decimal.js';
 import { PriceLevel, type RestingOrder } from './price-level.js';
 
 /** Which side: bids (buy orders, best = highest) or asks (sell orders, best = lowest). */
@@ -52,7 +52,7 @@ export class BookSide {
 
   /** True when rate `a` is strictly better than `b` on this side (higher for bids, lower for asks). */
   better(a: Decimal, b: Decimal): boolean {
-    return this.name === 'bid' ? a.gt(b) : a.lt(b);
+    return this.name === 'bid' ? dgt(a, b) : dlt(a, b);
   }
 
   /**
@@ -71,7 +71,7 @@ export class BookSide {
   crosses(rate: Decimal): boolean {
     const best = this.best();
     if (!best) return false;
-    return this.name === 'bid' ? best.rate.gte(rate) : best.rate.lte(rate);
+    return this.name === 'bid' ? dgte(best.rate, rate) : dlte(best.rate, rate);
   }
 
   /** The best level, if any. */

@@ -11,7 +11,7 @@
  * change can only enter or leave the view between the old and the new boundary, so an update costs
  * O(changed levels + levels crossing the boundary), not O(depth).
  */
-import { type Decimal, ZERO } from '../../core/decimal.js';
+import { type Decimal, ZERO, deq } from '../../core/decimal.js';
 import type { OrderBookEntry } from '../../model/market.js';
 import type { BookSide, DirtyMark, RankedRate } from './book-side.js';
 
@@ -104,7 +104,7 @@ function sideDeltas(
     const wasIn = m.existedBefore && (oldWorst === undefined || !side.betterThan(oldWorst, m));
     const isIn = level !== undefined && (newWorst === undefined || !side.betterThan(newWorst, m));
     if (isIn) {
-      if (!wasIn || !level.total.eq(m.totalBefore)) out.push({ quantity: level.total, level });
+      if (!wasIn || !deq(level.total, m.totalBefore)) out.push({ quantity: level.total, level });
     } else if (wasIn) {
       out.push({ quantity: ZERO, level: m });
     }

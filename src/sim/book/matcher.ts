@@ -18,7 +18,7 @@
  * minTradeSize and dust rules refused such sizes outright), so it neither trades nor rests; the caller closes
  * it. A resting order whose remainder becomes dust at its own limit is closed the same way (trading-settle.ts).
  */
-import { type Decimal, ZERO } from '../../core/decimal.js';
+import { type Decimal, ZERO, dgt, dlt, dlte, dsum } from '../../core/decimal.js';
 import type { OrderDirection } from '../../model/enums.js';
 import { SATOSHI, buyCost, commissionOn, fillQuote, floor8, sellReceipt } from '../trading-amounts.js';
 import type { BookSide } from './book-side.js';
@@ -77,7 +77,7 @@ export function planMatch(opposite: BookSide, taker: TakerOrder): MatchPlan {
   if (remaining === undefined && budget === undefined) throw new Error('matcher: taker has neither quantity nor ceiling');
 
   walk: for (const level of opposite.fromBest()) {
-    if (taker.limit !== undefined && (buy ? level.rate.gt(taker.limit) : level.rate.lt(taker.limit))) break;
+    if (taker.limit !== undefined && (buy ? dgt(level.rate, taker.limit) : dlt(level.rate, taker.limit))) break;
     for (let maker = level.head; maker; maker = maker.next) {
       if (maker.accountId === taker.accountId) {
         plan.selfTrade = maker;
@@ -87,17 +87,17 @@ export function planMatch(opposite: BookSide, taker: TakerOrder): MatchPlan {
       let sizeBound: boolean;
       let quote: Decimal;
       if (remaining !== undefined) {
-        sizeBound = remaining.lte(maker.remaining);
+        sizeBound = dlte(remaining, maker.remaining);
         quantity = sizeBound ? remaining : maker.remaining;
         quote = fillQuote(quantity, level.rate);
         if (quote.isZero()) {
           plan.dust = true;
           break walk;
         }
-        remaining = remaining.minus(quantity);
+        remaining = sizeBound ? ZERO : remaining.minus(quantity);
       } else {
         const affordable = ceilingQuantity(budget!, level.rate, taker.takerFee, buy);
-        sizeBound = affordable.lte(maker.remaining);
+        sizeBound = dlte(affordable, maker.remaining);
         quantity = sizeBound ? affordable : maker.remaining;
         quote = fillQuote(quantity, level.rate);
         // What the ceiling still pays for is worth nothing at this rate: the ceiling is used up.
@@ -110,9 +110,9 @@ export function planMatch(opposite: BookSide, taker: TakerOrder): MatchPlan {
       }
       const takerCommission = commissionOn(quote, taker.takerFee);
       plan.fills.push({ maker, quantity, rate: level.rate, quote, takerCommission });
-      plan.filled = plan.filled.plus(quantity);
-      plan.quote = plan.quote.plus(quote);
-      plan.commission = plan.commission.plus(takerCommission);
+      plan.filled = dsum(plan.filled, quantity);
+      plan.quote = dsum(plan.quote, quote);
+      plan.commission = dsum(plan.commission, takerCommission);
       if (sizeBound) {
         plan.complete = true;
         break walk;

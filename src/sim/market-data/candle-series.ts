@@ -6,13 +6,19 @@
  * last close, which the candle stream carries forward in the placeholder it sends at the start of every interval
  * (recorded v3 traffic: a 0-volume candle whose open, high, low and close are the previous close).
  */
-import { type Decimal, ZERO, dmax, dmin } from '../../core/decimal.js';
+import { type Decimal, ZERO, deq, dgt, dlt, dmax, dmin, dsum } from '../../core/decimal.js';
 import type { CandleInterval } from '../../model/enums.js';
 import type { Candle } from '../../model/market.js';
 import { candleStart, oldestStartInWindow } from './candle-time.js';
 
 /** A candle being built, its start kept as epoch ms (a Date is made only when a candle is handed out). */
 type Slot = Omit<Candle, 'startsAt'> & { start: number };
+
+/**
+ * A candle of a series as it stands, without building the {@link Candle} (see {@link CandleSeries.foldTrade}):
+ * its state only changes while it is the series' newest candle.
+ */
+export type CandleSlot = Readonly<Slot>;
 
 /**
  * One candle series. Candles are appended in time order (the engine's clock only moves forward) and dropped once
@@ -42,14 +48,37 @@ export class CandleSeries {
 
   /** Fold one trade into the candle of its interval (`quote` = quantity × rate, when the caller has it); returns that candle's new state. */
   addTrade(at: number, rate: Decimal, quantity: Decimal, quote: Decimal = quantity.times(rate)): Candle {
-    const slot = this.#slotFor(at, rate, rate);
-    slot.high = dmax(slot.high, rate);
-    slot.low = dmin(slot.low, rate);
-    slot.close = rate;
+    return toCandle(this.foldTrade(at, rate, quantity, quote));
+  }
+
+  /**
+   * {@link addTrade} without building the candle: the slot it updated, for a caller that publishes the candle
+   * only when someone listens ({@link candleOf} builds it). Two calls return the same slot exactly when their
+   * trades fell in the same candle.
+   */
+  foldTrade(at: number, rate: Decimal, quantity: Decimal, quote: Decimal = quantity.times(rate)): CandleSlot {
+    const slot = this.#foldRate(at, rate);
     slot.volume = slot.volume.plus(quantity);
     slot.quoteVolume = slot.quoteVolume.plus(quote);
+    return slot;
+  }
+
+  /**
+   * The rate part of {@link foldTrade} (open, high, low, close), for a caller that adds the trade's volumes to the
+   * slot itself later, with {@link addVolumes} (see {@link VolumeRun}).
+   */
+  foldTradeRate(at: number, rate: Decimal): CandleSlot {
+    return this.#foldRate(at, rate);
+  }
+
+  #foldRate(at: number, rate: Decimal): Slot {
+    const slot = this.#slotFor(at, rate, rate);
+    // A rate equal to the bound keeps the bound's object, as dmax/dmin would (same value either way).
+    if (dgt(rate, slot.high)) slot.high = rate;
+    else if (dlt(rate, slot.low)) slot.low = rate;
+    slot.close = rate;
     this.#lastClose = rate;
-    return toCandle(slot);
+    return slot;
   }
 
   /**
@@ -61,7 +90,7 @@ export class CandleSeries {
     const start = this.#startFor(at);
     const last = this.#last();
     if (last && last.start === start) {
-      if (last.close.eq(mid)) return undefined;
+      if (deq(last.close, mid)) return undefined;
       last.high = dmax(last.high, mid);
       last.low = dmin(last.low, mid);
       last.close = mid;
@@ -146,7 +175,58 @@ export class CandleSeries {
   }
 }
 
-function toCandle(s: Slot): Candle {
+/** Add volumes to a slot's candle (the volume part of {@link CandleSeries.foldTrade}). */
+export function addVolumes(slot: CandleSlot, volume: Decimal, quoteVolume: Decimal): void {
+  const s = slot as Slot;
+  s.volume = dsum(s.volume, volume);
+  s.quoteVolume = dsum(s.quoteVolume, quoteVolume);
+}
+
+/**
+ * The volumes of one market's trades not yet added to its TRADE candles, one per interval. Every trade goes into
+ * one candle of each interval, the same four candles until one of them ends: so the trades' volumes are summed
+ * once here, instead of once per interval, and added to the four candles when the run ends (a trade falls into
+ * another candle of some interval) or when anyone reads them ({@link flush}). Exact: decimal sums do not depend
+ * on grouping (they are far below the 40 significant digits where rounding would start).
+ */
+export class VolumeRun {
+  /** The candles the run belongs to, by interval index; empty when the run is. */
+  #slots: readonly CandleSlot[] = [];
+  #volume: Decimal = ZERO;
+  #quoteVolume: Decimal = ZERO;
+
+  /** Add one trade that went into `slots` (one per interval, in a fixed order; kept, not copied); ends the run first if they differ. */
+  add(slots: readonly CandleSlot[], volume: Decimal, quoteVolume: Decimal): void {
+    const run = this.#slots;
+    if (run.length > 0) {
+      for (let i = 0; i < slots.length; i++) {
+        if (run[i] !== slots[i]) {
+          this.flush();
+          break;
+        }
+      }
+    }
+    if (this.#slots.length === 0) this.#slots = slots;
+    this.#volume = dsum(this.#volume, volume);
+    this.#quoteVolume = dsum(this.#quoteVolume, quoteVolume);
+  }
+
+  /** Add what the run holds to its candles (before any of them is read). */
+  flush(): void {
+    if (this.#slots.length === 0) return;
+    for (const slot of this.#slots) addVolumes(slot, this.#volume, this.#quoteVolume);
+    this.#slots = [];
+    this.#volume = ZERO;
+    this.#quoteVolume = ZERO;
+  }
+}
+
+/** The {@link Candle} of a slot as it stands now. */
+export function candleOf(s: CandleSlot): Candle {
+  return toCandle(s);
+}
+
+function toCandle(s: CandleSlot): Candle {
   return {
     startsAt: new Date(s.start),
     open: s.open,

@@ -18,13 +18,13 @@
  *   without activity, as the seed says.
  */
 import type { Clock, TimerHandle } from '../../core/clock.js';
-import { type Decimal, ZERO } from '../../core/decimal.js';
+import { type Decimal, ZERO, deq } from '../../core/decimal.js';
 import { CANDLE_INTERVALS, CANDLE_TYPES, type CandleInterval, type CandleType } from '../../model/enums.js';
 import type { Candle, MarketSummary, Ticker, Trade } from '../../model/market.js';
 import type { Catalog } from '../catalog.js';
 import type { SimEventBus } from '../events.js';
 import { type SequenceCounters, type Sequenced, seqKey } from '../sequences.js';
-import { CandleSeries } from './candle-series.js';
+import { type CandleSlot, CandleSeries, VolumeRun, candleOf } from './candle-series.js';
 import { RECENT_WINDOW_MS, historicalRange, oldestStartInWindow } from './candle-time.js';
 import { IntervalBoundaries } from './interval-boundaries.js';
 import { DEFAULT_RECENT_TRADES, RecentTrades } from './recent-trades.js';
@@ -63,6 +63,8 @@ interface MarketState {
   summary: RollingSummary;
   expiryTimer: TimerHandle | undefined;
   series: SeriesSet;
+  /** Trade volumes not yet added to the TRADE candles (see VolumeRun): flushed before any candle is read. */
+  volumeRun: VolumeRun;
 }
 
 /**
@@ -107,18 +109,23 @@ export class MarketData {
     if (trades.length === 0) return;
     st.recent.add(trades);
     const before = st.lastTradeRate;
-    const touched = new Map<CandleInterval, Candle>();
+    // The candle each interval's trades went into, by interval index (CANDLE_INTERVALS order).
+    const touched: Array<CandleSlot | undefined> = new Array(CANDLE_INTERVALS.length);
     for (const t of trades) {
       const at = t.executedAt.getTime();
       // One product per trade, shared by the summary and every interval's candle.
       const quote = t.quantity.times(t.rate);
       st.summary.add(at, t.rate, t.quantity, quote);
-      for (const interval of CANDLE_INTERVALS) {
-        const c = st.series.TRADE[interval].addTrade(at, t.rate, t.quantity, quote);
-        const prev = touched.get(interval);
+      const slots: CandleSlot[] = new Array(CANDLE_INTERVALS.length);
+      for (let i = 0; i < CANDLE_INTERVALS.length; i++) slots[i] = st.series.TRADE[CANDLE_INTERVALS[i]!].foldTradeRate(at, t.rate);
+      // The volumes once for all intervals (see VolumeRun); a candle published below is brought up to date first.
+      st.volumeRun.add(slots, t.quantity, quote);
+      for (let i = 0; i < CANDLE_INTERVALS.length; i++) {
+        const slot = slots[i]!;
+        const prev = touched[i];
         // One call's trades share a timestamp in practice; if they ever straddle a boundary, publish both candles.
-        if (prev && prev.startsAt.getTime() !== c.startsAt.getTime()) this.#emitCandle(st.symbol, 'TRADE', interval, prev);
-        touched.set(interval, c);
+        if (prev !== undefined && prev !== slot) this.#emitCandle(st, 'TRADE', CANDLE_INTERVALS[i]!, prev);
+        touched[i] = slot;
       }
     }
     st.lastTradeRate = trades[trades.length - 1]!.rate;
@@ -126,8 +133,9 @@ export class MarketData {
 
     this.#bus.emit({ kind: 'trade', marketSymbol: st.symbol, sequence: this.#seq.next(seqKey.trade(st.symbol)), deltas: [...trades] });
     if (!sameRate(before, st.lastTradeRate)) this.#publishTicker(st);
-    for (const [interval, candle] of touched) {
-      this.#emitCandle(st.symbol, 'TRADE', interval, candle);
+    for (let i = 0; i < CANDLE_INTERVALS.length; i++) {
+      const interval = CANDLE_INTERVALS[i]!;
+      this.#emitCandle(st, 'TRADE', interval, touched[i]!);
       this.#boundaries.arm(interval);
     }
     this.#summaryFeed.mark(st.symbol);
@@ -144,6 +152,7 @@ export class MarketData {
     if (trades.length === 0) return;
     const now = this.#clock.now();
     let prevailing = st.mid;
+    st.volumeRun.flush();
     for (const t of trades) {
       const at = t.executedAt.getTime();
       if (at > now) throw new RangeError(`seedHistory: trade ${t.id} is in the future (${t.executedAt.toISOString()})`);
@@ -179,7 +188,7 @@ export class MarketData {
     const now = this.#clock.now();
     for (const interval of CANDLE_INTERVALS) {
       const c = st.series.MIDPOINT[interval].addMidpoint(now, st.mid, prevailing);
-      if (c) this.#emitCandle(st.symbol, 'MIDPOINT', interval, c);
+      if (c) this.#emitCandle(st, 'MIDPOINT', interval, c);
       this.#boundaries.arm(interval);
     }
   }
@@ -219,6 +228,7 @@ export class MarketData {
    */
   candles(marketSymbol: string, type: CandleType, interval: CandleInterval): Sequenced<Candle[]> {
     const st = this.#state(marketSymbol);
+    st.volumeRun.flush();
     const series = st.series[type][interval];
     const now = this.#clock.now();
     series.prune(now);
@@ -241,6 +251,7 @@ export class MarketData {
   ): Candle[] {
     const st = this.#state(marketSymbol);
     const { from, to } = historicalRange(interval, year, month, day);
+    st.volumeRun.flush();
     const series = st.series[type][interval];
     series.prune(this.#clock.now());
     return series.range(from, to);
@@ -276,6 +287,7 @@ export class MarketData {
         summary: new RollingSummary(this.#clock.now()),
         expiryTimer: undefined,
         series,
+        volumeRun: new VolumeRun(),
       };
       this.#markets.set(symbol, st);
     }
@@ -295,13 +307,23 @@ export class MarketData {
   }
 
   #publishTicker(st: MarketState): void {
-    const delta = tickerOf(st);
-    this.#bus.emit({ kind: 'ticker', delta });
-    this.#bus.emit({ kind: 'tickers', sequence: this.#seq.next(seqKey.tickers()), deltas: [delta] });
+    // Built only for a listener that would use it; the tickers sequence moves either way (REST reads it).
+    const bus = this.#bus;
+    const ticker = bus.wants('ticker');
+    const tickers = bus.wants('tickers');
+    const delta = ticker || tickers ? tickerOf(st) : undefined;
+    if (ticker) bus.emit({ kind: 'ticker', delta: delta! });
+    const sequence = this.#seq.next(seqKey.tickers());
+    if (tickers) bus.emit({ kind: 'tickers', sequence, deltas: [delta!] });
   }
 
-  #emitCandle(symbol: string, candleType: CandleType, interval: CandleInterval, delta: Candle): void {
+  /** Number a candle change and publish it; the candle is built only for a listener that would use it. */
+  #emitCandle(st: MarketState, candleType: CandleType, interval: CandleInterval, candle: Candle | CandleSlot): void {
+    const symbol = st.symbol;
     const sequence = this.#seq.next(seqKey.candle(symbol, candleType, interval));
+    if (!this.#bus.wants('candle')) return;
+    if (!('startsAt' in candle)) st.volumeRun.flush();
+    const delta = 'startsAt' in candle ? candle : candleOf(candle);
     this.#bus.emit({ kind: 'candle', marketSymbol: symbol, interval, candleType, sequence, delta });
   }
 
@@ -320,11 +342,12 @@ export class MarketData {
   #onBoundary(interval: CandleInterval, start: number): void {
     const now = this.#clock.now();
     for (const st of this.#markets.values()) {
+      st.volumeRun.flush();
       for (const type of CANDLE_TYPES) {
         const series = st.series[type][interval];
         series.prune(now);
         const c = series.candleAt(start);
-        if (c) this.#emitCandle(st.symbol, type, interval, c);
+        if (c) this.#emitCandle(st, type, interval, c);
       }
     }
   }
@@ -335,5 +358,5 @@ function tickerOf(st: MarketState): Ticker {
 }
 
 function sameRate(a: Decimal | undefined, b: Decimal | undefined): boolean {
-  return a === undefined || b === undefined ? a === b : a.eq(b);
+  return a === undefined || b === undefined ? a === b : deq(a, b);
 }

@@ -8,7 +8,7 @@
  * happened in ends 24 h later, i.e. between 24 h and 24 h + 1 s after it (the service itself documented
  * one-second precision for its date filters).
  */
-import { type Decimal, ZERO } from '../../core/decimal.js';
+import { type Decimal, ZERO, deq, dgt, dgte, dlt, dlte } from '../../core/decimal.js';
 import type { Candle, MarketSummary } from '../../model/market.js';
 
 /** 24 hours. */
@@ -40,6 +40,8 @@ export class RollingSummary {
   #volume: Decimal = ZERO;
   #quoteVolume: Decimal = ZERO;
   #updatedAt: number;
+  /** The last percent changes computed (see #percentChange), newest first. */
+  readonly #changeMemo: Array<{ open: Decimal; close: Decimal; value: Decimal }> = [];
 
   /** `createdAt` is reported as updatedAt until the first change. */
   constructor(createdAt: number, windowMs = SUMMARY_WINDOW_MS, resolutionMs = SUMMARY_RESOLUTION_MS) {
@@ -62,11 +64,11 @@ export class RollingSummary {
       this.#pushMin(b);
     } else {
       b.close = rate;
-      if (rate.gt(b.high)) {
+      if (dgt(rate, b.high)) {
         b.high = rate;
         this.#pushMax(b);
       }
-      if (rate.lt(b.low)) {
+      if (dlt(rate, b.low)) {
         b.low = rate;
         this.#pushMin(b);
       }
@@ -120,10 +122,22 @@ export class RollingSummary {
       quoteVolume: this.#quoteVolume,
       updatedAt: new Date(this.#updatedAt),
     };
-    if (first && last) {
-      s.percentChange = last.close.minus(first.open).div(first.open).times(100).toDecimalPlaces(8);
-    }
+    if (first && last) s.percentChange = this.#percentChange(first.open, last.close);
     return s;
+  }
+
+  /**
+   * `(close - open) / open * 100` to 8 decimals, remembered for the last two (open, close) pairs: a summary is
+   * published after every burst of trades, the window's first rate rarely moves, and the last one often returns to a
+   * recent value (trading back and forth across the spread), while the division is decimal.js's costliest step.
+   */
+  #percentChange(open: Decimal, close: Decimal): Decimal {
+    const memo = this.#changeMemo;
+    for (const m of memo) if (deq(m.open, open) && deq(m.close, close)) return m.value;
+    const value = close.minus(open).div(open).times(100).toDecimalPlaces(8);
+    memo.unshift({ open, close, value });
+    if (memo.length > 2) memo.pop();
+    return value;
   }
 
   #last(): Bucket | undefined {
@@ -133,12 +147,12 @@ export class RollingSummary {
   // The max deque holds buckets with strictly decreasing highs; a bucket whose high grew re-enters at the back
   // after removing everything it now dominates (itself included, since it is the newest).
   #pushMax(b: Bucket): void {
-    while (this.#maxQ.length > this.#maxHead && this.#maxQ[this.#maxQ.length - 1]!.high.lte(b.high)) this.#maxQ.pop();
+    while (this.#maxQ.length > this.#maxHead && dlte(this.#maxQ[this.#maxQ.length - 1]!.high, b.high)) this.#maxQ.pop();
     this.#maxQ.push(b);
   }
 
   #pushMin(b: Bucket): void {
-    while (this.#minQ.length > this.#minHead && this.#minQ[this.#minQ.length - 1]!.low.gte(b.low)) this.#minQ.pop();
+    while (this.#minQ.length > this.#minHead && dgte(this.#minQ[this.#minQ.length - 1]!.low, b.low)) this.#minQ.pop();
     this.#minQ.push(b);
   }
 

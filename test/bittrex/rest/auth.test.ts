@@ -57,6 +57,33 @@ describe('REST signing', () => {
     expect(hexEquals('abcd', 'abce')).toBe(false);
     expect(hexEquals('abcd', 'abc')).toBe(false);
   });
+
+  it('compares a digest with any string as lower-casing both and comparing the bytes would', () => {
+    // The reference: what hexEquals did with Buffers and timingSafeEqual (equal lengths, then equal bytes). One
+    // side is always a digest the verifier computed (lower-case hex); the other is whatever a client sent.
+    const reference = (a: string, b: string) => Buffer.from(a.toLowerCase()).equals(Buffer.from(b.toLowerCase()));
+    const chars = ['a', 'A', 'f', 'F', '0', '9', 'g', 'G', '\u0010', '\u0019', '@', '`', 'é', 'É', 'İ', 'K'];
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 48271) % 2147483647;
+      return seed % n;
+    };
+    let equal = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const len = 1 + rnd(4);
+      let a = '';
+      for (let k = 0; k < len; k++) a += '0123456789abcdef'[rnd(16)];
+      // b: a with some characters swapped for others (often a case change), sometimes one longer.
+      let b = '';
+      for (const c of a) b += rnd(3) === 0 ? chars[rnd(chars.length)] : rnd(2) === 0 ? c.toUpperCase() : c;
+      if (rnd(10) === 0) b += 'a';
+      const want = reference(a, b);
+      if (want) equal++;
+      expect(hexEquals(a, b), JSON.stringify([a, b])).toBe(want);
+      expect(hexEquals(b, a), JSON.stringify([b, a])).toBe(want);
+    }
+    expect(equal).toBeGreaterThan(1000);
+  });
 });
 
 describe('hub authentication signing', () => {

@@ -1,11 +1,12 @@
 /**
  * Listeners that say when they would ignore events (a hub bridge with no subscriber): the engine may then skip
- * building balance and order payloads, but every sequence moves exactly as if they had been built, and a listener
+ * building balance, order, execution, candle and ticker payloads, but every sequence moves exactly as if they had been built, and a listener
  * that wants them again sees the same events, numbered the same, as one that listened all along.
  */
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
+import { CANDLE_INTERVALS } from '../../../src/model/enums.js';
 import type { NewOrder } from '../../../src/model/order.js';
 import { createSimEngine } from '../../../src/sim/engine.js';
 import { SimEventBus, type SimEvent } from '../../../src/sim/events.js';
@@ -33,9 +34,23 @@ function run(listen: (phase: number) => boolean) {
   // Ids are random per engine: accounts by role, orders without their id.
   const role = (id: string) => (id === lp ? 'lp' : id === user ? 'user' : id);
   const last = seen
-    .filter((ev) => ev.kind === 'balance' || ev.kind === 'order')
-    .map((ev) => (ev.kind === 'order' ? { ...ev, accountId: role(ev.accountId), delta: { ...ev.delta, id: '' } } : { ...ev, accountId: role(ev.accountId) }));
-  const seqs = { balance: e.funds.balancesSequence(user), orders: e.trading.reads.openOrders(user).sequence };
+    .filter((ev) => ['balance', 'order', 'execution', 'candle', 'ticker', 'tickers'].includes(ev.kind))
+    .map((ev) =>
+      ev.kind === 'order'
+        ? { ...ev, accountId: role(ev.accountId), delta: { ...ev.delta, id: '' } }
+        : ev.kind === 'execution'
+          ? { ...ev, accountId: role(ev.accountId), deltas: ev.deltas.map((x) => ({ ...x, id: '', orderId: '' })) }
+        : ev.kind === 'balance'
+          ? { ...ev, accountId: role(ev.accountId) }
+          : ev,
+    );
+  const seqs = {
+    balance: e.funds.balancesSequence(user),
+    orders: e.trading.reads.openOrders(user).sequence,
+    executions: e.trading.reads.lastExecution(user).sequence,
+    tickers: e.tickers().sequence,
+    candles: CANDLE_INTERVALS.map((i) => e.marketData.candles('BTC-USD', 'TRADE', i).sequence),
+  };
   e.dispose();
   return { last, seqs };
 }
@@ -57,7 +72,7 @@ describe('event interest', () => {
     expect(bus.wants('balance')).toBe(false);
   });
 
-  it('balance and order events skipped while unwanted leave every sequence as it would be; wanted ones are identical', () => {
+  it('balance, order, execution, candle and ticker events skipped while unwanted leave every sequence as it would be; wanted ones are identical', () => {
     const always = run(() => true);
     const later = run((phase) => phase === 2);
     // The same REST sequences whether or not the payloads were built.

@@ -1,0 +1,52 @@
+/**
+ * dcmp and its helpers compare without copying the argument; they must answer exactly what decimal.js's cmp, lt,
+ * gt, lte, gte and eq answer, on values of every shape: signs, zeros (-0 too), NaN, infinities, many words and
+ * few, equal exponents with different digits, and values a few units of their last digit apart.
+ */
+import { describe, expect, it } from 'vitest';
+import { Decimal, dcmp, deq, dgt, dgte, dlt, dlte, dmax, dmin } from '../../src/core/decimal.js';
+
+let seed = 4242;
+function rnd(n: number): number {
+  seed = (seed * 48271) % 2147483647;
+  return seed % n;
+}
+
+function randomDecimal(): Decimal {
+  const k = rnd(40);
+  if (k === 0) return new Decimal(NaN);
+  if (k === 1) return new Decimal(rnd(2) ? Infinity : -Infinity);
+  if (k === 2) return new Decimal(rnd(2) ? '0' : '-0');
+  const digits = 1 + rnd(30);
+  let s = String(1 + rnd(9));
+  for (let i = 1; i < digits; i++) s += String(rnd(10));
+  const point = rnd(digits + 12) - 6;
+  const text = point <= 0 ? `0.${'0'.repeat(-point)}${s}` : point >= digits ? s + '0'.repeat(point - digits) : `${s.slice(0, point)}.${s.slice(point)}`;
+  return new Decimal(rnd(4) === 0 ? `-${text}` : text);
+}
+
+/** A value close to `d`: equal, or a unit of some low digit either side. */
+function near(d: Decimal): Decimal {
+  if (!d.isFinite() || rnd(3) === 0) return new Decimal(d);
+  return d.plus(new Decimal(10).pow(-rnd(30)).times(rnd(2) ? 1 : -1));
+}
+
+describe('dcmp', () => {
+  it('answers what decimal.js answers', () => {
+    for (let i = 0; i < 30_000; i++) {
+      const a = randomDecimal();
+      const b = rnd(2) ? near(a) : randomDecimal();
+      const what = `${a.toString()} vs ${b.toString()}`;
+      expect(Object.is(dcmp(a, b), a.cmp(b)) || (Number.isNaN(dcmp(a, b)) && Number.isNaN(a.cmp(b))), what).toBe(true);
+      expect(dlt(a, b), what).toBe(a.lt(b));
+      expect(dgt(a, b), what).toBe(a.gt(b));
+      expect(dlte(a, b), what).toBe(a.lte(b));
+      expect(dgte(a, b), what).toBe(a.gte(b));
+      expect(deq(a, b), what).toBe(a.eq(b));
+      if (a.isFinite() && b.isFinite()) {
+        expect(dmax(a, b)).toBe(a.gte(b) ? a : b);
+        expect(dmin(a, b)).toBe(a.lte(b) ? a : b);
+      }
+    }
+  });
+});
