@@ -153,18 +153,26 @@ export class MarketStore implements ReadonlyMarketStore {
     }
     // REST lists newest first; keep oldest first so appends from the stream stay in time order.
     const incoming = reset ? [...trades].sort((a, b) => a.executedAt.getTime() - b.executedAt.getTime()) : trades;
-    const added: Trade[] = [];
-    for (const t of incoming) {
-      if (buf.ids.has(t.id)) continue;
+    // The trades not seen before, in order. Almost every batch (a recorded trade, a live message) holds only new
+    // ones: then it is `incoming` itself (only read, as every message's lists), and a copy is made only from the
+    // first repeated id on — this runs on every recorded trade of a backtest.
+    let added: Trade[] | undefined;
+    for (let i = 0; i < incoming.length; i++) {
+      const t = incoming[i]!;
+      if (buf.ids.has(t.id)) {
+        added ??= incoming.slice(0, i);
+        continue;
+      }
       buf.ids.add(t.id);
       buf.list.push(t);
-      added.push(t);
+      added?.push(t);
     }
+    const fresh = added ?? incoming;
     const excess = buf.list.length - this.#maxTrades;
     // shift() (V8 moves the array's start) rather than splice(0, n), which copies the list and allocates the removed
     // part: once the buffer is full this runs on every trade.
     for (let i = 0; i < excess; i++) buf.ids.delete(buf.list.shift()!.id);
-    if (added.length > 0 || reset) this.#publish({ kind: 'trades', marketSymbol, trades: added, reset });
+    if (fresh.length > 0 || reset) this.#publish({ kind: 'trades', marketSymbol, trades: fresh, reset });
   }
 
   /** Insert or replace candles by `startsAt` (a candle message carries the full current candle); `reset` replaces the series. */
