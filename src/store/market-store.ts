@@ -7,6 +7,7 @@
  * the synchronizers (src/sync); strategies get {@link ReadonlyMarketStore}.
  */
 import { BehaviorSubject, defer, filter, map, Observable, startWith } from 'rxjs';
+import { IdWindow } from '../core/id-window.js';
 import { Multicast } from '../core/multicast.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Candle, CandleInterval, MarketSummary, OrderBook, OrderBookEntry, Ticker, Trade } from '../model/index.js';
@@ -63,7 +64,8 @@ const candleKey = (market: string, interval: CandleInterval): string => `${marke
 /** Recent trades of one market, deduplicated by id. */
 interface TradeBuffer {
   list: Trade[];
-  ids: Set<string>;
+  /** The ids of `list`, in the same order (see src/core/id-window.ts for why not a Set). */
+  ids: IdWindow;
 }
 
 /**
@@ -148,7 +150,7 @@ export class MarketStore implements ReadonlyMarketStore {
   addTrades(marketSymbol: string, trades: readonly Trade[], reset = false): void {
     let buf = this.#trades.get(marketSymbol);
     if (!buf || reset) {
-      buf = { list: [], ids: new Set() };
+      buf = { list: [], ids: new IdWindow() };
       this.#trades.set(marketSymbol, buf);
     }
     // REST lists newest first; keep oldest first so appends from the stream stay in time order.
@@ -159,11 +161,10 @@ export class MarketStore implements ReadonlyMarketStore {
     let added: Trade[] | undefined;
     for (let i = 0; i < incoming.length; i++) {
       const t = incoming[i]!;
-      if (buf.ids.has(t.id)) {
+      if (!buf.ids.add(t.id)) {
         added ??= incoming.slice(0, i);
         continue;
       }
-      buf.ids.add(t.id);
       buf.list.push(t);
       added?.push(t);
     }
@@ -171,7 +172,10 @@ export class MarketStore implements ReadonlyMarketStore {
     const excess = buf.list.length - this.#maxTrades;
     // shift() (V8 moves the array's start) rather than splice(0, n), which copies the list and allocates the removed
     // part: once the buffer is full this runs on every trade.
-    for (let i = 0; i < excess; i++) buf.ids.delete(buf.list.shift()!.id);
+    for (let i = 0; i < excess; i++) {
+      buf.list.shift();
+      buf.ids.dropOldest();
+    }
     if (fresh.length > 0 || reset) this.#publish({ kind: 'trades', marketSymbol, trades: fresh, reset });
   }
 
