@@ -7,6 +7,7 @@
  * the synchronizers (src/sync); strategies get {@link ReadonlyMarketStore}.
  */
 import { BehaviorSubject, defer, filter, map, Observable, startWith } from 'rxjs';
+import { IdWindow } from '../core/id-window.js';
 import { Multicast } from '../core/multicast.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Candle, CandleInterval, MarketSummary, OrderBook, OrderBookEntry, Ticker, Trade } from '../model/index.js';
@@ -63,7 +64,8 @@ const candleKey = (market: string, interval: CandleInterval): string => `${marke
 /** Recent trades of one market, deduplicated by id. */
 interface TradeBuffer {
   list: Trade[];
-  ids: Set<string>;
+  /** The ids of `list`, in the same order (see src/core/id-window.ts for why not a Set). */
+  ids: IdWindow;
 }
 
 /**
@@ -148,23 +150,33 @@ export class MarketStore implements ReadonlyMarketStore {
   addTrades(marketSymbol: string, trades: readonly Trade[], reset = false): void {
     let buf = this.#trades.get(marketSymbol);
     if (!buf || reset) {
-      buf = { list: [], ids: new Set() };
+      buf = { list: [], ids: new IdWindow() };
       this.#trades.set(marketSymbol, buf);
     }
     // REST lists newest first; keep oldest first so appends from the stream stay in time order.
     const incoming = reset ? [...trades].sort((a, b) => a.executedAt.getTime() - b.executedAt.getTime()) : trades;
-    const added: Trade[] = [];
-    for (const t of incoming) {
-      if (buf.ids.has(t.id)) continue;
-      buf.ids.add(t.id);
+    // The trades not seen before, in order. Almost every batch (a recorded trade, a live message) holds only new
+    // ones: then it is `incoming` itself (only read, as every message's lists), and a copy is made only from the
+    // first repeated id on — this runs on every recorded trade of a backtest.
+    let added: Trade[] | undefined;
+    for (let i = 0; i < incoming.length; i++) {
+      const t = incoming[i]!;
+      if (!buf.ids.add(t.id)) {
+        added ??= incoming.slice(0, i);
+        continue;
+      }
       buf.list.push(t);
-      added.push(t);
+      added?.push(t);
     }
+    const fresh = added ?? incoming;
     const excess = buf.list.length - this.#maxTrades;
     // shift() (V8 moves the array's start) rather than splice(0, n), which copies the list and allocates the removed
     // part: once the buffer is full this runs on every trade.
-    for (let i = 0; i < excess; i++) buf.ids.delete(buf.list.shift()!.id);
-    if (added.length > 0 || reset) this.#publish({ kind: 'trades', marketSymbol, trades: added, reset });
+    for (let i = 0; i < excess; i++) {
+      buf.list.shift();
+      buf.ids.dropOldest();
+    }
+    if (fresh.length > 0 || reset) this.#publish({ kind: 'trades', marketSymbol, trades: fresh, reset });
   }
 
   /** Insert or replace candles by `startsAt` (a candle message carries the full current candle); `reset` replaces the series. */

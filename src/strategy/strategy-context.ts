@@ -10,6 +10,7 @@
 import { filter, interval, Observable, Subject, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
+import { IdWindow } from '../core/id-window.js';
 import type { Candle, CandleInterval, Market, OrderBookDepth, Ticker, Trade } from '../model/index.js';
 import type { OrderEvent } from '../orders/order-events.js';
 import type { AccountStore } from '../store/account-store.js';
@@ -218,28 +219,19 @@ export function createStrategyContext<P>(deps: StrategyContextDeps<P>): Strategy
  */
 function newTrades(batches: Observable<readonly Trade[]>): Observable<Trade> {
   return new Observable<Trade>((subscriber) => {
-    const seen = new Set<string>();
-    // The ids in the order they were first seen (live from `head`), so the oldest is dropped without iterating the
-    // Set: deleting a Set's first entries leaves holes that every later iteration from its start walks again.
-    let order: string[] = [];
-    let head = 0;
+    // Exactly the last SEEN_TRADES ids emitted (src/core/id-window.ts: a Set costs several times more per trade).
+    const seen = new IdWindow();
     return batches.subscribe({
       next(batch) {
         let fresh: Trade[] | undefined;
         let single: Trade | undefined;
         for (const t of batch) {
-          if (seen.has(t.id)) continue;
-          seen.add(t.id);
-          order.push(t.id);
+          if (!seen.add(t.id)) continue;
           if (single === undefined && fresh === undefined) single = t;
           else (fresh ??= [single!]).push(t);
         }
         // Drop the oldest ids first.
-        while (seen.size > SEEN_TRADES) seen.delete(order[head++]!);
-        if (head > SEEN_TRADES) {
-          order = order.slice(head);
-          head = 0;
-        }
+        while (seen.size > SEEN_TRADES) seen.dropOldest();
         // As from(): stop as soon as the subscriber has closed (e.g. take(1) downstream).
         if (fresh) {
           for (const t of fresh) {

@@ -69,6 +69,43 @@ describe('MarketStore', () => {
     expect(batches).toHaveLength(1);
   });
 
+  it('publishes and keeps the same trades as a plain dedup-and-trim model, batch by batch', () => {
+    // Random batches (repeated ids within and across batches, some resets) against the obvious model: filter the
+    // batch by the ids held (and already taken from it), append, trim the oldest. The store hands an all-new batch on
+    // as it came and copies only from a repeated id on; what it publishes must not depend on that.
+    let seed = 7;
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 20; round++) {
+      const max = 1 + rnd(6);
+      const store = new MarketStore({ maxTrades: max });
+      const published: { ids: string[]; reset: boolean }[] = [];
+      store.changes$.subscribe((ev) => {
+        if (ev.kind === 'trades') published.push({ ids: ev.trades.map((t) => t.id), reset: ev.reset });
+      });
+      let held: Trade[] = [];
+      const expected: { ids: string[]; reset: boolean }[] = [];
+      for (let step = 0; step < 60; step++) {
+        const batch = Array.from({ length: rnd(4) }, () => {
+          const n = rnd(15);
+          return trade(`t${n}`, n);
+        });
+        const reset = rnd(10) === 0;
+        const incoming = reset ? [...batch].sort((a, b) => a.executedAt.getTime() - b.executedAt.getTime()) : batch;
+        if (reset) held = [];
+        const added: Trade[] = [];
+        for (const t of incoming) if (!held.some((h) => h.id === t.id)) (held.push(t), added.push(t));
+        held = held.slice(Math.max(0, held.length - max));
+        if (added.length > 0 || reset) expected.push({ ids: added.map((t) => t.id), reset });
+        store.addTrades('X-Y', batch, reset);
+        expect(store.trades('X-Y').map((t) => t.id)).toEqual(held.map((t) => t.id));
+      }
+      expect(published).toEqual(expected);
+    }
+  });
+
   it('upserts candles by startsAt, sorted and bounded', () => {
     const store = new MarketStore({ maxCandles: 3 });
     store.upsertCandles('X-Y', 'MINUTE_1', [candle(120_000, '2'), candle(60_000, '1')], true);
