@@ -33,10 +33,17 @@ export function toWire(value: unknown, style: DecimalStyle = 'fixed8'): unknown 
  * array per level) cost more than the text itself. Plain objects, arrays, decimals, dates and primitives are
  * written here; anything else (a `toJSON` of its own, a Map) goes through `JSON.stringify(toWire(..))`, so the
  * text is always exactly that.
+ *
+ * The pieces are collected in an array and joined once: appending them to a string made a cons string per
+ * piece (several per field), ~3 KB of garbage for one order answer (issue 9 item 9).
  */
 export function toWireJson(value: unknown, style: DecimalStyle = 'fixed8'): string {
-  const text = writeJson(value, style, false);
-  return text as string;
+  if (typeof value !== 'object' || value === null || isDecimal(value) || value instanceof Date) {
+    return writeScalar(value, style, false) as string;
+  }
+  const parts: string[] = [];
+  if (!writeInto(parts, value, style, false)) return undefined as unknown as string;
+  return parts.length === 1 ? parts[0]! : parts.join('');
 }
 
 /** Characters JSON.stringify escapes: quote, backslash, controls, and surrogates (escaped when unpaired). */
@@ -47,13 +54,13 @@ function quote(s: string): string {
   return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
-/** Quoted object keys: the same few dozen field names are written for every answer. Bounded: keys may be data. */
-const quotedKeys = new Map<string, string>();
-function quoteKey(k: string): string {
-  let q = quotedKeys.get(k);
+/** Object keys quoted and followed by the colon: the same few dozen field names are written for every answer. Bounded: keys may be data. */
+const keyTexts = new Map<string, string>();
+function keyText(k: string): string {
+  let q = keyTexts.get(k);
   if (q === undefined) {
-    q = quote(k);
-    if (quotedKeys.size < 4096) quotedKeys.set(k, q);
+    q = `${quote(k)}:`;
+    if (keyTexts.size < 4096) keyTexts.set(k, q);
   }
   return q;
 }
@@ -72,8 +79,8 @@ function dateText(d: Date): string {
   return lastDateText;
 }
 
-/** JSON text of `value`; undefined where JSON.stringify leaves a value out (undefined, functions, symbols). */
-function writeJson(value: unknown, style: DecimalStyle, inArray: boolean): string | undefined {
+/** JSON text of a value that is not an array or object (a decimal and a Date count as scalars here). */
+function writeScalar(value: unknown, style: DecimalStyle, inArray: boolean): string | undefined {
   switch (typeof value) {
     case 'string':
       return quote(value);
@@ -90,26 +97,58 @@ function writeJson(value: unknown, style: DecimalStyle, inArray: boolean): strin
   }
   if (value === null) return 'null';
   if (isDecimal(value)) return `"${formatFixed(value, style === 'fixed8' ? 8 : undefined)}"`;
-  if (value instanceof Date) return dateText(value);
+  return dateText(value as Date);
+}
+
+/** Append the JSON text of `value` to `out` in pieces; false (nothing appended) where JSON.stringify leaves it out. */
+function writeInto(out: string[], value: unknown, style: DecimalStyle, inArray: boolean): boolean {
+  if (typeof value === 'string') {
+    if (NEEDS_ESCAPE.test(value)) out.push(JSON.stringify(value));
+    else out.push('"', value, '"');
+    return true;
+  }
+  if (typeof value !== 'object' || value === null || value instanceof Date) {
+    const text = writeScalar(value, style, inArray);
+    if (text === undefined) return false;
+    out.push(text);
+    return true;
+  }
+  if (isDecimal(value)) {
+    out.push('"', formatFixed(value, style === 'fixed8' ? 8 : undefined), '"');
+    return true;
+  }
   if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + writeJson(value[i], style, true)!;
-    return `${out}]`;
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i !== 0) out.push(',');
+      // In an array nothing is left out: undefined is written null, and so is an object whose toJSON gives undefined.
+      if (!writeInto(out, value[i], style, true)) out.push('null');
+    }
+    out.push(']');
+    return true;
   }
   const proto = Object.getPrototypeOf(value) as unknown;
   if ((proto !== Object.prototype && proto !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    return JSON.stringify(toWire(value, style));
+    const text = JSON.stringify(toWire(value, style)) as string | undefined;
+    if (text === undefined) return false;
+    out.push(text);
+    return true;
   }
-  let out = '{';
+  out.push('{');
   let first = true;
   const obj = value as Record<string, unknown>;
   for (const k of Object.keys(obj)) {
     const v = obj[k];
     if (v === undefined) continue;
-    const text = writeJson(v, style, false);
-    if (text === undefined) continue;
-    out += `${first ? '' : ','}${quoteKey(k)}:${text}`;
+    const mark = out.length;
+    if (!first) out.push(',');
+    out.push(keyText(k));
+    if (!writeInto(out, v, style, false)) {
+      out.length = mark; // left out: take its key back
+      continue;
+    }
     first = false;
   }
-  return `${out}}`;
+  out.push('}');
+  return true;
 }

@@ -47,7 +47,7 @@ export interface SimEngineOptions {
   clock: Clock;
   /** Default: {@link defaultSimConfig}(). */
   config?: SimConfig;
-  /** Id generator for orders, executions and trades (default randomUUID); a seeded one makes runs reproducible. */
+  /** Id generator for orders, executions and trades (default a random uuid, core/uuid.ts); a seeded one makes runs reproducible. */
   newId?: () => string;
   /** Market-data tuning (recent trades length, candle retention). */
   marketData?: MarketDataOptions;

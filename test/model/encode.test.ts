@@ -24,6 +24,10 @@ const values: unknown[] = [
   new Custom(),
   { n: new WireNumber('1.0000000000000001'), m: new Map([['a', 1]]) },
   { toJSON: () => ({ replaced: true }) },
+  // A toJSON giving undefined: the field is left out (its key too), and in an array it is written null.
+  { a: 1, gone: { toJSON: () => undefined }, b: [{ toJSON: () => undefined }, 2], last: { toJSON: () => undefined } },
+  { toJSON: () => undefined },
+  [{ toJSON: () => undefined }],
   { '__proto__key': 1, 'odd"key': 2, '': 3 },
   // Strings and keys JSON.stringify escapes: lone and paired surrogates, DEL and U+2028 (not escaped), controls.
   { 'lone \ud800 high': 'lone \udc00 low', pair: '\ud83d\ude00', del: '\u007f\u2028', 'tab\tkey': '\u001f' },
