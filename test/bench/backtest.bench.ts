@@ -4,6 +4,7 @@
  * synthetic L2 events (1,000,000 by default; `BENCH_BACKTEST_EVENTS` changes it), with a no-op strategy and with
  * the example market maker, and the same file only read and parsed as the baseline. Each run is its own process,
  * so the peak RSS figures are comparable: 4× the events with the no-op strategy shows whether memory stays flat.
+ * Parse and no-op run twice each, alternating, and each figure is its faster run.
  * Targets (issue 10): ≥ 1,000,000 events/s no-op, ≥ 500,000 with the market maker, pipeline within 3× of
  * read-and-parse, peak RSS at 4M within 10 % of 1M.
  */
@@ -31,6 +32,11 @@ function child(mode: 'parse' | 'noop' | 'mm', file: string): ChildResult {
   return JSON.parse(out.trim().split('\n').pop()!) as ChildResult;
 }
 
+/** The run that took the least wall time (its CPU time and peak RSS come with it). */
+function fastest(runs: ChildResult[]): ChildResult {
+  return runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+}
+
 export const benches: Bench[] = [
   {
     name: 'backtest',
@@ -41,8 +47,16 @@ export const benches: Bench[] = [
         const small = join(dir, 'events-1x.jsonl');
         const large = join(dir, 'events-4x.jsonl');
         await writeSyntheticRecording(small, n);
-        const parse = child('parse', small);
-        const noop = child('noop', small);
+        // The ratio compares two processes run at different moments: on a shared machine one of them can lose its
+        // core to another process for a while. Baseline and pipeline alternate, twice each, and each keeps its
+        // faster run, so a pause hits neither side alone (the issue: "within 3×" held on a quiet machine and
+        // failed under load with one run each).
+        const parseRuns = [child('parse', small)];
+        const noopRuns = [child('noop', small)];
+        parseRuns.push(child('parse', small));
+        noopRuns.push(child('noop', small));
+        const parse = fastest(parseRuns);
+        const noop = fastest(noopRuns);
         const mm = child('mm', small);
         await writeSyntheticRecording(large, 4 * n);
         rmSync(small);
@@ -52,8 +66,8 @@ export const benches: Bench[] = [
         // On a shared machine wall time includes other processes' turns: the CPU-time rate says what the code costs.
         const cpu = (r: ChildResult) => `${Math.round((r.events * 1000) / r.cpuMs)} events per CPU-second`;
         return [
-          { bench: 'backtest-parse', value: rate(parse), unit: 'events/s', note: `read and parse only, ${m(parse.events)} events, ${cpu(parse)}, peak RSS ${parse.maxRssMb.toFixed(0)} MB` },
-          { bench: 'backtest-noop', value: rate(noop), unit: 'events/s', baseline: rate(parse), note: `whole pipeline, no-op strategy, ${m(noop.events)} events, ${cpu(noop)} (target ≥ 1,000,000/s, within 3× of parse)` },
+          { bench: 'backtest-parse', value: rate(parse), unit: 'events/s', note: `read and parse only, ${m(parse.events)} events, faster of 2 runs, ${cpu(parse)}, peak RSS ${parse.maxRssMb.toFixed(0)} MB` },
+          { bench: 'backtest-noop', value: rate(noop), unit: 'events/s', baseline: rate(parse), note: `whole pipeline, no-op strategy, ${m(noop.events)} events, faster of 2 runs alternating with parse, ${cpu(noop)} (target ≥ 1,000,000/s, within 3× of parse)` },
           { bench: 'backtest-mm', value: rate(mm), unit: 'events/s', baseline: rate(parse), note: `whole pipeline, example market maker, ${m(mm.events)} events, ${cpu(mm)} (target ≥ 500,000/s)` },
           { bench: 'backtest-rss-4x', value: noop4.maxRssMb, unit: 'MB', baseline: noop.maxRssMb, note: `peak RSS with the no-op strategy at ${m(noop4.events)} events vs ${m(noop.events)} (target ratio ≤ 1.1)` },
         ];
