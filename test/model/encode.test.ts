@@ -45,6 +45,12 @@ describe('toWireJson', () => {
     expect(() => toWireJson({ at: new Date(Number.NaN) })).toThrow(RangeError);
   });
 
+  it('writes distinct Dates of one time alike, and asks a Date with its own toISOString every time', () => {
+    expect(toWireJson({ a: new Date(7), b: new Date(7), c: new Date(8), d: new Date(7) })).toBe(JSON.stringify(toWire({ a: new Date(7), b: new Date(7), c: new Date(8), d: new Date(7) })));
+    const odd = Object.assign(new Date(7), { toISOString: () => 'odd' });
+    expect(toWireJson({ a: new Date(7), odd, b: new Date(7) })).toBe('{"a":"1970-01-01T00:00:00.007Z","odd":"odd","b":"1970-01-01T00:00:00.007Z"}');
+  });
+
   it('writes a Date changed in place (setTime) as its new time, not a remembered text', () => {
     const at = new Date(1000);
     expect(toWireJson({ at })).toBe('{"at":"1970-01-01T00:00:01.000Z"}');

@@ -1,17 +1,25 @@
 /** Writing responses the way the service did: JSON, decimals as 8-dp strings, dates ISO 8601, error bodies. */
 import type { ServerResponse } from 'node:http';
-import { toWireJson } from '../../model/encode.js';
+import { toWireJson, toWireJsonBytes } from '../../model/encode.js';
 import { SimError } from '../../sim/sim-error.js';
 
 /** Send a JSON body (model values are serialized with decimals as 8-dp strings). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = body === undefined ? '' : toWireJson(body, 'fixed8');
+  // The answer's bytes, not its text: written once into a buffer the socket sends as it is (no second encoding).
+  const bytes = body === undefined ? undefined : toWireJsonBytes(body, 'fixed8');
+  if (bytes === undefined) {
+    // No body, or one JSON cannot write (undefined): as before, the text path decides what happens.
+    const text = body === undefined ? '' : toWireJson(body, 'fixed8');
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+    res.end(text);
+    return;
+  }
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': bytes.length,
     ...headers,
   });
-  res.end(text);
+  res.end(bytes);
 }
 
 /** Send an error body `{code, detail?, data?}` with its status. */
