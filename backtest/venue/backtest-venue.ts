@@ -20,7 +20,7 @@
  */
 import type { VirtualClock } from '../../src/core/clock.js';
 import { type Decimal, ONE, ZERO } from '../../src/core/decimal.js';
-import type { StreamMessage } from '../../src/bittrex/hub/messages.js';
+import type { OrderBookMessage, StreamMessage } from '../../src/bittrex/hub/messages.js';
 import type { BatchResponse, BulkCancelResult, NewOrder, Order } from '../../src/model/order.js';
 import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-orders.js';
 import type { SimEngine } from '../../src/sim/engine.js';
@@ -36,6 +36,7 @@ import { type VenueStats, venueStats } from './venue-stats.js';
 export type { VenueStats } from './venue-stats.js';
 import { type BookSide, RecordedBook } from './recorded-book.js';
 import { privateMessage } from './private-messages.js';
+import { channelOf } from './message-channels.js';
 import { type BarLimitFill, barDecisions } from './bar-fills.js';
 import { type FillDecision, RestingQueues } from './resting-queues.js';
 
@@ -52,8 +53,17 @@ export interface BacktestVenueOptions {
   barLimitFill?: BarLimitFill | undefined;
 }
 
-/** A subscriber to what the venue publishes (market data and our private events), in publication order. */
-export type VenueSink = (message: StreamMessage) => void;
+/**
+ * A subscriber to what the venue publishes (market data and our private events), in publication order, each with
+ * the hub channel it travels on (`channelOf(message)`, message-channels.ts).
+ */
+export type VenueSink = (message: StreamMessage, channel: string) => void;
+
+/** One listed market: its public feed and our resting orders there (one lookup per recorded event). */
+interface VenueMarket {
+  feed: MarketFeed;
+  queues: RestingQueues;
+}
 
 /** The venue (see the module note). */
 export class BacktestVenue {
@@ -66,6 +76,8 @@ export class BacktestVenue {
   readonly #liquidity: string;
   readonly #feeds = new Map<string, MarketFeed>();
   readonly #queues = new Map<string, RestingQueues>();
+  /** The same feeds and queues by market, together. */
+  readonly #markets = new Map<string, VenueMarket>();
   readonly #sinks: VenueSink[] = [];
   readonly #offBus: () => void;
   readonly #barRule: BarLimitFill;
@@ -86,8 +98,11 @@ export class BacktestVenue {
       funding[market.baseCurrencySymbol] = BIG;
       funding[market.quoteCurrencySymbol] = BIG;
       const book = new RecordedBook();
-      this.#feeds.set(market.symbol, new MarketFeed(market.symbol, book));
-      this.#queues.set(market.symbol, new RestingQueues(book, opts.queueModel));
+      const feed = new MarketFeed(market.symbol, book);
+      const queues = new RestingQueues(book, opts.queueModel);
+      this.#feeds.set(market.symbol, feed);
+      this.#queues.set(market.symbol, queues);
+      this.#markets.set(market.symbol, { feed, queues });
     }
     this.#liquidity = this.engine.createParticipant(funding);
     this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e));
@@ -153,12 +168,20 @@ export class BacktestVenue {
 
   /** A snapshot or an accepted delta changes the recorded book: queues move, crossed orders fill, the book is shown. */
   #applyBook(feed: MarketFeed, queues: RestingQueues, e: ReplaySnapshot | ReplayOrderBookDelta): void {
-    if (e.kind === 'orderBookDelta' && queues.size === 0) {
-      // No order of ours rests here: no queue to move, so only whether the book changed matters.
-      if (feed.book.update(e.bidDeltas, e.askDeltas)) this.#publishBook(feed);
+    if (e.kind === 'orderBookDelta') {
+      if (queues.size === 0) {
+        // No order of ours rests here: no queue to move, so only whether the book changed matters.
+        if (feed.book.update(e.bidDeltas, e.askDeltas)) this.#publishBook(feed);
+        return;
+      }
+      // Only the changes of levels where we rest move a queue (onLevelChanges passes over the others).
+      const changes = feed.book.applyWatched(e.bidDeltas, e.askDeltas, queues);
+      if (changes === undefined) return;
+      this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
+      this.#publishBook(feed);
       return;
     }
-    const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
+    const changes = feed.book.reset(e.bid, e.ask);
     if (changes.length === 0) return;
     if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
     this.#publishBook(feed);
@@ -166,13 +189,13 @@ export class BacktestVenue {
 
   /** Apply one recorded event at the clock's current time: the book or trades change, our orders may fill. */
   apply(e: MarketEvent): void {
-    const feed = this.#feeds.get(e.marketSymbol);
-    if (!feed) {
+    const market = this.#markets.get(e.marketSymbol);
+    if (!market) {
       this.stats.unknownMarket++;
       return;
     }
     this.stats.events++;
-    const queues = this.#queues.get(e.marketSymbol)!;
+    const { feed, queues } = market;
     switch (e.kind) {
       case 'snapshot':
       case 'orderBookDelta': {
@@ -183,7 +206,7 @@ export class BacktestVenue {
       }
       case 'trade': {
         const sequence = feed.addTrades(e.trades);
-        this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } });
+        this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } }, feed.tradeChannel);
         this.conditionalOrders.onTrades(feed.symbol, e.trades);
         if (queues.size > 0) {
           this.#execute(feed.symbol, queues.onTrades(e.trades, e.at));
@@ -193,7 +216,8 @@ export class BacktestVenue {
       }
       case 'candle': {
         const sequence = feed.addCandle(e.interval, e.candle);
-        this.#publish({ name: 'candle', data: { sequence, marketSymbol: feed.symbol, interval: e.interval, delta: e.candle, candleType: 'TRADE' } });
+        const candle: StreamMessage = { name: 'candle', data: { sequence, marketSymbol: feed.symbol, interval: e.interval, delta: e.candle, candleType: 'TRADE' } };
+        this.#publish(candle, channelOf(candle));
         // A closed bar of a market without a recorded book: bar-level fills (a forming candle, or a market with an
         // L2 book, fills from the book and trades instead).
         const bars = this.#barClose.has(feed.symbol) || (feed.book.bid.size === 0 && feed.book.ask.size === 0);
@@ -262,8 +286,14 @@ export class BacktestVenue {
 
   /** POST /batch arriving now: each item as its own request, in order (the engine's batch rules). */
   batch(items: readonly BatchItem[]): BatchResponse[] {
-    return runBatch({ placeOrder: (_a, o) => this.placeOrder(o), cancelOrder: (_a, id) => this.cancelOrder(id) }, this.accountId, items);
+    return runBatch(this.#batchOps, this.accountId, items);
   }
+
+  /** What {@link batch} runs each item through, made once (a market maker sends a batch on most of its ticks). */
+  readonly #batchOps: Parameters<typeof runBatch>[0] = {
+    placeOrder: (_a, o) => this.placeOrder(o),
+    cancelOrder: (_a, id) => this.cancelOrder(id),
+  };
 
   /** Stop listening to the engine. */
   close(): void {
@@ -362,16 +392,20 @@ export class BacktestVenue {
       if (e.delta.status === 'CLOSED') this.#queues.get(e.delta.marketSymbol)?.remove(e.delta.id);
     }
     const m = privateMessage(e, this.accountId);
-    if (m) this.#publish(m);
+    if (m) this.#publish(m, channelOf(m));
   }
 
   /** Publish the depth deltas of a market's book (recorded + ours), if it changed. */
   #publishBook(feed: MarketFeed): void {
-    for (const data of feed.bookDeltas()) this.#publish({ name: 'orderBook', data });
+    feed.eachBookDelta(this.#publishDepth);
   }
 
-  #publish(m: StreamMessage): void {
-    for (const s of this.#sinks) s(m);
+  /** One depth's `orderBook` message from {@link #publishBook}, made once (a book changes on most events). */
+  readonly #publishDepth = (data: OrderBookMessage, channel: string): void => this.#publish({ name: 'orderBook', data }, channel);
+
+  #publish(m: StreamMessage, channel: string): void {
+    const sinks = this.#sinks;
+    for (let i = 0; i < sinks.length; i++) sinks[i]!(m, channel);
   }
 }
 

@@ -13,7 +13,7 @@ import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
-import type { OrderBookMessage } from '../../src/bittrex/hub/messages.js';
+import { channelName, type OrderBookMessage } from '../../src/bittrex/hub/messages.js';
 import { diff, fillRecorded, followChange, NO_DELTAS, View } from './feed-view.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
@@ -21,9 +21,19 @@ import type { RecordedBook, RecordedSide } from './recorded-book.js';
 export type FeedDepth = 1 | 25 | 500;
 
 const RECENT_TRADES = 100;
-/** The deltas of a side that did not change: one shared empty list (a message's lists are only read). */
-const NO_MESSAGES: OrderBookMessage[] = Object.freeze([]) as unknown as OrderBookMessage[];
 const RECENT_CANDLES = 500;
+
+/** A followed depth: its views of both sides, its Sequence, and its channel's name (made once). */
+interface DepthView {
+  depth: FeedDepth;
+  bid: View;
+  ask: View;
+  sequence: number;
+  channel: string;
+}
+
+/** Receives each `orderBook` message {@link MarketFeed.eachBookDelta} makes, with the channel it travels on. */
+export type BookDeltaSink = (data: OrderBookMessage, channel: string) => void;
 
 /** A level with its key (the double of its rate, computed once: Decimal.toNumber is costly). */
 interface Keyed {
@@ -35,9 +45,11 @@ interface Keyed {
 export class MarketFeed {
   readonly symbol: string;
   readonly book: RecordedBook;
-  readonly #views = new Map<FeedDepth, { depth: FeedDepth; bid: View; ask: View; sequence: number }>();
+  /** The `trade` channel's name, made once (the gateway checks it for every recorded trade event). */
+  readonly tradeChannel: string;
+  readonly #views = new Map<FeedDepth, DepthView>();
   /** The same views in the order followed (iterated on every book change without a Map iterator). */
-  readonly #viewList: Array<{ depth: FeedDepth; bid: View; ask: View; sequence: number }> = [];
+  readonly #viewList: DepthView[] = [];
   readonly #trades: Trade[] = [];
   #tradeSequence = 0;
   readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
@@ -52,12 +64,13 @@ export class MarketFeed {
   constructor(symbol: string, book: RecordedBook) {
     this.symbol = symbol;
     this.book = book;
+    this.tradeChannel = channelName.trade(symbol);
   }
 
   /** Start following a depth (its view starts as the current book, at sequence 1). */
   follow(depth: FeedDepth): void {
     if (this.#views.has(depth)) return;
-    const v = { depth, bid: new View(), ask: new View(), sequence: 1 };
+    const v: DepthView = { depth, bid: new View(), ask: new View(), sequence: 1, channel: channelName.orderBook(this.symbol, depth) };
     this.#sideDeltas('bid', v.bid, depth);
     this.#sideDeltas('ask', v.ask, depth);
     this.#views.set(depth, v);
@@ -176,22 +189,30 @@ export class MarketFeed {
 
   /**
    * After the recorded book changed: the `orderBook` message of every followed depth whose view changed, each with
-   * its next Sequence (best first per side). Cost O(depth) per followed depth.
+   * its next Sequence (best first per side). Cost O(depth) per followed depth. (What {@link eachBookDelta} gives, as
+   * a list.)
    */
   bookDeltas(): OrderBookMessage[] {
-    let out: OrderBookMessage[] | undefined;
-    for (const v of this.#viewList) {
+    const out: OrderBookMessage[] = [];
+    this.eachBookDelta((m) => void out.push(m));
+    return out;
+  }
+
+  /**
+   * {@link bookDeltas} handed one by one to `sink`, in the same order, each with its depth's channel: the venue
+   * publishes them so, without a list per book change. `sink` must not change the book (the gateway only queues).
+   */
+  eachBookDelta(sink: BookDeltaSink): void {
+    const views = this.#viewList;
+    for (let i = 0; i < views.length; i++) {
+      const v = views[i]!;
       const depth = v.depth;
       const bidDeltas = this.#sideDeltas('bid', v.bid, depth);
       const askDeltas = this.#sideDeltas('ask', v.ask, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
-      const m: OrderBookMessage = { marketSymbol: this.symbol, depth, sequence: v.sequence, bidDeltas, askDeltas };
-      // Usually one depth changes: a literal is sized to it (a push onto [] makes room for 17).
-      if (out === undefined) out = [m];
-      else out.push(m);
+      sink({ marketSymbol: this.symbol, depth, sequence: v.sequence, bidDeltas, askDeltas }, v.channel);
     }
-    return out ?? NO_MESSAGES;
   }
 
   /**

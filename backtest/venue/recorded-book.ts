@@ -32,6 +32,11 @@ export interface LevelChange {
   after: Decimal;
 }
 
+/** Which levels a caller follows (the venue's resting queues: the levels where our orders rest). */
+export interface LevelWatch {
+  watches(side: BookSide, key: number): boolean;
+}
+
 /** `bid` (best = highest) or `ask` (best = lowest). */
 export type BookSide = 'bid' | 'ask';
 
@@ -227,6 +232,30 @@ export class RecordedBook {
     for (const e of bidDeltas) if (!sameValue(this.bid.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
     for (const e of askDeltas) if (!sameValue(this.ask.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
     return changed;
+  }
+
+  /**
+   * {@link apply}'s changes of the levels `watch` follows only (no object for the others), or undefined when no
+   * level's quantity changed at all: what the venue needs while our orders rest in this market, where most
+   * deltas change levels we are not at.
+   */
+  applyWatched(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[], watch: LevelWatch): LevelChange[] | undefined {
+    let changes: LevelChange[] | undefined;
+    for (const e of bidDeltas) {
+      const key = orderingKey(e.rate);
+      const before = this.bid.set(e.rate, e.quantity, key);
+      if (sameValue(before, e.quantity)) continue;
+      changes ??= [];
+      if (watch.watches('bid', key)) changes.push({ side: 'bid', key, rate: e.rate, before, after: e.quantity });
+    }
+    for (const e of askDeltas) {
+      const key = orderingKey(e.rate);
+      const before = this.ask.set(e.rate, e.quantity, key);
+      if (sameValue(before, e.quantity)) continue;
+      changes ??= [];
+      if (watch.watches('ask', key)) changes.push({ side: 'ask', key, rate: e.rate, before, after: e.quantity });
+    }
+    return changes;
   }
 
   /** Apply stream deltas; returns the levels whose quantity changed. */
