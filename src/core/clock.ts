@@ -151,25 +151,32 @@ export class VirtualClock implements Clock {
    */
   async advanceTo(target: number, settle: () => Promise<void> = flushMicrotasks): Promise<void> {
     await settle();
-    const timers = this.#timers;
-    for (;;) {
-      const next = this.#nextDue();
-      if (!next || next.at > target) break;
-      this.#now = Math.max(this.#now, next.at);
-      timers.list.splice(timers.list.indexOf(next), 1);
-      timers.next = null;
-      if (next.every !== undefined) {
-        next.at += next.every;
-        next.seq = this.#seq++;
-        timers.list.push(next);
-      }
-      next.fn();
-      await settle();
-    }
+    while (this.fireNext(target)) await settle();
     this.#now = Math.max(this.#now, target);
     // After a complete drain (drainMicrotasks) nothing has run: another would find nothing to do, at the cost of a
     // tick (a backtest with market-data latency comes here for almost every event). A partial flush goes on.
     if (settle !== drainMicrotasks) await settle();
+  }
+
+  /**
+   * One step of {@link advanceTo}: if the next timer is due at or before `target`, move to its time and run it;
+   * returns whether one ran. For a caller that settles between timers only when something was queued (the
+   * backtest loop watches for queued work): the same timers, in the same order, at the same times.
+   */
+  fireNext(target: number): boolean {
+    const next = this.#nextDue();
+    if (!next || next.at > target) return false;
+    const timers = this.#timers;
+    this.#now = Math.max(this.#now, next.at);
+    timers.list.splice(timers.list.indexOf(next), 1);
+    timers.next = null;
+    if (next.every !== undefined) {
+      next.at += next.every;
+      next.seq = this.#seq++;
+      timers.list.push(next);
+    }
+    next.fn();
+    return true;
   }
 
   /** When the next pending timer is due (epoch ms), or undefined when none is pending. */
