@@ -33,6 +33,7 @@ import { createLatency } from '../venue/latency.js';
 import { queueModel, type QueueModelName } from '../venue/queue-model.js';
 import { backtestAssumptions } from './assumptions.js';
 import { mergeByTime } from './merge-events.js';
+import { fireTimers } from './fire-timers.js';
 import { ReactionWatch } from './reaction-watch.js';
 import { ReportBuilder } from './report-builder.js';
 
@@ -244,31 +245,6 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       ...(opts.params && Object.keys(opts.params).length > 0 ? { params: opts.params } : {}),
     }),
   };
-}
-
-/**
- * `clock.advanceTo(target, drainMicrotasks)`, waiting a turn for the bot's reactions only where something was
- * queued: before the first timer if `settleFirst`, and after a timer only if running it queued work (a promise
- * job, a microtask, a tick: ReactionWatch). The same timers run in the same order at the same times (fireNext is
- * advanceTo's step); a drain that would find nothing to run is left out (the 1 s risk timers alone brought ~2 drains
- * per second of recorded time, each a promise, a tick and their async hooks).
- */
-async function fireTimers(clock: VirtualClock, watch: ReactionWatch, target: number, settleFirst: boolean): Promise<void> {
-  let settle = settleFirst;
-  for (;;) {
-    if (settle) await drainMicrotasks();
-    watch.reset();
-    watch.watching = true;
-    let fired: boolean;
-    try {
-      fired = clock.fireNext(target);
-    } finally {
-      watch.watching = false;
-    }
-    if (!fired) break;
-    settle = watch.saw;
-  }
-  clock.set(target);
 }
 
 /**
