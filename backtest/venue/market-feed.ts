@@ -14,7 +14,7 @@ import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
 import { channelName, type OrderBookMessage } from '../../src/bittrex/hub/messages.js';
-import { diff, fillRecorded, followChange, NO_DELTAS, View } from './feed-view.js';
+import { diff, fillRecorded, followChange, followMerged, type Keyed, NO_DELTAS, View } from './feed-view.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
 /** Depths the hub serves. */
@@ -35,10 +35,16 @@ interface DepthView {
 /** Receives each `orderBook` message {@link MarketFeed.eachBookDelta} makes, with the channel it travels on. */
 export type BookDeltaSink = (data: OrderBookMessage, channel: string) => void;
 
-/** A level with its key (the double of its rate, computed once: Decimal.toNumber is costly). */
-interface Keyed {
-  key: number;
-  entry: OrderBookEntry;
+
+/** Our resting quantity on one side, with what the feed keeps about it (one object per side: no keyed access). */
+interface OursSide {
+  readonly recorded: RecordedSide;
+  readonly levels: Map<number, Keyed>;
+  /** Bumped whenever our resting quantity on the side changes (with the recorded side's version: a view still holds). */
+  version: number;
+  /** `levels` sorted best first, as of `sortedVersion`. */
+  sorted: Keyed[];
+  sortedVersion: number;
 }
 
 /** One market's public data. */
@@ -54,10 +60,9 @@ export class MarketFeed {
   #tradeSequence = 0;
   readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
   /** Our resting quantity per level, by side (added to the recorded quantity in what is published). */
-  readonly ours = { bid: new Map<number, Keyed>(), ask: new Map<number, Keyed>() };
-  /** Bumped whenever our resting quantity on a side changes (with the recorded side's version: a view still holds). */
-  readonly #oursVersion = { bid: 0, ask: 0 };
-  readonly #sorted: Record<'bid' | 'ask', { version: number; list: Keyed[] }> = { bid: { version: -1, list: [] }, ask: { version: -1, list: [] } };
+  readonly ours: { readonly bid: Map<number, Keyed>; readonly ask: Map<number, Keyed> };
+  readonly #bid: OursSide;
+  readonly #ask: OursSide;
   /** What each of our open orders rests (rate, remaining). */
   readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
 
@@ -65,14 +70,17 @@ export class MarketFeed {
     this.symbol = symbol;
     this.book = book;
     this.tradeChannel = channelName.trade(symbol);
+    this.#bid = { recorded: book.bid, levels: new Map(), version: 0, sorted: [], sortedVersion: -1 };
+    this.#ask = { recorded: book.ask, levels: new Map(), version: 0, sorted: [], sortedVersion: -1 };
+    this.ours = { bid: this.#bid.levels, ask: this.#ask.levels };
   }
 
   /** Start following a depth (its view starts as the current book, at sequence 1). */
   follow(depth: FeedDepth): void {
     if (this.#views.has(depth)) return;
     const v: DepthView = { depth, bid: new View(), ask: new View(), sequence: 1, channel: channelName.orderBook(this.symbol, depth) };
-    this.#sideDeltas('bid', v.bid, depth);
-    this.#sideDeltas('ask', v.ask, depth);
+    this.#sideDeltas(this.#bid, v.bid, depth);
+    this.#sideDeltas(this.#ask, v.ask, depth);
     this.#views.set(depth, v);
     this.#viewList.push(v);
   }
@@ -94,32 +102,32 @@ export class MarketFeed {
   /** Add `quantity` (negative to remove) of ours at a level. */
   addOurs(side: 'bid' | 'ask', rate: Decimal, quantity: Decimal): void {
     const key = rate.toNumber();
-    const m = this.ours[side];
-    this.#oursVersion[side]++;
+    const o = side === 'bid' ? this.#bid : this.#ask;
+    const m = o.levels;
+    o.version++;
     const cur = m.get(key);
     const next = cur ? cur.entry.quantity.plus(quantity) : quantity;
     if (next.lte(0)) m.delete(key);
     else m.set(key, { key, entry: { rate, quantity: next } });
   }
 
-  /** Our levels of a side sorted best first, sorted again only when they changed (see #oursVersion). */
-  #mine(s: 'bid' | 'ask'): Keyed[] {
-    const c = this.#sorted[s];
-    if (c.version !== this.#oursVersion[s]) {
-      const side = this.book[s];
-      c.list = [...this.ours[s].values()].sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
-      c.version = this.#oursVersion[s];
+  /** Our levels of a side sorted best first, sorted again only when they changed (see OursSide.version). */
+  #mine(o: OursSide): Keyed[] {
+    if (o.sortedVersion !== o.version) {
+      const side = o.recorded;
+      o.sorted = [...o.levels.values()].sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
+      o.sortedVersion = o.version;
     }
-    return c.list;
+    return o.sorted;
   }
 
   /**
    * {@link #top} written straight into a view's spare arrays (no entry objects: this runs on every book change
    * while we rest orders); returns the number of levels.
    */
-  #fillMerged(s: 'bid' | 'ask', view: View, depth: number): number {
-    const side = this.book[s];
-    const mine = this.#mine(s);
+  #fillMerged(ours: OursSide, view: View, depth: number): number {
+    const side = ours.recorded;
+    const mine = this.#mine(ours);
     const keys = view.spareKeys;
     const rates = view.spareRates;
     const quantities = view.spareQuantities;
@@ -207,8 +215,8 @@ export class MarketFeed {
     for (let i = 0; i < views.length; i++) {
       const v = views[i]!;
       const depth = v.depth;
-      const bidDeltas = this.#sideDeltas('bid', v.bid, depth);
-      const askDeltas = this.#sideDeltas('ask', v.ask, depth);
+      const bidDeltas = this.#sideDeltas(this.#bid, v.bid, depth);
+      const askDeltas = this.#sideDeltas(this.#ask, v.ask, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
       sink({ marketSymbol: this.symbol, depth, sequence: v.sequence, bidDeltas, askDeltas }, v.channel);
@@ -219,19 +227,20 @@ export class MarketFeed {
    * The entries that bring one side's view up to date. Nothing when neither the recorded side nor our orders on it
    * changed since the view was built (most events change one side only), without merging or comparing levels.
    */
-  #sideDeltas(s: 'bid' | 'ask', view: View, depth: FeedDepth): OrderBookEntry[] {
-    const side = this.book[s];
-    const ours = this.ours[s];
-    const oursVersion = this.#oursVersion[s];
+  #sideDeltas(o: OursSide, view: View, depth: FeedDepth): OrderBookEntry[] {
+    const side = o.recorded;
+    const ours = o.levels;
+    const oursVersion = o.version;
     if (view.version === side.version && view.oursVersion === oursVersion) return NO_DELTAS;
-    // One change of the recorded side since the view was built, and none of ours on it (the usual event): follow
-    // that change (O(1) for a quantity, one splice for a level entering or leaving) instead of rebuilding the top.
-    if (ours.size === 0 && view.oursVersion === oursVersion && view.version >= 0 && side.changedFrom === view.version && side.version === view.version + 1) {
-      const out = followChange(side, view, depth);
+    // One change of the recorded side since the view was built, and none of ours on it since (the usual event): follow
+    // that change (O(1) for a quantity, one splice for a level entering or leaving) instead of rebuilding the top;
+    // on the merged levels when ours rest on the side (a market maker's usual event).
+    if (view.oursVersion === oursVersion && view.version >= 0 && side.changedFrom === view.version && side.version === view.version + 1) {
+      const out = ours.size === 0 ? followChange(side, view, depth) : followMerged(side, view, depth, this.#mine(o), ours);
       view.version = side.version;
       return out;
     }
-    const n = ours.size > 0 ? this.#fillMerged(s, view, depth) : fillRecorded(side, view, depth);
+    const n = ours.size > 0 ? this.#fillMerged(o, view, depth) : fillRecorded(side, view, depth);
     const out = diff(side, view, n);
     view.version = side.version;
     view.oursVersion = oursVersion;
