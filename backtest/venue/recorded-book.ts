@@ -43,8 +43,6 @@ export type BookSide = 'bid' | 'ask';
 /** One side, sorted best first. */
 export class RecordedSide {
   readonly side: BookSide;
-  /** Where each level is in {@link #pool}, by key. */
-  readonly #slotOf = new Map<number, number>();
   /**
    * The levels, each in a slot it keeps for its life: the ranked order lives in typed arrays, so a level entering or
    * leaving moves numbers (a memmove) rather than object references (which V8 moves with a write barrier each: the
@@ -79,9 +77,10 @@ export class RecordedSide {
     return this.#size;
   }
 
+  /** The level of `key`: found by its rank (a binary search of the ranked keys; no map to keep beside them). */
   get(key: number): Level | undefined {
-    const slot = this.#slotOf.get(key);
-    return slot === undefined ? undefined : this.#pool[slot];
+    const at = this.#find(key);
+    return at < this.#size && this.#keys[at] === key ? this.#pool[this.#ranked[at]!] : undefined;
   }
 
   /** The level at `rank` (0 = best). */
@@ -100,15 +99,15 @@ export class RecordedSide {
 
   /** Set a level's recorded quantity (0 removes it); returns its quantity before. */
   set(rate: Decimal, quantity: Decimal, key: number = orderingKey(rate)): Decimal {
-    const slot = this.#slotOf.get(key);
-    const level = slot === undefined ? undefined : this.#pool[slot]!;
+    // One binary search finds the level (its rank) or where it would go.
+    const at = this.#find(key);
+    const slot = at < this.#size && this.#keys[at] === key ? this.#ranked[at]! : -1;
+    const level = slot < 0 ? undefined : this.#pool[slot]!;
     if (quantity.isZero()) {
       if (!level) return ZERO;
-      const at = this.#find(key);
       this.#changed('remove', key, at);
-      this.#slotOf.delete(key);
-      this.#pool[slot!] = undefined;
-      this.#freeSlots.push(slot!);
+      this.#pool[slot] = undefined;
+      this.#freeSlots.push(slot);
       const n = this.#size--;
       this.#keys.copyWithin(at, at + 1, n);
       this.#ranked.copyWithin(at, at + 1, n);
@@ -123,11 +122,9 @@ export class RecordedSide {
       return before;
     }
     const added: Level = { rate, key, quantity, consumed: ZERO };
-    const at = this.#find(key);
     this.#changed('insert', key, at);
     const free = this.#freeSlots.pop() ?? this.#pool.length;
     this.#pool[free] = added;
-    this.#slotOf.set(key, free);
     const n = this.#size++;
     if (n === this.#keys.length) this.#grow();
     this.#keys.copyWithin(at + 1, at, n);
@@ -140,7 +137,6 @@ export class RecordedSide {
   clear(): void {
     this.version++;
     this.changedFrom = -1;
-    this.#slotOf.clear();
     this.#pool.length = 0;
     this.#freeSlots.length = 0;
     this.#size = 0;
