@@ -74,9 +74,7 @@ export class BacktestVenue {
   readonly #bookSeq = new BookSequences();
   readonly stats: VenueStats = venueStats(this.#bookSeq);
   readonly #liquidity: string;
-  readonly #feeds = new Map<string, MarketFeed>();
-  readonly #queues = new Map<string, RestingQueues>();
-  /** The same feeds and queues by market, together. */
+  /** Each listed market's feed and queues. */
   readonly #markets = new Map<string, VenueMarket>();
   readonly #sinks: VenueSink[] = [];
   readonly #offBus: () => void;
@@ -98,11 +96,7 @@ export class BacktestVenue {
       funding[market.baseCurrencySymbol] = BIG;
       funding[market.quoteCurrencySymbol] = BIG;
       const book = new RecordedBook();
-      const feed = new MarketFeed(market.symbol, book);
-      const queues = new RestingQueues(book, opts.queueModel);
-      this.#feeds.set(market.symbol, feed);
-      this.#queues.set(market.symbol, queues);
-      this.#markets.set(market.symbol, { feed, queues });
+      this.#markets.set(market.symbol, { feed: new MarketFeed(market.symbol, book), queues: new RestingQueues(book, opts.queueModel) });
     }
     this.#liquidity = this.engine.createParticipant(funding);
     this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e));
@@ -138,11 +132,11 @@ export class BacktestVenue {
   }
 
   feed(marketSymbol: string): MarketFeed | undefined {
-    return this.#feeds.get(marketSymbol.toUpperCase());
+    return this.#markets.get(marketSymbol.toUpperCase())?.feed;
   }
 
   queues(marketSymbol: string): RestingQueues | undefined {
-    return this.#queues.get(marketSymbol.toUpperCase());
+    return this.#markets.get(marketSymbol.toUpperCase())?.queues;
   }
 
   /** Markets traded on bar data (closed candles, no recorded book). */
@@ -151,13 +145,13 @@ export class BacktestVenue {
   }
 
   get marketSymbols(): string[] {
-    return [...this.#feeds.keys()];
+    return [...this.#markets.keys()];
   }
 
   /** Queue statistics summed over markets. */
   queueStats(): { queueFills: number; tradeThroughFills: number; crossFills: number; cancellations: number } {
     const s = { queueFills: 0, tradeThroughFills: 0, crossFills: 0, cancellations: 0 };
-    for (const q of this.#queues.values()) {
+    for (const { queues: q } of this.#markets.values()) {
       s.queueFills += q.stats.queueFills;
       s.tradeThroughFills += q.stats.tradeThroughFills;
       s.crossFills += q.stats.crossFills;
@@ -241,9 +235,9 @@ export class BacktestVenue {
   /** POST /orders arriving at the venue now. Throws the engine's SimError when refused. */
   placeOrder(n: NewOrder): Order {
     const market = this.engine.catalog.market(n.marketSymbol);
-    const feed = this.#feeds.get(market.symbol);
-    const queues = this.#queues.get(market.symbol);
-    if (!feed || !queues) return this.engine.placeOrder(this.accountId, n);
+    const listed = this.#markets.get(market.symbol);
+    if (!listed) return this.engine.placeOrder(this.accountId, n);
+    const { feed, queues } = listed;
     try {
       return this.#place(market.symbol, feed, queues, n);
     } finally {
@@ -270,17 +264,17 @@ export class BacktestVenue {
   /** DELETE /orders/{id} arriving at the venue now. */
   cancelOrder(orderId: string): Order {
     const order = this.engine.cancelOrder(this.accountId, orderId);
-    this.#queues.get(order.marketSymbol)?.remove(order.id);
-    const feed = this.#feeds.get(order.marketSymbol);
-    if (feed) this.#publishBook(feed);
+    const listed = this.#markets.get(order.marketSymbol);
+    listed?.queues.remove(order.id);
+    if (listed) this.#publishBook(listed.feed);
     return order;
   }
 
   /** DELETE /orders/open arriving now. */
   cancelAll(marketSymbol?: string): BulkCancelResult[] {
     const out = this.engine.cancelAll(this.accountId, marketSymbol);
-    for (const r of out) if (r.result) this.#queues.get(r.result.marketSymbol)?.remove(r.id);
-    for (const f of this.#feeds.values()) this.#publishBook(f);
+    for (const r of out) if (r.result) this.#markets.get(r.result.marketSymbol)?.queues.remove(r.id);
+    for (const m of this.#markets.values()) this.#publishBook(m.feed);
     return out;
   }
 
@@ -357,7 +351,8 @@ export class BacktestVenue {
 
   /** Execute decided fills of our resting orders: the liquidity account takes them at our price. */
   #execute(symbol: string, decisions: readonly FillDecision[]): void {
-    const queues = this.#queues.get(symbol)!;
+    if (decisions.length === 0) return;
+    const queues = this.#markets.get(symbol)!.queues;
     for (const d of decisions) {
       const before = this.engine.getOrder(this.accountId, d.order.id);
       if (before.status !== 'OPEN') {
@@ -388,8 +383,9 @@ export class BacktestVenue {
 
   #onEngineEvent(e: SimEvent): void {
     if (e.kind === 'order' && e.accountId === this.accountId) {
-      this.#feeds.get(e.delta.marketSymbol)?.trackOrder(e.delta);
-      if (e.delta.status === 'CLOSED') this.#queues.get(e.delta.marketSymbol)?.remove(e.delta.id);
+      const listed = this.#markets.get(e.delta.marketSymbol);
+      listed?.feed.trackOrder(e.delta);
+      if (e.delta.status === 'CLOSED') listed?.queues.remove(e.delta.id);
     }
     const m = privateMessage(e, this.accountId);
     if (m) this.#publish(m, channelOf(m));
