@@ -76,6 +76,8 @@ export class BacktestVenue {
   readonly #liquidity: string;
   /** Each listed market's feed and queues. */
   readonly #markets = new Map<string, VenueMarket>();
+  /** The market of the last event applied: the next is most often of the same one (no hashing of its name). */
+  #lastMarket: VenueMarket | undefined;
   readonly #sinks: VenueSink[] = [];
   readonly #offBus: () => void;
   readonly #barRule: BarLimitFill;
@@ -183,10 +185,14 @@ export class BacktestVenue {
 
   /** Apply one recorded event at the clock's current time: the book or trades change, our orders may fill. */
   apply(e: MarketEvent): void {
-    const market = this.#markets.get(e.marketSymbol);
-    if (!market) {
-      this.stats.unknownMarket++;
-      return;
+    let market = this.#lastMarket;
+    if (market === undefined || e.marketSymbol !== market.feed.symbol) {
+      market = this.#markets.get(e.marketSymbol);
+      if (!market) {
+        this.stats.unknownMarket++;
+        return;
+      }
+      this.#lastMarket = market;
     }
     this.stats.events++;
     const { feed, queues } = market;

@@ -26,6 +26,9 @@ export type SequenceVerdict = 'apply' | 'stale' | 'early';
 export class BookSequences {
   /** The last applied sequence per market that had its snapshot: a box changed in place (one lookup per delta). */
   readonly #seq = new Map<string, { last: number }>();
+  /** The market of the last delta accepted, and its box (boxes are never replaced): most deltas are of one market. */
+  #lastMarket = '';
+  #lastBox: { last: number } | undefined;
   readonly #early = new Map<string, ReplayOrderBookDelta[]>();
   readonly #released: ReplayOrderBookDelta[] = [];
   /** Deltas left out so far, including those still waiting for a snapshot (released ones are taken back off). */
@@ -45,10 +48,15 @@ export class BookSequences {
       return 'apply';
     }
     if (e.sequence <= 0) return 'apply';
-    const box = this.#seq.get(e.marketSymbol);
-    if (box === undefined) {
-      this.#wait(e);
-      return 'early';
+    let box = this.#lastBox;
+    if (box === undefined || e.marketSymbol !== this.#lastMarket) {
+      box = this.#seq.get(e.marketSymbol);
+      if (box === undefined) {
+        this.#wait(e);
+        return 'early';
+      }
+      this.#lastMarket = e.marketSymbol;
+      this.#lastBox = box;
     }
     const seq = box.last;
     if (e.sequence <= seq) {
