@@ -33,6 +33,7 @@ import { createLatency } from '../venue/latency.js';
 import { queueModel, type QueueModelName } from '../venue/queue-model.js';
 import { backtestAssumptions } from './assumptions.js';
 import { mergeByTime } from './merge-events.js';
+import { fireTimers } from './fire-timers.js';
 import { ReactionWatch } from './reaction-watch.js';
 import { ReportBuilder } from './report-builder.js';
 
@@ -161,15 +162,21 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     let unsettled = true;
     try {
       while (event && event.at <= to) {
-        // Timers due by then fire first, in order, the bot's reactions settling before and after each (advanceTo).
-        // Otherwise only the bot's reactions to the previous event must settle: what was published for it is
+        // Timers due by then fire first, in order, the bot's reactions settling before and after each where they
+        // queued work (fireTimers: advanceTo's drains, less those that would find nothing to run). Otherwise only the bot's reactions to the previous event must settle: what was published for it is
         // delivered now, and the loop waits a turn (drainMicrotasks: until no continuation is left) only if the
         // venue or the delivery queued any work (ReactionWatch) — a reaction that queued nothing is complete.
         const due = clock.nextTimerAt();
         if (due !== undefined && due <= event.at) {
-          // Delivered before the clock moves, as the drain microtask ran at advanceTo's first settle.
-          if (pending) streams.deliverDue();
-          await clock.advanceTo(event.at, drainMicrotasks);
+          // Delivered before the clock moves, as the drain microtask ran at advanceTo's first settle (watched: fireTimers
+          // drains first only if something was queued).
+          if (pending) {
+            watch.watching = true;
+            streams.deliverDue();
+            watch.watching = false;
+          }
+          // What the event or the delivery queued (watch.saw), or the turn before, settles before the first timer.
+          await fireTimers(clock, watch, event.at, unsettled || watch.saw);
         } else {
           clock.set(event.at);
           if (pending) {

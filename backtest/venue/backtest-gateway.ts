@@ -15,7 +15,7 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { GatewaySubscriptionError } from '../../src/bittrex/gateway/gateway-errors.js';
 import { HubSubscriptionError } from '../../src/bittrex/hub/hub-errors.js';
-import { channelName, parseChannelName, type StreamMessage } from '../../src/bittrex/hub/messages.js';
+import { parseChannelName, type StreamMessage } from '../../src/bittrex/hub/messages.js';
 import {
   optionalText,
   requireText,
@@ -30,7 +30,6 @@ import { ZERO } from '../../src/core/decimal.js';
 import { Multicast } from '../../src/core/multicast.js';
 import type { ExchangeGateway, GatewayStreams } from '../../src/gateway/exchange-gateway.js';
 import { createSimGateway, toApiError } from '../../src/gateway/sim-gateway.js';
-import type { OrderBookDepth } from '../../src/model/enums.js';
 import type { Ticker } from '../../src/model/market.js';
 import type { BacktestVenue } from './backtest-venue.js';
 import type { FeedDepth } from './market-feed.js';
@@ -147,8 +146,8 @@ export function createBacktestGateway(venue: BacktestVenue, latency: GatewayLate
 /** Schedules the drain as a microtask (see #schedule). */
 const SETTLED: Promise<void> = Promise.resolve();
 
-/** What waits to reach the bot: a stream message or a command's answer. */
-type Outgoing = { due: number; message: StreamMessage; reply?: undefined } | { due: number; message?: undefined; reply: () => void };
+/** What waits to reach the bot: a stream message, or a command's answer (a function). */
+type Outgoing = StreamMessage | (() => void);
 
 /** The hub side: subscriptions, and delivery after the market-data latency, in order. */
 export class BacktestStreams implements GatewayStreams {
@@ -157,7 +156,13 @@ export class BacktestStreams implements GatewayStreams {
   readonly #latency: Latency;
   readonly #epoch = new BehaviorSubject<number>(1);
   readonly #channels = new Set<string>();
+  /**
+   * The queue, as two parallel arrays from #head on: what to deliver and when it is due. Not an object per item:
+   * nearly every recorded event queues one message, and an object holding a time (a double, boxed on its own) was
+   * two allocations per message.
+   */
   #out: Outgoing[] = [];
+  #dues: number[] = [];
   #head = 0;
   #lastDue = 0;
   #timer: TimerHandle | undefined;
@@ -186,8 +191,9 @@ export class BacktestStreams implements GatewayStreams {
     this.#venue = venue;
     this.#clock = venue.clock;
     this.#latency = latency;
-    this.#off = venue.subscribe((m) => {
-      if (this.#channels.has(channelOf(m))) this.#enqueue({ due: 0, message: m });
+    // The venue names each message's channel (channelOf's answer, known in advance for its hot messages).
+    this.#off = venue.subscribe((m, channel) => {
+      if (this.#channels.has(channel)) this.#enqueue(m);
     });
   }
 
@@ -232,7 +238,7 @@ export class BacktestStreams implements GatewayStreams {
 
   /** A command's answer, behind what was published before it. */
   enqueueReply(reply: () => void): void {
-    this.#enqueue({ due: 0, reply });
+    this.#enqueue(reply);
   }
 
   close(): void {
@@ -241,6 +247,7 @@ export class BacktestStreams implements GatewayStreams {
     this.#off();
     this.#timer?.cancel();
     this.#out = [];
+    this.#dues = [];
     this.#messages.complete();
     this.#epoch.complete();
   }
@@ -249,17 +256,18 @@ export class BacktestStreams implements GatewayStreams {
     if (this.#closed) return;
     const now = this.#clock.now();
     // One connection: nothing overtakes what was sent before it.
-    o.due = Math.max(this.#lastDue, now + this.#latency.next());
-    this.#lastDue = o.due;
+    const due = Math.max(this.#lastDue, now + this.#latency.next());
+    this.#lastDue = due;
     this.#out.push(o);
+    this.#dues.push(due);
     this.#schedule();
   }
 
   #schedule(): void {
-    const next = this.#out[this.#head];
-    if (!next) return;
+    if (this.#head >= this.#out.length) return;
+    const due = this.#dues[this.#head]!;
     const now = this.#clock.now();
-    if (next.due <= now) {
+    if (due <= now) {
       if (this.holdDue) this.#held = true;
       else if (!this.#microtask) {
         this.#microtask = true;
@@ -267,30 +275,31 @@ export class BacktestStreams implements GatewayStreams {
         // Node wraps every queueMicrotask callback in (a drain is scheduled for almost every event).
         void SETTLED.then(this.#drainTask);
       }
-    } else if (!this.#timer || this.#timerAt > next.due) {
+    } else if (!this.#timer || this.#timerAt > due) {
       this.#timer?.cancel();
-      this.#timerAt = next.due;
-      this.#timer = this.#clock.setTimeout(() => {
-        this.#timer = undefined;
-        this.#drain();
-      }, next.due - now);
+      this.#timerAt = due;
+      this.#timer = this.#clock.setTimeout(this.#timerTask, due - now);
     }
   }
 
   /** {@link #drain} as a microtask callback, made once (a drain is scheduled for almost every event). */
   readonly #drainTask = (): void => this.#drain();
+  /** {@link #drain} as the delivery timer's callback, made once. */
+  readonly #timerTask = (): void => {
+    this.#timer = undefined;
+    this.#drain();
+  };
 
   #drain(): void {
     this.#microtask = false;
     const now = this.#clock.now();
     // Items queued while draining are due no earlier than those before them, so one pass keeps the order.
-    while (this.#head < this.#out.length && this.#out[this.#head]!.due <= now) {
+    while (this.#head < this.#out.length && this.#dues[this.#head]! <= now) {
       const o = this.#out[this.#head++]!;
-      if (o.message) {
+      if (typeof o === 'function') o();
+      else {
         this.delivered++;
-        this.#messages.next(o.message);
-      } else {
-        o.reply();
+        this.#messages.next(o);
       }
     }
     // Delivered items are let go soon: held until a compaction at 1024, they (and the books and trades they carry)
@@ -298,33 +307,13 @@ export class BacktestStreams implements GatewayStreams {
     // runtime call.
     if (this.#head === this.#out.length && this.#head >= 64) {
       this.#out.length = 0;
+      this.#dues.length = 0;
       this.#head = 0;
     } else if (this.#head > 1024 && this.#head * 2 > this.#out.length) {
       this.#out = this.#out.slice(this.#head);
+      this.#dues = this.#dues.slice(this.#head);
       this.#head = 0;
     }
     this.#schedule();
-  }
-}
-
-/** The channel a published message travels on. */
-function channelOf(m: StreamMessage): string {
-  switch (m.name) {
-    case 'orderBook':
-      return channelName.orderBook(m.data.marketSymbol, m.data.depth as OrderBookDepth);
-    case 'trade':
-      return channelName.trade(m.data.marketSymbol);
-    case 'candle':
-      return channelName.candle(m.data.marketSymbol, m.data.interval);
-    case 'order':
-      return 'order';
-    case 'balance':
-      return 'balance';
-    case 'execution':
-      return 'execution';
-    case 'conditionalOrder':
-      return 'conditional_order';
-    default:
-      return m.name;
   }
 }

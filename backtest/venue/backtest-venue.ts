@@ -20,7 +20,7 @@
  */
 import type { VirtualClock } from '../../src/core/clock.js';
 import { type Decimal, ONE, ZERO } from '../../src/core/decimal.js';
-import type { StreamMessage } from '../../src/bittrex/hub/messages.js';
+import type { OrderBookMessage, StreamMessage } from '../../src/bittrex/hub/messages.js';
 import type { BatchResponse, BulkCancelResult, NewOrder, Order } from '../../src/model/order.js';
 import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-orders.js';
 import type { SimEngine } from '../../src/sim/engine.js';
@@ -36,6 +36,7 @@ import { type VenueStats, venueStats } from './venue-stats.js';
 export type { VenueStats } from './venue-stats.js';
 import { type BookSide, RecordedBook } from './recorded-book.js';
 import { privateMessage } from './private-messages.js';
+import { channelOf } from './message-channels.js';
 import { type BarLimitFill, barDecisions } from './bar-fills.js';
 import { type FillDecision, RestingQueues } from './resting-queues.js';
 
@@ -52,8 +53,17 @@ export interface BacktestVenueOptions {
   barLimitFill?: BarLimitFill | undefined;
 }
 
-/** A subscriber to what the venue publishes (market data and our private events), in publication order. */
-export type VenueSink = (message: StreamMessage) => void;
+/**
+ * A subscriber to what the venue publishes (market data and our private events), in publication order, each with
+ * the hub channel it travels on (`channelOf(message)`, message-channels.ts).
+ */
+export type VenueSink = (message: StreamMessage, channel: string) => void;
+
+/** One listed market: its public feed and our resting orders there (one lookup per recorded event). */
+interface VenueMarket {
+  feed: MarketFeed;
+  queues: RestingQueues;
+}
 
 /** The venue (see the module note). */
 export class BacktestVenue {
@@ -64,8 +74,10 @@ export class BacktestVenue {
   readonly #bookSeq = new BookSequences();
   readonly stats: VenueStats = venueStats(this.#bookSeq);
   readonly #liquidity: string;
-  readonly #feeds = new Map<string, MarketFeed>();
-  readonly #queues = new Map<string, RestingQueues>();
+  /** Each listed market's feed and queues. */
+  readonly #markets = new Map<string, VenueMarket>();
+  /** The market of the last event applied: the next is most often of the same one (no hashing of its name). */
+  #lastMarket: VenueMarket | undefined;
   readonly #sinks: VenueSink[] = [];
   readonly #offBus: () => void;
   readonly #barRule: BarLimitFill;
@@ -86,8 +98,7 @@ export class BacktestVenue {
       funding[market.baseCurrencySymbol] = BIG;
       funding[market.quoteCurrencySymbol] = BIG;
       const book = new RecordedBook();
-      this.#feeds.set(market.symbol, new MarketFeed(market.symbol, book));
-      this.#queues.set(market.symbol, new RestingQueues(book, opts.queueModel));
+      this.#markets.set(market.symbol, { feed: new MarketFeed(market.symbol, book), queues: new RestingQueues(book, opts.queueModel) });
     }
     this.#liquidity = this.engine.createParticipant(funding);
     this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e));
@@ -123,11 +134,11 @@ export class BacktestVenue {
   }
 
   feed(marketSymbol: string): MarketFeed | undefined {
-    return this.#feeds.get(marketSymbol.toUpperCase());
+    return this.#markets.get(marketSymbol.toUpperCase())?.feed;
   }
 
   queues(marketSymbol: string): RestingQueues | undefined {
-    return this.#queues.get(marketSymbol.toUpperCase());
+    return this.#markets.get(marketSymbol.toUpperCase())?.queues;
   }
 
   /** Markets traded on bar data (closed candles, no recorded book). */
@@ -136,13 +147,13 @@ export class BacktestVenue {
   }
 
   get marketSymbols(): string[] {
-    return [...this.#feeds.keys()];
+    return [...this.#markets.keys()];
   }
 
   /** Queue statistics summed over markets. */
   queueStats(): { queueFills: number; tradeThroughFills: number; crossFills: number; cancellations: number } {
     const s = { queueFills: 0, tradeThroughFills: 0, crossFills: 0, cancellations: 0 };
-    for (const q of this.#queues.values()) {
+    for (const { queues: q } of this.#markets.values()) {
       s.queueFills += q.stats.queueFills;
       s.tradeThroughFills += q.stats.tradeThroughFills;
       s.crossFills += q.stats.crossFills;
@@ -153,12 +164,20 @@ export class BacktestVenue {
 
   /** A snapshot or an accepted delta changes the recorded book: queues move, crossed orders fill, the book is shown. */
   #applyBook(feed: MarketFeed, queues: RestingQueues, e: ReplaySnapshot | ReplayOrderBookDelta): void {
-    if (e.kind === 'orderBookDelta' && queues.size === 0) {
-      // No order of ours rests here: no queue to move, so only whether the book changed matters.
-      if (feed.book.update(e.bidDeltas, e.askDeltas)) this.#publishBook(feed);
+    if (e.kind === 'orderBookDelta') {
+      if (queues.size === 0) {
+        // No order of ours rests here: no queue to move, so only whether the book changed matters.
+        if (feed.book.update(e.bidDeltas, e.askDeltas)) this.#publishBook(feed);
+        return;
+      }
+      // Only the changes of levels where we rest move a queue (onLevelChanges passes over the others).
+      const changes = feed.book.applyWatched(e.bidDeltas, e.askDeltas, queues);
+      if (changes === undefined) return;
+      this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
+      this.#publishBook(feed);
       return;
     }
-    const changes = e.kind === 'snapshot' ? feed.book.reset(e.bid, e.ask) : feed.book.apply(e.bidDeltas, e.askDeltas);
+    const changes = feed.book.reset(e.bid, e.ask);
     if (changes.length === 0) return;
     if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
     this.#publishBook(feed);
@@ -166,13 +185,17 @@ export class BacktestVenue {
 
   /** Apply one recorded event at the clock's current time: the book or trades change, our orders may fill. */
   apply(e: MarketEvent): void {
-    const feed = this.#feeds.get(e.marketSymbol);
-    if (!feed) {
-      this.stats.unknownMarket++;
-      return;
+    let market = this.#lastMarket;
+    if (market === undefined || e.marketSymbol !== market.feed.symbol) {
+      market = this.#markets.get(e.marketSymbol);
+      if (!market) {
+        this.stats.unknownMarket++;
+        return;
+      }
+      this.#lastMarket = market;
     }
     this.stats.events++;
-    const queues = this.#queues.get(e.marketSymbol)!;
+    const { feed, queues } = market;
     switch (e.kind) {
       case 'snapshot':
       case 'orderBookDelta': {
@@ -183,7 +206,7 @@ export class BacktestVenue {
       }
       case 'trade': {
         const sequence = feed.addTrades(e.trades);
-        this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } });
+        this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } }, feed.tradeChannel);
         this.conditionalOrders.onTrades(feed.symbol, e.trades);
         if (queues.size > 0) {
           this.#execute(feed.symbol, queues.onTrades(e.trades, e.at));
@@ -193,7 +216,8 @@ export class BacktestVenue {
       }
       case 'candle': {
         const sequence = feed.addCandle(e.interval, e.candle);
-        this.#publish({ name: 'candle', data: { sequence, marketSymbol: feed.symbol, interval: e.interval, delta: e.candle, candleType: 'TRADE' } });
+        const candle: StreamMessage = { name: 'candle', data: { sequence, marketSymbol: feed.symbol, interval: e.interval, delta: e.candle, candleType: 'TRADE' } };
+        this.#publish(candle, channelOf(candle));
         // A closed bar of a market without a recorded book: bar-level fills (a forming candle, or a market with an
         // L2 book, fills from the book and trades instead).
         const bars = this.#barClose.has(feed.symbol) || (feed.book.bid.size === 0 && feed.book.ask.size === 0);
@@ -217,9 +241,9 @@ export class BacktestVenue {
   /** POST /orders arriving at the venue now. Throws the engine's SimError when refused. */
   placeOrder(n: NewOrder): Order {
     const market = this.engine.catalog.market(n.marketSymbol);
-    const feed = this.#feeds.get(market.symbol);
-    const queues = this.#queues.get(market.symbol);
-    if (!feed || !queues) return this.engine.placeOrder(this.accountId, n);
+    const listed = this.#markets.get(market.symbol);
+    if (!listed) return this.engine.placeOrder(this.accountId, n);
+    const { feed, queues } = listed;
     try {
       return this.#place(market.symbol, feed, queues, n);
     } finally {
@@ -246,24 +270,30 @@ export class BacktestVenue {
   /** DELETE /orders/{id} arriving at the venue now. */
   cancelOrder(orderId: string): Order {
     const order = this.engine.cancelOrder(this.accountId, orderId);
-    this.#queues.get(order.marketSymbol)?.remove(order.id);
-    const feed = this.#feeds.get(order.marketSymbol);
-    if (feed) this.#publishBook(feed);
+    const listed = this.#markets.get(order.marketSymbol);
+    listed?.queues.remove(order.id);
+    if (listed) this.#publishBook(listed.feed);
     return order;
   }
 
   /** DELETE /orders/open arriving now. */
   cancelAll(marketSymbol?: string): BulkCancelResult[] {
     const out = this.engine.cancelAll(this.accountId, marketSymbol);
-    for (const r of out) if (r.result) this.#queues.get(r.result.marketSymbol)?.remove(r.id);
-    for (const f of this.#feeds.values()) this.#publishBook(f);
+    for (const r of out) if (r.result) this.#markets.get(r.result.marketSymbol)?.queues.remove(r.id);
+    for (const m of this.#markets.values()) this.#publishBook(m.feed);
     return out;
   }
 
   /** POST /batch arriving now: each item as its own request, in order (the engine's batch rules). */
   batch(items: readonly BatchItem[]): BatchResponse[] {
-    return runBatch({ placeOrder: (_a, o) => this.placeOrder(o), cancelOrder: (_a, id) => this.cancelOrder(id) }, this.accountId, items);
+    return runBatch(this.#batchOps, this.accountId, items);
   }
+
+  /** What {@link batch} runs each item through, made once (a market maker sends a batch on most of its ticks). */
+  readonly #batchOps: Parameters<typeof runBatch>[0] = {
+    placeOrder: (_a, o) => this.placeOrder(o),
+    cancelOrder: (_a, id) => this.cancelOrder(id),
+  };
 
   /** Stop listening to the engine. */
   close(): void {
@@ -327,7 +357,8 @@ export class BacktestVenue {
 
   /** Execute decided fills of our resting orders: the liquidity account takes them at our price. */
   #execute(symbol: string, decisions: readonly FillDecision[]): void {
-    const queues = this.#queues.get(symbol)!;
+    if (decisions.length === 0) return;
+    const queues = this.#markets.get(symbol)!.queues;
     for (const d of decisions) {
       const before = this.engine.getOrder(this.accountId, d.order.id);
       if (before.status !== 'OPEN') {
@@ -358,20 +389,25 @@ export class BacktestVenue {
 
   #onEngineEvent(e: SimEvent): void {
     if (e.kind === 'order' && e.accountId === this.accountId) {
-      this.#feeds.get(e.delta.marketSymbol)?.trackOrder(e.delta);
-      if (e.delta.status === 'CLOSED') this.#queues.get(e.delta.marketSymbol)?.remove(e.delta.id);
+      const listed = this.#markets.get(e.delta.marketSymbol);
+      listed?.feed.trackOrder(e.delta);
+      if (e.delta.status === 'CLOSED') listed?.queues.remove(e.delta.id);
     }
     const m = privateMessage(e, this.accountId);
-    if (m) this.#publish(m);
+    if (m) this.#publish(m, channelOf(m));
   }
 
   /** Publish the depth deltas of a market's book (recorded + ours), if it changed. */
   #publishBook(feed: MarketFeed): void {
-    for (const data of feed.bookDeltas()) this.#publish({ name: 'orderBook', data });
+    feed.eachBookDelta(this.#publishDepth);
   }
 
-  #publish(m: StreamMessage): void {
-    for (const s of this.#sinks) s(m);
+  /** One depth's `orderBook` message from {@link #publishBook}, made once (a book changes on most events). */
+  readonly #publishDepth = (data: OrderBookMessage, channel: string): void => this.#publish({ name: 'orderBook', data }, channel);
+
+  #publish(m: StreamMessage, channel: string): void {
+    const sinks = this.#sinks;
+    for (let i = 0; i < sinks.length; i++) sinks[i]!(m, channel);
   }
 }
 

@@ -24,7 +24,11 @@ export type SequenceVerdict = 'apply' | 'stale' | 'early';
 
 /** Per-market sequence state of a recorded book stream (see the module note). */
 export class BookSequences {
-  readonly #seq = new Map<string, number>();
+  /** The last applied sequence per market that had its snapshot: a box changed in place (one lookup per delta). */
+  readonly #seq = new Map<string, { last: number }>();
+  /** The market of the last delta accepted, and its box (boxes are never replaced): most deltas are of one market. */
+  #lastMarket = '';
+  #lastBox: { last: number } | undefined;
   readonly #early = new Map<string, ReplayOrderBookDelta[]>();
   readonly #released: ReplayOrderBookDelta[] = [];
   /** Deltas left out so far, including those still waiting for a snapshot (released ones are taken back off). */
@@ -44,17 +48,23 @@ export class BookSequences {
       return 'apply';
     }
     if (e.sequence <= 0) return 'apply';
-    const seq = this.#seq.get(e.marketSymbol);
-    if (seq === undefined) {
-      this.#wait(e);
-      return 'early';
+    let box = this.#lastBox;
+    if (box === undefined || e.marketSymbol !== this.#lastMarket) {
+      box = this.#seq.get(e.marketSymbol);
+      if (box === undefined) {
+        this.#wait(e);
+        return 'early';
+      }
+      this.#lastMarket = e.marketSymbol;
+      this.#lastBox = box;
     }
+    const seq = box.last;
     if (e.sequence <= seq) {
       this.leftOut++;
       return 'stale';
     }
     if (seq > 0 && e.sequence > seq + 1) this.gaps++;
-    this.#seq.set(e.marketSymbol, e.sequence);
+    box.last = e.sequence;
     return 'apply';
   }
 
@@ -72,7 +82,9 @@ export class BookSequences {
   }
 
   #snapshot(market: string, sequence: number): void {
-    this.#seq.set(market, sequence);
+    let box = this.#seq.get(market);
+    if (box === undefined) this.#seq.set(market, (box = { last: sequence }));
+    else box.last = sequence;
     const waiting = this.#early.get(market);
     if (!waiting) return;
     this.#early.delete(market);
@@ -85,6 +97,6 @@ export class BookSequences {
       this.playedLate++;
       this.#released.push(d);
     }
-    this.#seq.set(market, last);
+    box.last = last;
   }
 }

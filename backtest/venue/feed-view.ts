@@ -6,12 +6,21 @@
  * - {@link followChange}: when exactly one level of the recorded side changed since the view was built and none of
  *   our orders rests on that side (most events), apply that one change to the view — O(1) for a quantity, one
  *   splice for a level entering or leaving. It gives the same entries in the same order as the general path
- *   (test/backtest/feed-view.test.ts compares them on random books).
+ *   (test/backtest/feed-view.test.ts compares them on random books);
+ * - {@link followMerged}: the same when our orders rest on the side too (and did not change since the view was
+ *   built): the view shows recorded + ours, so a recorded level may stay shown with our quantity alone, and the level
+ *   that enters a full view may be ours, recorded, or both.
  */
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { OrderBookEntry } from '../../src/model/market.js';
 import { sameValue } from '../../src/store/order-book.js';
 import type { RecordedSide } from './recorded-book.js';
+
+/** One of our levels as the feed keeps it: its key (the double of its rate) and its entry (rate, our quantity). */
+export interface Keyed {
+  key: number;
+  entry: OrderBookEntry;
+}
 
 /** The deltas of a side that did not change: one shared empty list (a message's lists are only read). */
 export const NO_DELTAS: OrderBookEntry[] = Object.freeze([]) as unknown as OrderBookEntry[];
@@ -148,4 +157,93 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       ];
     }
   }
+}
+
+/**
+ * {@link followChange} for a view of recorded + ours (`mine`: our levels sorted best first, `ours` the same by key),
+ * built just before the one recorded change and with our levels unchanged since. Gives the entries, and leaves the
+ * view holding the levels, that the general path (the feed's merge, then {@link diff}) would.
+ */
+export function followMerged(side: RecordedSide, view: View, depth: number, mine: readonly Keyed[], ours: ReadonlyMap<number, Keyed>): OrderBookEntry[] {
+  const keys = view.keys;
+  const key = side.changeKey;
+  const o = ours.get(key);
+  switch (side.changeKind) {
+    case 'update': {
+      // The merged levels shown do not change, only this one's quantity (if it is shown).
+      const i = keys.indexOf(key);
+      if (i < 0) return NO_DELTAS;
+      const l = side.get(key)!;
+      return requantify(view, i, l.rate, o ? l.quantity.plus(o.entry.quantity) : l.quantity);
+    }
+    case 'insert': {
+      const l = side.get(key)!;
+      if (o) {
+        // Shown with our quantity alone until now: the recorded quantity joins it.
+        const i = keys.indexOf(key);
+        return i < 0 ? NO_DELTAS : requantify(view, i, l.rate, l.quantity.plus(o.entry.quantity));
+      }
+      // A level new to the merged book: its rank there is its recorded rank plus our levels alone before it.
+      let rank = side.changeRank;
+      for (const m of mine) if (side.better(m.key, key) && !side.get(m.key)) rank++;
+      if (rank >= depth) return NO_DELTAS;
+      keys.splice(rank, 0, key);
+      view.rates.splice(rank, 0, l.rate);
+      view.quantities.splice(rank, 0, l.quantity);
+      if (keys.length <= depth) return [{ rate: l.rate, quantity: l.quantity }];
+      keys.pop();
+      view.quantities.pop();
+      const left = view.rates.pop()!;
+      return [
+        { rate: l.rate, quantity: l.quantity },
+        { rate: left, quantity: ZERO },
+      ];
+    }
+    case 'remove': {
+      const i = keys.indexOf(key);
+      if (i < 0) return NO_DELTAS;
+      // Ours stays shown there, alone.
+      if (o) return requantify(view, i, o.entry.rate, o.entry.quantity);
+      const rate = view.rates[i]!;
+      const last = keys[keys.length - 1]!;
+      keys.splice(i, 1);
+      view.rates.splice(i, 1);
+      view.quantities.splice(i, 1);
+      // The merged level after the last one shown enters (there is one only if the view was full): the better of the
+      // first recorded level and the first of ours beyond it, or both at one price. The recorded levels shown are
+      // the best ones: as many as the view holds now less our levels shown alone.
+      let alone = 0;
+      let next: Keyed | undefined;
+      for (const m of mine) {
+        if (side.better(last, m.key)) next ??= m;
+        else if (!side.get(m.key)) alone++;
+      }
+      const l = side.atRank(keys.length - alone);
+      const gone: OrderBookEntry = { rate, quantity: ZERO };
+      let entering: OrderBookEntry;
+      if (l && (next === undefined || side.better(l.key, next.key))) {
+        keys.push(l.key);
+        entering = { rate: l.rate, quantity: l.quantity };
+      } else if (l && next!.key === l.key) {
+        keys.push(l.key);
+        entering = { rate: l.rate, quantity: l.quantity.plus(next!.entry.quantity) };
+      } else if (next) {
+        keys.push(next.key);
+        entering = { rate: next.entry.rate, quantity: next.entry.quantity };
+      } else {
+        return [gone];
+      }
+      view.rates.push(entering.rate);
+      view.quantities.push(entering.quantity);
+      return [gone, entering];
+    }
+  }
+}
+
+/** The level shown at `i` now holds `quantity` (rate `rate`): its entry, unless the quantity is the same. */
+function requantify(view: View, i: number, rate: Decimal, quantity: Decimal): OrderBookEntry[] {
+  const old = view.quantities[i]!;
+  view.rates[i] = rate;
+  view.quantities[i] = quantity;
+  return old === quantity || sameValue(old, quantity) ? NO_DELTAS : [{ rate, quantity }];
 }

@@ -13,53 +13,74 @@ import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
-import type { OrderBookMessage } from '../../src/bittrex/hub/messages.js';
-import { diff, fillRecorded, followChange, NO_DELTAS, View } from './feed-view.js';
+import { channelName, type OrderBookMessage } from '../../src/bittrex/hub/messages.js';
+import { diff, fillRecorded, followChange, followMerged, type Keyed, NO_DELTAS, View } from './feed-view.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
 /** Depths the hub serves. */
 export type FeedDepth = 1 | 25 | 500;
 
 const RECENT_TRADES = 100;
-/** The deltas of a side that did not change: one shared empty list (a message's lists are only read). */
-const NO_MESSAGES: OrderBookMessage[] = Object.freeze([]) as unknown as OrderBookMessage[];
 const RECENT_CANDLES = 500;
 
-/** A level with its key (the double of its rate, computed once: Decimal.toNumber is costly). */
-interface Keyed {
-  key: number;
-  entry: OrderBookEntry;
+/** A followed depth: its views of both sides, its Sequence, and its channel's name (made once). */
+interface DepthView {
+  depth: FeedDepth;
+  bid: View;
+  ask: View;
+  sequence: number;
+  channel: string;
+}
+
+/** Receives each `orderBook` message {@link MarketFeed.eachBookDelta} makes, with the channel it travels on. */
+export type BookDeltaSink = (data: OrderBookMessage, channel: string) => void;
+
+
+/** Our resting quantity on one side, with what the feed keeps about it (one object per side: no keyed access). */
+interface OursSide {
+  readonly recorded: RecordedSide;
+  readonly levels: Map<number, Keyed>;
+  /** Bumped whenever our resting quantity on the side changes (with the recorded side's version: a view still holds). */
+  version: number;
+  /** `levels` sorted best first, as of `sortedVersion`. */
+  sorted: Keyed[];
+  sortedVersion: number;
 }
 
 /** One market's public data. */
 export class MarketFeed {
   readonly symbol: string;
   readonly book: RecordedBook;
-  readonly #views = new Map<FeedDepth, { depth: FeedDepth; bid: View; ask: View; sequence: number }>();
+  /** The `trade` channel's name, made once (the gateway checks it for every recorded trade event). */
+  readonly tradeChannel: string;
+  readonly #views = new Map<FeedDepth, DepthView>();
   /** The same views in the order followed (iterated on every book change without a Map iterator). */
-  readonly #viewList: Array<{ depth: FeedDepth; bid: View; ask: View; sequence: number }> = [];
+  readonly #viewList: DepthView[] = [];
   readonly #trades: Trade[] = [];
   #tradeSequence = 0;
   readonly #candles = new Map<CandleInterval, { sequence: number; candles: Candle[] }>();
   /** Our resting quantity per level, by side (added to the recorded quantity in what is published). */
-  readonly ours = { bid: new Map<number, Keyed>(), ask: new Map<number, Keyed>() };
-  /** Bumped whenever our resting quantity on a side changes (with the recorded side's version: a view still holds). */
-  readonly #oursVersion = { bid: 0, ask: 0 };
-  readonly #sorted: Record<'bid' | 'ask', { version: number; list: Keyed[] }> = { bid: { version: -1, list: [] }, ask: { version: -1, list: [] } };
+  readonly ours: { readonly bid: Map<number, Keyed>; readonly ask: Map<number, Keyed> };
+  readonly #bid: OursSide;
+  readonly #ask: OursSide;
   /** What each of our open orders rests (rate, remaining). */
   readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
 
   constructor(symbol: string, book: RecordedBook) {
     this.symbol = symbol;
     this.book = book;
+    this.tradeChannel = channelName.trade(symbol);
+    this.#bid = { recorded: book.bid, levels: new Map(), version: 0, sorted: [], sortedVersion: -1 };
+    this.#ask = { recorded: book.ask, levels: new Map(), version: 0, sorted: [], sortedVersion: -1 };
+    this.ours = { bid: this.#bid.levels, ask: this.#ask.levels };
   }
 
   /** Start following a depth (its view starts as the current book, at sequence 1). */
   follow(depth: FeedDepth): void {
     if (this.#views.has(depth)) return;
-    const v = { depth, bid: new View(), ask: new View(), sequence: 1 };
-    this.#sideDeltas('bid', v.bid, depth);
-    this.#sideDeltas('ask', v.ask, depth);
+    const v: DepthView = { depth, bid: new View(), ask: new View(), sequence: 1, channel: channelName.orderBook(this.symbol, depth) };
+    this.#sideDeltas(this.#bid, v.bid, depth);
+    this.#sideDeltas(this.#ask, v.ask, depth);
     this.#views.set(depth, v);
     this.#viewList.push(v);
   }
@@ -81,32 +102,32 @@ export class MarketFeed {
   /** Add `quantity` (negative to remove) of ours at a level. */
   addOurs(side: 'bid' | 'ask', rate: Decimal, quantity: Decimal): void {
     const key = rate.toNumber();
-    const m = this.ours[side];
-    this.#oursVersion[side]++;
+    const o = side === 'bid' ? this.#bid : this.#ask;
+    const m = o.levels;
+    o.version++;
     const cur = m.get(key);
     const next = cur ? cur.entry.quantity.plus(quantity) : quantity;
     if (next.lte(0)) m.delete(key);
     else m.set(key, { key, entry: { rate, quantity: next } });
   }
 
-  /** Our levels of a side sorted best first, sorted again only when they changed (see #oursVersion). */
-  #mine(s: 'bid' | 'ask'): Keyed[] {
-    const c = this.#sorted[s];
-    if (c.version !== this.#oursVersion[s]) {
-      const side = this.book[s];
-      c.list = [...this.ours[s].values()].sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
-      c.version = this.#oursVersion[s];
+  /** Our levels of a side sorted best first, sorted again only when they changed (see OursSide.version). */
+  #mine(o: OursSide): Keyed[] {
+    if (o.sortedVersion !== o.version) {
+      const side = o.recorded;
+      o.sorted = [...o.levels.values()].sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
+      o.sortedVersion = o.version;
     }
-    return c.list;
+    return o.sorted;
   }
 
   /**
    * {@link #top} written straight into a view's spare arrays (no entry objects: this runs on every book change
    * while we rest orders); returns the number of levels.
    */
-  #fillMerged(s: 'bid' | 'ask', view: View, depth: number): number {
-    const side = this.book[s];
-    const mine = this.#mine(s);
+  #fillMerged(ours: OursSide, view: View, depth: number): number {
+    const side = ours.recorded;
+    const mine = this.#mine(ours);
     const keys = view.spareKeys;
     const rates = view.spareRates;
     const quantities = view.spareQuantities;
@@ -176,41 +197,50 @@ export class MarketFeed {
 
   /**
    * After the recorded book changed: the `orderBook` message of every followed depth whose view changed, each with
-   * its next Sequence (best first per side). Cost O(depth) per followed depth.
+   * its next Sequence (best first per side). Cost O(depth) per followed depth. (What {@link eachBookDelta} gives, as
+   * a list.)
    */
   bookDeltas(): OrderBookMessage[] {
-    let out: OrderBookMessage[] | undefined;
-    for (const v of this.#viewList) {
+    const out: OrderBookMessage[] = [];
+    this.eachBookDelta((m) => void out.push(m));
+    return out;
+  }
+
+  /**
+   * {@link bookDeltas} handed one by one to `sink`, in the same order, each with its depth's channel: the venue
+   * publishes them so, without a list per book change. `sink` must not change the book (the gateway only queues).
+   */
+  eachBookDelta(sink: BookDeltaSink): void {
+    const views = this.#viewList;
+    for (let i = 0; i < views.length; i++) {
+      const v = views[i]!;
       const depth = v.depth;
-      const bidDeltas = this.#sideDeltas('bid', v.bid, depth);
-      const askDeltas = this.#sideDeltas('ask', v.ask, depth);
+      const bidDeltas = this.#sideDeltas(this.#bid, v.bid, depth);
+      const askDeltas = this.#sideDeltas(this.#ask, v.ask, depth);
       if (bidDeltas.length === 0 && askDeltas.length === 0) continue;
       v.sequence++;
-      const m: OrderBookMessage = { marketSymbol: this.symbol, depth, sequence: v.sequence, bidDeltas, askDeltas };
-      // Usually one depth changes: a literal is sized to it (a push onto [] makes room for 17).
-      if (out === undefined) out = [m];
-      else out.push(m);
+      sink({ marketSymbol: this.symbol, depth, sequence: v.sequence, bidDeltas, askDeltas }, v.channel);
     }
-    return out ?? NO_MESSAGES;
   }
 
   /**
    * The entries that bring one side's view up to date. Nothing when neither the recorded side nor our orders on it
    * changed since the view was built (most events change one side only), without merging or comparing levels.
    */
-  #sideDeltas(s: 'bid' | 'ask', view: View, depth: FeedDepth): OrderBookEntry[] {
-    const side = this.book[s];
-    const ours = this.ours[s];
-    const oursVersion = this.#oursVersion[s];
+  #sideDeltas(o: OursSide, view: View, depth: FeedDepth): OrderBookEntry[] {
+    const side = o.recorded;
+    const ours = o.levels;
+    const oursVersion = o.version;
     if (view.version === side.version && view.oursVersion === oursVersion) return NO_DELTAS;
-    // One change of the recorded side since the view was built, and none of ours on it (the usual event): follow
-    // that change (O(1) for a quantity, one splice for a level entering or leaving) instead of rebuilding the top.
-    if (ours.size === 0 && view.oursVersion === oursVersion && view.version >= 0 && side.changedFrom === view.version && side.version === view.version + 1) {
-      const out = followChange(side, view, depth);
+    // One change of the recorded side since the view was built, and none of ours on it since (the usual event): follow
+    // that change (O(1) for a quantity, one splice for a level entering or leaving) instead of rebuilding the top;
+    // on the merged levels when ours rest on the side (a market maker's usual event).
+    if (view.oursVersion === oursVersion && view.version >= 0 && side.changedFrom === view.version && side.version === view.version + 1) {
+      const out = ours.size === 0 ? followChange(side, view, depth) : followMerged(side, view, depth, this.#mine(o), ours);
       view.version = side.version;
       return out;
     }
-    const n = ours.size > 0 ? this.#fillMerged(s, view, depth) : fillRecorded(side, view, depth);
+    const n = ours.size > 0 ? this.#fillMerged(o, view, depth) : fillRecorded(side, view, depth);
     const out = diff(side, view, n);
     view.version = side.version;
     view.oursVersion = oursVersion;

@@ -32,14 +32,17 @@ export interface LevelChange {
   after: Decimal;
 }
 
+/** Which levels a caller follows (the venue's resting queues: the levels where our orders rest). */
+export interface LevelWatch {
+  watches(side: BookSide, key: number): boolean;
+}
+
 /** `bid` (best = highest) or `ask` (best = lowest). */
 export type BookSide = 'bid' | 'ask';
 
 /** One side, sorted best first. */
 export class RecordedSide {
   readonly side: BookSide;
-  /** Where each level is in {@link #pool}, by key. */
-  readonly #slotOf = new Map<number, number>();
   /**
    * The levels, each in a slot it keeps for its life: the ranked order lives in typed arrays, so a level entering or
    * leaving moves numbers (a memmove) rather than object references (which V8 moves with a write barrier each: the
@@ -74,9 +77,10 @@ export class RecordedSide {
     return this.#size;
   }
 
+  /** The level of `key`: found by its rank (a binary search of the ranked keys; no map to keep beside them). */
   get(key: number): Level | undefined {
-    const slot = this.#slotOf.get(key);
-    return slot === undefined ? undefined : this.#pool[slot];
+    const at = this.#find(key);
+    return at < this.#size && this.#keys[at] === key ? this.#pool[this.#ranked[at]!] : undefined;
   }
 
   /** The level at `rank` (0 = best). */
@@ -95,15 +99,15 @@ export class RecordedSide {
 
   /** Set a level's recorded quantity (0 removes it); returns its quantity before. */
   set(rate: Decimal, quantity: Decimal, key: number = orderingKey(rate)): Decimal {
-    const slot = this.#slotOf.get(key);
-    const level = slot === undefined ? undefined : this.#pool[slot]!;
+    // One binary search finds the level (its rank) or where it would go.
+    const at = this.#find(key);
+    const slot = at < this.#size && this.#keys[at] === key ? this.#ranked[at]! : -1;
+    const level = slot < 0 ? undefined : this.#pool[slot]!;
     if (quantity.isZero()) {
       if (!level) return ZERO;
-      const at = this.#find(key);
       this.#changed('remove', key, at);
-      this.#slotOf.delete(key);
-      this.#pool[slot!] = undefined;
-      this.#freeSlots.push(slot!);
+      this.#pool[slot] = undefined;
+      this.#freeSlots.push(slot);
       const n = this.#size--;
       this.#keys.copyWithin(at, at + 1, n);
       this.#ranked.copyWithin(at, at + 1, n);
@@ -118,11 +122,9 @@ export class RecordedSide {
       return before;
     }
     const added: Level = { rate, key, quantity, consumed: ZERO };
-    const at = this.#find(key);
     this.#changed('insert', key, at);
     const free = this.#freeSlots.pop() ?? this.#pool.length;
     this.#pool[free] = added;
-    this.#slotOf.set(key, free);
     const n = this.#size++;
     if (n === this.#keys.length) this.#grow();
     this.#keys.copyWithin(at + 1, at, n);
@@ -135,7 +137,6 @@ export class RecordedSide {
   clear(): void {
     this.version++;
     this.changedFrom = -1;
-    this.#slotOf.clear();
     this.#pool.length = 0;
     this.#freeSlots.length = 0;
     this.#size = 0;
@@ -227,6 +228,30 @@ export class RecordedBook {
     for (const e of bidDeltas) if (!sameValue(this.bid.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
     for (const e of askDeltas) if (!sameValue(this.ask.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
     return changed;
+  }
+
+  /**
+   * {@link apply}'s changes of the levels `watch` follows only (no object for the others), or undefined when no
+   * level's quantity changed at all: what the venue needs while our orders rest in this market, where most
+   * deltas change levels we are not at.
+   */
+  applyWatched(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[], watch: LevelWatch): LevelChange[] | undefined {
+    let changes: LevelChange[] | undefined;
+    for (const e of bidDeltas) {
+      const key = orderingKey(e.rate);
+      const before = this.bid.set(e.rate, e.quantity, key);
+      if (sameValue(before, e.quantity)) continue;
+      changes ??= [];
+      if (watch.watches('bid', key)) changes.push({ side: 'bid', key, rate: e.rate, before, after: e.quantity });
+    }
+    for (const e of askDeltas) {
+      const key = orderingKey(e.rate);
+      const before = this.ask.set(e.rate, e.quantity, key);
+      if (sameValue(before, e.quantity)) continue;
+      changes ??= [];
+      if (watch.watches('ask', key)) changes.push({ side: 'ask', key, rate: e.rate, before, after: e.quantity });
+    }
+    return changes;
   }
 
   /** Apply stream deltas; returns the levels whose quantity changed. */

@@ -22,7 +22,7 @@
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { Trade } from '../../src/model/market.js';
 import type { QueueModel } from './queue-model.js';
-import type { BookSide, LevelChange, RecordedBook } from './recorded-book.js';
+import type { BookSide, LevelChange, LevelWatch, RecordedBook } from './recorded-book.js';
 
 /** How long after a decrease of our level a trade at that price may still explain it, ms of recorded time. */
 export const EXPLAIN_WINDOW_MS = 100;
@@ -71,8 +71,11 @@ export interface QueueStats {
   cancellations: number;
 }
 
+/** Both sides, in the order {@link RestingQueues.crossings} visits them (one list, not a literal per call). */
+const SIDES: readonly BookSide[] = ['bid', 'ask'];
+
 /** Our resting orders of one market in the recorded queues. */
-export class RestingQueues {
+export class RestingQueues implements LevelWatch {
   readonly #book: RecordedBook;
   readonly #model: QueueModel;
   readonly #levels = { bid: new Map<number, OurLevel>(), ask: new Map<number, OurLevel>() };
@@ -90,6 +93,11 @@ export class RestingQueues {
 
   get(id: string): QueuedOrder | undefined {
     return this.#byId.get(id);
+  }
+
+  /** Whether one of our orders rests at this level (only those levels' changes move a queue). */
+  watches(side: BookSide, key: number): boolean {
+    return this.#levels[side].has(key);
   }
 
   /** An order comes to rest: behind what is recorded (and not consumed by us) at its price now. */
@@ -186,7 +194,7 @@ export class RestingQueues {
   /** Our orders that the recorded opposite side reaches with liquidity we have not consumed: filled fully. */
   crossings(): FillDecision[] {
     const out: FillDecision[] = [];
-    for (const side of ['bid', 'ask'] as const) {
+    for (const side of SIDES) {
       const levels = this.#levels[side];
       if (levels.size === 0) continue;
       const opposite = this.#book.side(side === 'bid' ? 'ask' : 'bid');
@@ -194,7 +202,9 @@ export class RestingQueues {
         for (const o of level.orders) {
           let need = o.remaining;
           let crossed = false;
-          for (const l of opposite.levels()) {
+          // By rank rather than through levels() (a generator per order per event); the walk changes no rank.
+          for (let r = 0; r < opposite.size; r++) {
+            const l = opposite.atRank(r)!;
             // An opposite level at our price or better for us (asks at or below our bid).
             if (opposite.better(o.key, l.key)) break;
             const available = l.quantity.minus(l.consumed);

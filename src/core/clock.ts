@@ -66,20 +66,34 @@ interface VirtualTimer {
 }
 
 /**
+ * A {@link VirtualClock}'s pending timers, shared with their handles: the list (in creation order, cancelled ones
+ * taken out) and the one due next, kept so that asking for it is not a scan of the list (a backtest asks before
+ * every recorded event). `next` is the earliest (time, then creation) of `list`; `null` when it must be found
+ * again, `undefined` when the list is empty.
+ */
+interface TimerSet {
+  list: VirtualTimer[];
+  next: VirtualTimer | undefined | null;
+}
+
+/**
  * The handle of a {@link VirtualClock} timer. A class rather than `{ cancel: () => ... }` for the reason of
  * {@link NodeTimer}: a backtest arms a timer for most market-data deliveries and every strategy throttle.
  */
 class VirtualTimerHandle implements TimerHandle {
-  readonly #timers: VirtualTimer[];
+  readonly #timers: TimerSet;
   readonly #timer: VirtualTimer;
-  constructor(timers: VirtualTimer[], timer: VirtualTimer) {
+  constructor(timers: TimerSet, timer: VirtualTimer) {
     this.#timers = timers;
     this.#timer = timer;
   }
   cancel(): void {
     this.#timer.cancelled = true;
-    const i = this.#timers.indexOf(this.#timer);
-    if (i >= 0) this.#timers.splice(i, 1);
+    const list = this.#timers.list;
+    const i = list.indexOf(this.#timer);
+    if (i >= 0) list.splice(i, 1);
+    // Only the one due next matters to `next`: taking out any other leaves it the earliest.
+    if (this.#timers.next === this.#timer) this.#timers.next = null;
   }
 }
 
@@ -95,7 +109,7 @@ class VirtualTimerHandle implements TimerHandle {
 export class VirtualClock implements Clock {
   #now: number;
   #seq = 0;
-  #timers: VirtualTimer[] = [];
+  readonly #timers: TimerSet = { list: [], next: undefined };
 
   constructor(startMs = 0) {
     this.#now = startMs;
@@ -119,7 +133,7 @@ export class VirtualClock implements Clock {
 
   /** Number of timers still pending. */
   get pendingTimers(): number {
-    return this.#timers.filter((t) => !t.cancelled).length;
+    return this.#timers.list.filter((t) => !t.cancelled).length;
   }
 
   /**
@@ -137,23 +151,32 @@ export class VirtualClock implements Clock {
    */
   async advanceTo(target: number, settle: () => Promise<void> = flushMicrotasks): Promise<void> {
     await settle();
-    for (;;) {
-      const next = this.#nextDue();
-      if (!next || next.at > target) break;
-      this.#now = Math.max(this.#now, next.at);
-      this.#timers.splice(this.#timers.indexOf(next), 1);
-      if (next.every !== undefined) {
-        next.at += next.every;
-        next.seq = this.#seq++;
-        this.#timers.push(next);
-      }
-      next.fn();
-      await settle();
-    }
+    while (this.fireNext(target)) await settle();
     this.#now = Math.max(this.#now, target);
     // After a complete drain (drainMicrotasks) nothing has run: another would find nothing to do, at the cost of a
     // tick (a backtest with market-data latency comes here for almost every event). A partial flush goes on.
     if (settle !== drainMicrotasks) await settle();
+  }
+
+  /**
+   * One step of {@link advanceTo}: if the next timer is due at or before `target`, move to its time and run it;
+   * returns whether one ran. For a caller that settles between timers only when something was queued (the
+   * backtest loop watches for queued work): the same timers, in the same order, at the same times.
+   */
+  fireNext(target: number): boolean {
+    const next = this.#nextDue();
+    if (!next || next.at > target) return false;
+    const timers = this.#timers;
+    this.#now = Math.max(this.#now, next.at);
+    timers.list.splice(timers.list.indexOf(next), 1);
+    timers.next = null;
+    if (next.every !== undefined) {
+      next.at += next.every;
+      next.seq = this.#seq++;
+      timers.list.push(next);
+    }
+    next.fn();
+    return true;
   }
 
   /** When the next pending timer is due (epoch ms), or undefined when none is pending. */
@@ -168,15 +191,22 @@ export class VirtualClock implements Clock {
 
   #add(fn: () => void, ms: number, every: number | undefined): TimerHandle {
     const timer: VirtualTimer = { at: this.#now + ms, seq: this.#seq++, fn, every, cancelled: false };
-    this.#timers.push(timer);
-    return new VirtualTimerHandle(this.#timers, timer);
+    const timers = this.#timers;
+    timers.list.push(timer);
+    // The newest timer is due next only if strictly earlier than the one due next (a tie goes to the older).
+    if (timers.next === undefined || (timers.next !== null && timer.at < timers.next.at)) timers.next = timer;
+    return new VirtualTimerHandle(timers, timer);
   }
 
+  /** The timer due next: the one kept, or found by a scan when it was let go (see {@link TimerSet}). */
   #nextDue(): VirtualTimer | undefined {
+    const timers = this.#timers;
+    if (timers.next !== null) return timers.next;
     let best: VirtualTimer | undefined;
-    for (const t of this.#timers) {
+    for (const t of timers.list) {
       if (!best || t.at < best.at || (t.at === best.at && t.seq < best.seq)) best = t;
     }
+    timers.next = best;
     return best;
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The market feed's fast path (feed-view.ts `followChange`: one recorded change followed in place) against its
- * general path (rebuild the top levels and diff), on random books: the same messages, entry for entry, and what
- * they publish is always the recorded top levels plus ours.
+ * The market feed's fast paths (feed-view.ts `followChange` and, with ours on the side, `followMerged`: one recorded
+ * change followed in place) against its general path (rebuild the top levels and diff), on random books: the same
+ * messages, entry for entry, and what they publish is always the recorded top levels plus ours.
  */
 import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../src/core/decimal.js';
@@ -34,8 +34,11 @@ function expectedTop(book: RecordedBook, ours: Map<string, Decimal>, side: BookS
 }
 
 describe('MarketFeed: following one recorded change equals rebuilding the view', () => {
-  for (const seed of [1, 2, 3, 4, 5]) {
-    it(`random books, seed ${seed}`, () => {
+  // `oursEvery`: how often ours change. Rarely: views mostly follow the recorded book alone. Often, at rates on and
+  // between the recorded ones and down past depth 25: views follow merged levels (followMerged), where a recorded
+  // level leaving may leave ours shown alone and the level entering a full view may be ours, recorded or both.
+  for (const [seed, oursEvery] of [[1, 0.03], [2, 0.03], [3, 0.03], [4, 0.03], [5, 0.03], [6, 0.2], [7, 0.2], [8, 0.2]] as const) {
+    it(`random books, seed ${seed}, ours change with probability ${oursEvery}`, () => {
       const random = mulberry32(seed);
       const rng = { next: random };
       const fast = new RecordedBook();
@@ -44,6 +47,7 @@ describe('MarketFeed: following one recorded change equals rebuilding the view',
       const generalFeed = new MarketFeed('BTC-USD', general);
       const oursBySide = { bid: new Map<string, Decimal>(), ask: new Map<string, Decimal>() };
       const models = new Map<string, Map<string, string>>();
+      let followedMerged = 0;
       for (const d of DEPTHS) {
         fastFeed.follow(d);
         generalFeed.follow(d);
@@ -66,10 +70,13 @@ describe('MarketFeed: following one recorded change equals rebuilding the view',
           const any = general.side(side).atRank(0);
           if (any) general.side(side).set(any.rate, any.quantity);
         }
-        if (rng.next() < 0.03) {
+        if (oursEvery > 0.1 && (oursBySide.bid.size > 0 || oursBySide.ask.size > 0) && changes === 1) followedMerged++;
+        if (rng.next() < oursEvery) {
           // Ours come and go on either side (views then take the merging path, and back).
           const side: BookSide = rng.next() < 0.5 ? 'bid' : 'ask';
-          const rate = new Decimal(side === 'bid' ? 1000 - 1 - Math.floor(rng.next() * 30) : 1000 + 1 + Math.floor(rng.next() * 30));
+          const far = oursEvery > 0.1 ? 45 : 30;
+          const offset = 1 + Math.floor(rng.next() * far) + (oursEvery > 0.1 && rng.next() < 0.3 ? 0.5 : 0);
+          const rate = new Decimal(side === 'bid' ? 1000 - offset : 1000 + offset);
           const have = oursBySide[side].get(rate.toString());
           const q = have && rng.next() < 0.6 ? have.neg() : new Decimal('0.5');
           fastFeed.addOurs(side, rate, q);
@@ -91,6 +98,7 @@ describe('MarketFeed: following one recorded change equals rebuilding the view',
           }
         }
       }
+      if (oursEvery > 0.1) expect(followedMerged).toBeGreaterThan(2000);
     });
   }
 });

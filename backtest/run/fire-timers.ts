@@ -1,0 +1,36 @@
+/**
+ * {@link fireTimers}: the backtest loop's `clock.advanceTo(target, drainMicrotasks)`, with a drain only where one
+ * has something to run.
+ *
+ * advanceTo drains (a promise, a `process.nextTick` and their async hooks) before the first due timer and after each
+ * one, so that the bot's reactions run to their end at the time they belong to. A drain when nothing was queued
+ * runs nothing; the loop's {@link ReactionWatch} tells which ones those are, as it already does for deliveries (the
+ * 1 s risk timers alone brought two drains per second of recorded time to every run). The timers are the same, run
+ * in the same order at the same times: each step is {@link VirtualClock.fireNext}, advanceTo's own step
+ * (test/backtest/fire-timers.test.ts runs both on random timers and reactions and compares what happened when).
+ */
+import { drainMicrotasks, type VirtualClock } from '../../src/core/clock.js';
+import type { ReactionWatch } from './reaction-watch.js';
+
+/**
+ * Fire the timers due up to `target` in order and move the clock to `target`; drain before the first one if
+ * `settleFirst` (something may be queued already), and after a timer only if running it queued work. `watch` must
+ * be enabled; it is reset here, and not watching on return.
+ */
+export async function fireTimers(clock: VirtualClock, watch: ReactionWatch, target: number, settleFirst: boolean): Promise<void> {
+  let settle = settleFirst;
+  for (;;) {
+    if (settle) await drainMicrotasks();
+    watch.reset();
+    watch.watching = true;
+    let fired: boolean;
+    try {
+      fired = clock.fireNext(target);
+    } finally {
+      watch.watching = false;
+    }
+    if (!fired) break;
+    settle = watch.saw;
+  }
+  clock.set(target);
+}
