@@ -28,6 +28,14 @@ export const READ_BYTES = 1024 * 1024;
  */
 const PIECE_BYTES = 64 * 1024;
 
+/** How many bytes a read asks for and a decoded piece holds at most (smaller in tests, to cut lines anywhere). */
+export interface ReadSizes {
+  read: number;
+  piece: number;
+}
+
+const SIZES: ReadSizes = { read: READ_BYTES, piece: PIECE_BYTES };
+
 /** One text line of a file, without its `\n` (or `\r\n`), with its 1-based number. */
 export interface NumberedLine {
   text: string;
@@ -74,9 +82,9 @@ export async function isGzipFile(path: string, file = path): Promise<boolean> {
  * used in turn, the read of the next chunk started before the current one is handed out: the disk works while
  * the caller parses, and the caller does not wait for it.
  */
-async function* plainBytes(path: string): AsyncGenerator<Buffer, void, undefined> {
+async function* plainBytes(path: string, bytes: number): AsyncGenerator<Buffer, void, undefined> {
   const handle = await open(path, 'r');
-  const buffers = [Buffer.allocUnsafe(READ_BYTES), Buffer.allocUnsafe(READ_BYTES)];
+  const buffers = [Buffer.allocUnsafe(bytes), Buffer.allocUnsafe(bytes)];
   let which = 0;
   let position = 0;
   const read = (into: Buffer) => {
@@ -103,9 +111,10 @@ async function* plainBytes(path: string): AsyncGenerator<Buffer, void, undefined
 }
 
 /** The inflated bytes of a gzip file in order. */
-async function* gzipBytes(path: string): AsyncGenerator<Buffer, void, undefined> {
-  const raw = createReadStream(path, { highWaterMark: READ_BYTES });
-  const gunzip = createGunzip({ chunkSize: PIECE_BYTES });
+async function* gzipBytes(path: string, sizes: ReadSizes): AsyncGenerator<Buffer, void, undefined> {
+  const raw = createReadStream(path, { highWaterMark: sizes.read });
+  // (zlib's smallest output chunk is 64 bytes.)
+  const gunzip = createGunzip({ chunkSize: Math.max(64, sizes.piece) });
   raw.on('error', (e) => gunzip.destroy(e));
   try {
     yield* raw.pipe(gunzip) as AsyncIterable<Buffer>;
@@ -120,12 +129,12 @@ async function* gzipBytes(path: string): AsyncGenerator<Buffer, void, undefined>
  * partial line at a chunk's end (copied: a chunk's buffer is reused) for the next chunk.
  */
 class LineCutter {
+  readonly #piece: number;
   #partial: Buffer[] = [];
   #partialBytes = 0;
 
-  /** The bytes of the line not complete yet. */
-  get partialBytes(): number {
-    return this.#partialBytes;
+  constructor(piece: number) {
+    this.#piece = piece;
   }
 
   /** The texts of the lines `chunk` completes, decoded one piece at a time as they are asked for. */
@@ -145,7 +154,7 @@ class LineCutter {
       yield decode(line);
     }
     while (pos < chunk.length) {
-      const stop = Math.min(pos + PIECE_BYTES, chunk.length);
+      const stop = Math.min(pos + this.#piece, chunk.length);
       let nl = chunk.lastIndexOf(10, stop - 1);
       // A line longer than a piece: it is a piece of its own.
       if (nl < pos && stop < chunk.length) nl = chunk.indexOf(10, stop);
@@ -194,9 +203,9 @@ function decode(bytes: Buffer): string {
  *   for (let k = 0; k < b.count; k++) { const nl = b.ends[k]!; use(b.text.slice(start, lineEnd(b.text, start, nl)), b.first + k); start = nl + 1; }
  * }
  */
-export async function* readLineBlocks(path: string, file: string = path): AsyncGenerator<LineBlock, void, undefined> {
+export async function* readLineBlocks(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<LineBlock, void, undefined> {
   const gzip = await isGzipFile(path, file);
-  const cutter = new LineCutter();
+  const cutter = new LineCutter(sizes.piece);
   let ends: Int32Array<ArrayBuffer> = new Int32Array(8192);
   let n = 0;
   /** The block of `text` (complete lines, the last maybe without its `\n`). */
@@ -215,7 +224,7 @@ export async function* readLineBlocks(path: string, file: string = path): AsyncG
     return { text, first, count, ends };
   };
   try {
-    for await (const chunk of gzip ? gzipBytes(path) : plainBytes(path)) {
+    for await (const chunk of gzip ? gzipBytes(path, sizes) : plainBytes(path, sizes.read)) {
       for (const text of cutter.cut(chunk)) yield block(text);
       if (cutter.tooLong(MAX_LINE_CHARS)) throw new ReplayFormatError({ file, line: n + 1 }, `line longer than ${MAX_LINE_CHARS} characters`);
     }
@@ -241,8 +250,8 @@ function grow(ends: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
  * @example
  * for await (const chunk of readLineChunks('trades.csv.gz', 'trades.csv.gz')) for (const l of chunk) parse(l.text, l.line);
  */
-export async function* readLineChunks(path: string, file: string = path): AsyncGenerator<NumberedLine[], void, undefined> {
-  for await (const { text, first, count, ends } of readLineBlocks(path, file)) {
+export async function* readLineChunks(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<NumberedLine[], void, undefined> {
+  for await (const { text, first, count, ends } of readLineBlocks(path, file, sizes)) {
     const out: NumberedLine[] = new Array(count);
     let start = 0;
     for (let k = 0; k < count; k++) {
