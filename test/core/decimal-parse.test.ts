@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal, parseDecimal } from '../../src/core/decimal.js';
+import { Decimal, parseDecimal, parsePlainDecimal } from '../../src/core/decimal.js';
 import { Prng } from '../sync/prng.js';
 
 /** decimal.js's documented representation of a value. */
@@ -24,6 +24,23 @@ describe('parseDecimal', () => {
     for (const text of ['0', '-0.00000000', '30001.12300000', '0.00000001', '12345678901234567890.123456789', '9999999.0000000']) {
       expect(parts(parseDecimal(text)!), text).toEqual(parts(new Decimal(text)));
     }
+  });
+
+  it('builds values of up to 15 significant digits (read in one pass) exactly as the constructor does', () => {
+    const rng = new Prng(12);
+    const failures: string[] = [];
+    for (let k = 0; k < 100_000; k++) {
+      // Leading zeros, up to 15 significant digits with zeros among them, trailing zeros, the point anywhere.
+      const sig = Array.from({ length: 1 + rng.int(15) }, (_, i) => String(i === 0 ? 1 + rng.int(9) : rng.chance(0.3) ? 0 : rng.int(10))).join('');
+      const all = '0'.repeat(rng.int(10)) + sig + '0'.repeat(rng.int(10));
+      const dot = rng.int(all.length + 1);
+      const body = dot === 0 || dot === all.length ? all : `${all.slice(0, dot)}.${all.slice(dot)}`;
+      const text = `${rng.chance(0.2) ? '-' : ''}${body}`;
+      const got = parsePlainDecimal(`"${text}"`, 1, text.length + 1);
+      const want = new Decimal(text);
+      if (got === undefined || JSON.stringify(parts(got)) !== JSON.stringify(parts(want))) failures.push(text);
+    }
+    expect(failures).toEqual([]);
   });
 
   it('still reads every other decimal form and rejects non-decimals', () => {
