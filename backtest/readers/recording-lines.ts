@@ -133,33 +133,6 @@ function canonicalMinute(text: string, start: number): boolean {
   return digitAt(text, start + 11) * 10 + digitAt(text, start + 12) < 24;
 }
 
-/** The market symbols read lately, one string each (a recording names a few markets over and over). */
-const symbols: string[] = [];
-
-/**
- * The string content starting at `i` (after its opening quote) as {@link str}, the same string object as the last
- * time for a symbol seen lately: no string per line, and its hash, computed once, serves every map it is looked up
- * in along the pipeline.
- */
-function symbol(text: string, i: number): string {
-  at = text.indexOf('"', i);
-  const length = at - i;
-  if (length > 64) return text.slice(i, at); // not a symbol anyone trades: not kept
-  for (const s of symbols) {
-    if (s.length !== length) continue;
-    let k = 0;
-    while (k < length && s.charCodeAt(k) === text.charCodeAt(i + k)) k++;
-    if (k === length) return s;
-  }
-  // Copied: a slice of the line would keep the line's whole block of text alive.
-  const codes: number[] = [];
-  for (let k = i; k < at; k++) codes.push(text.charCodeAt(k));
-  const s = String.fromCharCode(...codes);
-  if (symbols.length === 8) symbols.pop();
-  symbols.unshift(s);
-  return s;
-}
-
 /**
  * The levels of a checked list whose `[` is just before `i`; sets `at` after its `]`. Undefined when a level is
  * one the decoder refuses: a negative quantity (decimal.js calls -0 negative) or a rate not above zero.
@@ -197,7 +170,7 @@ function levels(text: string, i: number): OrderBookEntry[] | undefined {
 export function orderBookLineEvent(text: string, source: LineRef): ReplayOrderBookDelta | undefined {
   if (!BOOK_LINE.test(text)) return undefined;
   const t = digits(text, 5);
-  const marketSymbol = symbol(text, at + BOOK_HEAD.length);
+  const marketSymbol = str(text, at + BOOK_HEAD.length);
   const depth = digits(text, at + 10); // ","depth":
   const sequence = digits(text, at + 12); // ,"sequence":
   const bidDeltas = levels(text, at + 14); // ,"bidDeltas":[
@@ -217,7 +190,7 @@ export function tradeLineEvent(text: string, source: LineRef): ReplayTrade | und
   if (!TRADE_LINE.test(text)) return undefined;
   const t = digits(text, 5);
   const sequence = digits(text, at + TRADE_HEAD.length);
-  const marketSymbol = symbol(text, at + 17); // ,"marketSymbol":"
+  const marketSymbol = str(text, at + 17); // ,"marketSymbol":"
   let i = at + 12; // ","deltas":[
   while (text.charCodeAt(i) !== 93) {
     const id = str(text, i + 7); // {"id":"

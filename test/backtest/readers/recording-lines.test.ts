@@ -119,17 +119,4 @@ describe('recording lines read without JSON.parse (the rexbot reader fast path)'
     }
     expect(fastTimes).toBeGreaterThan(5_000);
   });
-
-  it('reads market symbols right when many markets interleave (more than it keeps strings for)', () => {
-    const rng = new Prng(4);
-    const names = Array.from({ length: 12 }, (_, k) => (k === 11 ? 'X'.repeat(70) : `M${k}-USD${'T'.repeat(k % 3)}`));
-    for (let k = 0; k < 3_000; k++) {
-      const name = k < 1_500 ? names[rng.int(3)]! : rng.pick(names);
-      const text = (k % 2 === 0 ? BOOK : TRADE).replace('BTC-USD', name);
-      const got = fast(text);
-      expect(got, text).toBe(general(text));
-      const e = orderBookLineEvent(text, ref) ?? tradeLineEvent(text, ref);
-      expect(e?.marketSymbol).toBe(name);
-    }
-  });
 });
