@@ -51,8 +51,10 @@ const DecimalOfParts = function (this: DecimalParts & { constructor: unknown }, 
 } as unknown as new (s: number, e: number, d: number[]) => DecimalParts;
 DecimalOfParts.prototype = Decimal.prototype;
 
-/** 10^k, k = 0..14: to pad the last base-1e7 word, and to split up to 15 digits into words (all exact doubles). */
-const POW10 = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14];
+/** 10^k, k = 0..7, to pad the last base-1e7 word (small integers: a double among them would make words doubles). */
+const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
+/** 10^k, k = 0..14, to split up to 15 digits into words (all exact doubles; results go through `| 0`). */
+const POW10_SPLIT = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14];
 
 /**
  * The wire's plain decimal form (`-?\d+(\.\d+)?`, e.g. `"30001.12300000"`) in `text[start, end)`, or undefined
@@ -108,16 +110,19 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
   const e = first < point ? point - first - 1 : point - first;
   // The first base-1e7 word holds the digits up to a multiple-of-7 exponent boundary, the others 7 each, the last
   // one padded with zeros. Remainders and exact divisions of integers below 2^53 by powers of ten are exact.
+  // Every word is below 1e7 and goes through `| 0`: computed in floating point it would otherwise be stored as a
+  // double, the words array would get double elements instead of decimal.js's small integers, and every
+  // decimal.js loop over a mix of both kinds runs slower (the market maker's run took ~25% more CPU).
   const cap = (((e + 1) % 7) + 7) % 7 || 7;
-  if (nLast <= cap) return new DecimalOfParts(sign, e, [vLast * POW10[cap - nLast]!]) as unknown as Decimal;
+  if (nLast <= cap) return new DecimalOfParts(sign, e, [(vLast * POW10[cap - nLast]!) | 0]) as unknown as Decimal;
   const rest = nLast - cap;
-  const p = POW10[rest]!;
+  const p = POW10_SPLIT[rest]!;
   const low = vLast % p;
-  const w0 = (vLast - low) / p;
-  if (rest <= 7) return new DecimalOfParts(sign, e, [w0, low * POW10[7 - rest]!]) as unknown as Decimal;
-  const p2 = POW10[rest - 7]!;
+  const w0 = ((vLast - low) / p) | 0;
+  if (rest <= 7) return new DecimalOfParts(sign, e, [w0, (low * POW10[7 - rest]!) | 0]) as unknown as Decimal;
+  const p2 = POW10_SPLIT[rest - 7]!;
   const low2 = low % p2;
-  return new DecimalOfParts(sign, e, [w0, (low - low2) / p2, low2 * POW10[14 - rest]!]) as unknown as Decimal;
+  return new DecimalOfParts(sign, e, [w0, ((low - low2) / p2) | 0, (low2 * POW10[14 - rest]!) | 0]) as unknown as Decimal;
 }
 
 /** {@link parsePlainDecimal} of a value with more than 15 significant digits, word by word. */

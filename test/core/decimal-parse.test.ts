@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Decimal, parseDecimal, parsePlainDecimal } from '../../src/core/decimal.js';
 import { Prng } from '../sync/prng.js';
@@ -41,6 +46,33 @@ describe('parseDecimal', () => {
       if (got === undefined || JSON.stringify(parts(got)) !== JSON.stringify(parts(want))) failures.push(text);
     }
     expect(failures).toEqual([]);
+  });
+
+  it('fills the words array with small integers, as the constructor does (not doubles, which slow decimal.js)', () => {
+    // The elements kind is only visible to V8's natives syntax: a child process checks it, after warm-up so that
+    // the optimised code is checked too.
+    const dir = mkdtempSync(join(tmpdir(), 'rexbot-decimal-'));
+    try {
+      const script = join(dir, 'kind.mjs');
+      writeFileSync(
+        script,
+        `import { Decimal, parsePlainDecimal } from ${JSON.stringify(pathToFileURL(join(process.cwd(), 'src/core/decimal.ts')).href)};
+const smi = new Function('a', 'return %HasSmiElements(a)');
+const double = new Function('a', 'return %HasDoubleElements(a)');
+const texts = ['30009', '0.2347', '1.2062', '0', '-0.5', '123456789.12345', '0.00000001', '99999999999999', '12345678901234567890.5'];
+const seen = [];
+for (let r = 0; r < 30000; r++) for (const t of texts) { const d = parsePlainDecimal(t, 0, t.length); if (r % 10000 === 0) seen.push([t, smi(d.d), double(d.d)]); }
+const c = new Decimal('0.2347');
+seen.push(['constructor', smi(c.d), double(c.d)]);
+process.stdout.write(JSON.stringify(seen));`,
+      );
+      const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', script], { encoding: 'utf8' });
+      const seen = JSON.parse(out) as [string, boolean, boolean][];
+      expect(seen.length).toBe(28);
+      expect(seen.filter(([, smi, double]) => !smi || double)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('still reads every other decimal form and rejects non-decimals', () => {
