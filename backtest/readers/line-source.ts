@@ -1,21 +1,64 @@
 /**
  * The one place the readers touch the disk: a file (plain, or gzip detected by its magic bytes) read as numbered
- * text lines in chunks, never whole. Lines are handed out per chunk so a reader parses thousands of lines between
- * two awaits; memory holds one chunk and at most one partial line.
+ * text lines in blocks, never whole. Lines are handed out per block so a reader parses hundreds of lines between
+ * two awaits; memory holds two read buffers, one decoded block and at most one partial line.
+ *
+ * The bytes are cut into lines before they are decoded: a block always ends just after a `\n` byte, which UTF-8
+ * never uses inside a multi-byte character, so no character is split between two blocks and each block is decoded
+ * on its own. A block of pure ASCII (nearly every block of every supported format; `isAscii` is native) is decoded
+ * as latin1, the same string as UTF-8 gives for those bytes at a fraction of the cost; any other block goes through
+ * the UTF-8 decoder. Plain files are read 1 MB at a time into two buffers in turn, the next read under way while
+ * the lines of the current one are parsed, so the reader does not wait for the disk. (The stream of 64 KB chunks
+ * decoded as UTF-8 that this replaced left the reader idle ~200 ms per 1M lines and spent ~100 ms more decoding.)
+ * Reads stay asynchronous: the event loop is never blocked by the disk.
  */
 import { createReadStream } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import { open } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 
 /** The longest line a reader accepts: far above any real line (a 500-level REST snapshot is ~20 KB). */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
+/** Bytes asked of the disk per read: large enough that reads cost nothing next to parsing. */
+export const READ_BYTES = 1024 * 1024;
+/**
+ * Bytes decoded into one string at most (unless a line is longer): a string of 128 KB or more is allocated outside
+ * V8's young generation, which made decoding ~6 times slower than in pieces of 64 KB.
+ */
+const PIECE_BYTES = 64 * 1024;
+
+/** How many bytes a read asks for and a decoded piece holds at most (smaller in tests, to cut lines anywhere). */
+export interface ReadSizes {
+  read: number;
+  piece: number;
+}
+
+const SIZES: ReadSizes = { read: READ_BYTES, piece: PIECE_BYTES };
+
 /** One text line of a file, without its `\n` (or `\r\n`), with its 1-based number. */
 export interface NumberedLine {
   text: string;
   line: number;
+}
+
+/**
+ * Consecutive lines of a file in one string, without an object per line. Line `k` (0-based) of the block is file
+ * line `first + k`; it ends at `ends[k]` (the index of its `\n` in `text`, or `text.length` for a last line without
+ * one), and starts just after the end of the line before (0 for the first). A `\r` just before the end is not part
+ * of the line (see {@link lineEnd}). `ends` is reused: a block is valid until the next one is asked for.
+ */
+export interface LineBlock {
+  readonly text: string;
+  readonly first: number;
+  readonly count: number;
+  readonly ends: Int32Array;
+}
+
+/** Where the line of `text` that starts at `start` and whose `\n` (or the text's end) is at `nl` ends: before a `\r`. */
+export function lineEnd(text: string, start: number, nl: number): number {
+  return nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
 }
 
 /** True when the file starts with the gzip magic bytes (1f 8b). */
@@ -36,47 +79,189 @@ export async function isGzipFile(path: string, file = path): Promise<boolean> {
 }
 
 /**
- * The lines of `path`, in chunks of consecutive lines (empty lines included, so numbering is exact). A gzipped
+ * The bytes of a plain file in order, each chunk valid until the next one after it is asked for. Two buffers are
+ * used in turn, the read of the next chunk started before the current one is handed out: the disk works while
+ * the caller parses, and the caller does not wait for it.
+ */
+async function* plainBytes(path: string, bytes: number): AsyncGenerator<Buffer, void, undefined> {
+  const handle = await open(path, 'r');
+  const buffers = [Buffer.allocUnsafe(bytes), Buffer.allocUnsafe(bytes)];
+  let which = 0;
+  let position = 0;
+  const read = (into: Buffer) => {
+    const p = handle.read(into, 0, into.length, position);
+    // The read-ahead may fail while nobody awaits it yet; it is awaited (and its error thrown) before anything else.
+    p.catch(() => {});
+    return p;
+  };
+  let next = read(buffers[0]!);
+  try {
+    for (;;) {
+      const { bytesRead } = await next;
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      const current = buffers[which]!;
+      which ^= 1;
+      next = read(buffers[which]!);
+      yield current.subarray(0, bytesRead);
+    }
+  } finally {
+    await next.catch(() => undefined);
+    await handle.close();
+  }
+}
+
+/** The inflated bytes of a gzip file in order. */
+async function* gzipBytes(path: string, sizes: ReadSizes): AsyncGenerator<Buffer, void, undefined> {
+  const raw = createReadStream(path, { highWaterMark: sizes.read });
+  // (zlib's smallest output chunk is 64 bytes.)
+  const gunzip = createGunzip({ chunkSize: Math.max(64, sizes.piece) });
+  raw.on('error', (e) => gunzip.destroy(e));
+  try {
+    yield* raw.pipe(gunzip) as AsyncIterable<Buffer>;
+  } finally {
+    raw.destroy();
+    gunzip.destroy();
+  }
+}
+
+/**
+ * Cuts chunks of bytes into texts of complete lines of at most about {@link PIECE_BYTES} each, keeping the
+ * partial line at a chunk's end (copied: a chunk's buffer is reused) for the next chunk.
+ */
+class LineCutter {
+  readonly #piece: number;
+  #partial: Buffer[] = [];
+  #partialBytes = 0;
+
+  constructor(piece: number) {
+    this.#piece = piece;
+  }
+
+  /** The texts of the lines `chunk` completes, decoded one piece at a time as they are asked for. */
+  *cut(chunk: Buffer): Generator<string, void, undefined> {
+    let pos = 0;
+    if (this.#partialBytes > 0) {
+      const nl = chunk.indexOf(10);
+      if (nl < 0) {
+        this.#keep(chunk);
+        return;
+      }
+      this.#partial.push(chunk.subarray(0, nl + 1));
+      const line = Buffer.concat(this.#partial);
+      this.#partial = [];
+      this.#partialBytes = 0;
+      pos = nl + 1;
+      yield decode(line);
+    }
+    while (pos < chunk.length) {
+      const stop = Math.min(pos + this.#piece, chunk.length);
+      let nl = chunk.lastIndexOf(10, stop - 1);
+      // A line longer than a piece: it is a piece of its own.
+      if (nl < pos && stop < chunk.length) nl = chunk.indexOf(10, stop);
+      if (nl < pos) {
+        this.#keep(chunk.subarray(pos));
+        return;
+      }
+      const piece = chunk.subarray(pos, nl + 1);
+      pos = nl + 1;
+      yield decode(piece);
+    }
+  }
+
+  /** The partial line, decoded, at the end of the file (undefined when the file ends with a newline). */
+  end(): string | undefined {
+    return this.#partialBytes > 0 ? decode(Buffer.concat(this.#partial)) : undefined;
+  }
+
+  /** The decoded partial line is longer than `max` characters (bytes count at least the characters they hold). */
+  tooLong(max: number): boolean {
+    return this.#partialBytes > max && Buffer.concat(this.#partial).toString('utf8').length > max;
+  }
+
+  #keep(bytes: Buffer): void {
+    this.#partial.push(Buffer.from(bytes));
+    this.#partialBytes += bytes.length;
+  }
+}
+
+/**
+ * A piece of complete lines decoded: latin1 is UTF-8 for ASCII bytes, and several times cheaper. (A piece always
+ * ends just after a `\n`, which UTF-8 never uses inside a character, so no character is split between two pieces.)
+ */
+function decode(bytes: Buffer): string {
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
+/**
+ * The lines of `path`, in blocks of consecutive lines (empty lines included, so numbering is exact). A gzipped
  * file is inflated on the fly. A missing file, a read error or damaged gzip data is a {@link ReplayFormatError}
  * at the line being read when it happened, raised after every complete line before it was delivered.
  *
  * @example
- * for await (const chunk of readLineChunks('trades.csv.gz', 'trades.csv.gz')) for (const l of chunk) parse(l.text, l.line);
+ * for await (const b of readLineBlocks('trades.csv.gz')) {
+ *   let start = 0;
+ *   for (let k = 0; k < b.count; k++) { const nl = b.ends[k]!; use(b.text.slice(start, lineEnd(b.text, start, nl)), b.first + k); start = nl + 1; }
+ * }
  */
-export async function* readLineChunks(path: string, file: string = path): AsyncGenerator<NumberedLine[], void, undefined> {
+export async function* readLineBlocks(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<LineBlock, void, undefined> {
   const gzip = await isGzipFile(path, file);
-  const raw = createReadStream(path, { highWaterMark: 64 * 1024 });
-  let input: Readable = raw;
-  if (gzip) {
-    const gunzip = createGunzip();
-    raw.on('error', (e) => gunzip.destroy(e));
-    input = raw.pipe(gunzip);
-  }
-  input.setEncoding('utf8');
-  let rest = '';
+  const cutter = new LineCutter(sizes.piece);
+  let ends: Int32Array<ArrayBuffer> = new Int32Array(8192);
   let n = 0;
+  /** The block of `text` (complete lines, the last maybe without its `\n`). */
+  const block = (text: string): LineBlock => {
+    const first = n + 1;
+    let count = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) {
+      if (count === ends.length) ends = grow(ends);
+      ends[count++] = nl;
+    }
+    if (text.length > 0 && (count === 0 || ends[count - 1] !== text.length - 1)) {
+      if (count === ends.length) ends = grow(ends);
+      ends[count++] = text.length;
+    }
+    n += count;
+    return { text, first, count, ends };
+  };
   try {
-    for await (const chunk of input as AsyncIterable<string>) {
-      const text = rest.length > 0 ? rest + chunk : chunk;
-      const out: NumberedLine[] = [];
-      let start = 0;
-      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-        const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-        out.push({ text: text.slice(start, end), line: ++n });
-        start = nl + 1;
-      }
-      rest = text.slice(start);
-      if (rest.length > MAX_LINE_CHARS) throw new ReplayFormatError({ file, line: n + 1 }, `line longer than ${MAX_LINE_CHARS} characters`);
-      if (out.length > 0) yield out;
+    for await (const chunk of gzip ? gzipBytes(path, sizes) : plainBytes(path, sizes.read)) {
+      for (const text of cutter.cut(chunk)) yield block(text);
+      if (cutter.tooLong(MAX_LINE_CHARS)) throw new ReplayFormatError({ file, line: n + 1 }, `line longer than ${MAX_LINE_CHARS} characters`);
     }
   } catch (err) {
     if (err instanceof ReplayFormatError) throw err;
     throw ioError(err, { file, line: n + 1 });
-  } finally {
-    raw.destroy();
-    if (input !== raw) input.destroy();
   }
-  if (rest.length > 0) yield [{ text: rest.endsWith('\r') ? rest.slice(0, -1) : rest, line: ++n }];
+  const rest = cutter.end();
+  if (rest !== undefined) yield block(rest);
+}
+
+/** `ends` with room for twice as many lines, the ones it holds kept. */
+function grow(ends: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(ends.length * 2);
+  out.set(ends);
+  return out;
+}
+
+/**
+ * The lines of `path` as {@link readLineBlocks} reads them, in chunks of {@link NumberedLine} objects: for readers
+ * that keep or reorder lines.
+ *
+ * @example
+ * for await (const chunk of readLineChunks('trades.csv.gz', 'trades.csv.gz')) for (const l of chunk) parse(l.text, l.line);
+ */
+export async function* readLineChunks(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<NumberedLine[], void, undefined> {
+  for await (const { text, first, count, ends } of readLineBlocks(path, file, sizes)) {
+    const out: NumberedLine[] = new Array(count);
+    let start = 0;
+    for (let k = 0; k < count; k++) {
+      const nl = ends[k]!;
+      out[k] = { text: text.slice(start, lineEnd(text, start, nl)), line: first + k };
+      start = nl + 1;
+    }
+    yield out;
+  }
 }
 
 /** A file-system or gzip failure as a file:line error. */

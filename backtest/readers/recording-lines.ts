@@ -53,9 +53,10 @@ let gathering = 0;
 
 /** The gathered list, exactly sized. */
 function gathered<T>(): T[] {
-  const out = scratch.slice(0, gathering) as T[];
+  const n = gathering;
   gathering = 0;
-  return out;
+  // A literal for the usual one or two: cheaper than the call into slice.
+  return (n === 1 ? [scratch[0]] : n === 2 ? [scratch[0], scratch[1]] : scratch.slice(0, n)) as T[];
 }
 
 /** The digits at `i` up to the first non-digit, as a number; sets `at` after them (the line was checked). */
@@ -70,6 +71,66 @@ function digits(text: string, i: number): number {
 function str(text: string, i: number): string {
   at = text.indexOf('"', i);
   return text.slice(i, at);
+}
+
+/** The minute of the last canonical time {@link executedAt} read (`YYYY-MM-DDTHH:MM:`, copied) and its epoch ms. */
+let minuteText = '';
+let minuteMs = 0;
+
+/** The digit at `i` as a number, or -1 when it is not a digit. */
+function digitAt(text: string, i: number): number {
+  const c = text.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : -1;
+}
+
+/**
+ * The milliseconds of `SS.sssZ` at `i` (seconds 00-59, exactly three fraction digits, then Z and nothing else
+ * before `end`), or -1 for any other form.
+ */
+function secondsMs(text: string, i: number, end: number): number {
+  if (end - i !== 7 || text.charCodeAt(i + 2) !== 46 || text.charCodeAt(i + 6) !== 90) return -1;
+  const s1 = digitAt(text, i);
+  const s2 = digitAt(text, i + 1);
+  const m1 = digitAt(text, i + 3);
+  const m2 = digitAt(text, i + 4);
+  const m3 = digitAt(text, i + 5);
+  if (s1 < 0 || s1 > 5 || s2 < 0 || m1 < 0 || m2 < 0 || m3 < 0) return -1;
+  return (s1 * 10 + s2) * 1000 + m1 * 100 + m2 * 10 + m3;
+}
+
+/**
+ * `Date.parse` of the time in `text[start, end)`, without parsing it when it is in the service's canonical form
+ * `YYYY-MM-DDTHH:MM:SS.sssZ` and in the same minute as the last one parsed (trades come in time order, so
+ * nearly all are): then it is that minute's time plus the seconds. `Date.parse` read that minute with some
+ * seconds, so it reads it with any others (00-59) as the same minute plus those seconds; hours 24 (valid only
+ * as 24:00:00.000) are never remembered. Costs ~20 ns instead of ~250 ns and a string per trade.
+ */
+function executedAt(text: string, start: number, end: number): number {
+  const seconds = secondsMs(text, start + 17, end);
+  if (seconds >= 0 && minuteText.length === 17) {
+    let i = 0;
+    while (i < 17 && text.charCodeAt(start + i) === minuteText.charCodeAt(i)) i++;
+    if (i === 17) return minuteMs + seconds;
+  }
+  const ms = Date.parse(text.slice(start, end));
+  if (seconds >= 0 && !Number.isNaN(ms) && canonicalMinute(text, start)) {
+    // Copied: a slice of the line would keep the line's whole block of text alive.
+    const codes: number[] = [];
+    for (let i = 0; i < 17; i++) codes.push(text.charCodeAt(start + i));
+    minuteText = String.fromCharCode(...codes);
+    minuteMs = ms - seconds;
+  }
+  return ms;
+}
+
+/** `text` at `start` is `YYYY-MM-DDTHH:MM:` with an hour below 24. */
+function canonicalMinute(text: string, start: number): boolean {
+  for (let i = 0; i < 17; i++) {
+    const c = text.charCodeAt(start + i);
+    const want = i === 4 || i === 7 ? 45 : i === 10 ? 84 : i === 13 || i === 16 ? 58 : -1; // - - T : :
+    if (want >= 0 ? c !== want : c < 48 || c > 57) return false;
+  }
+  return digitAt(text, start + 11) * 10 + digitAt(text, start + 12) < 24;
 }
 
 /**
@@ -133,7 +194,9 @@ export function tradeLineEvent(text: string, source: LineRef): ReplayTrade | und
   let i = at + 12; // ","deltas":[
   while (text.charCodeAt(i) !== 93) {
     const id = str(text, i + 7); // {"id":"
-    const ms = Date.parse(str(text, at + 16)); // ","executedAt":"
+    const tStart = at + 16; // ","executedAt":"
+    at = text.indexOf('"', tStart);
+    const ms = executedAt(text, tStart, at);
     if (Number.isNaN(ms)) {
       gathering = 0;
       return undefined;

@@ -46,7 +46,12 @@ const SNAPSHOT_KIND_RE = /^\/(?:markets\/[^/?]+\/)?([a-z-]+)/i;
  * for await (const batch of reader.batches()) for (const e of batch) console.log(e.kind, e.at);
  */
 export const openRexbotRecording: ReaderFactory = (path: string, opts: ReaderOpenOptions): MarketDataReader =>
-  lineReader(path, opts, () => new RecordingParser());
+  lineReader(path, opts, recordingParser);
+
+/** A parser of one recording's lines (for {@link lineReader}; exported for tests that read lines another way). */
+export function recordingParser(): LineParser {
+  return new RecordingParser();
+}
 
 class RecordingParser implements LineParser {
   #header = false;

@@ -51,8 +51,10 @@ const DecimalOfParts = function (this: DecimalParts & { constructor: unknown }, 
 } as unknown as new (s: number, e: number, d: number[]) => DecimalParts;
 DecimalOfParts.prototype = Decimal.prototype;
 
-/** 10^k, k = 0..7, to pad the last base-1e7 word. */
+/** 10^k, k = 0..7, to pad the last base-1e7 word (small integers: a double among them would make words doubles). */
 const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
+/** 10^k, k = 0..14, to split up to 15 digits into words (all exact doubles; results go through `| 0`). */
+const POW10_SPLIT = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14];
 
 /**
  * The wire's plain decimal form (`-?\d+(\.\d+)?`, e.g. `"30001.12300000"`) in `text[start, end)`, or undefined
@@ -66,6 +68,65 @@ const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
  * parsePlainDecimal('1e-8', 0, 4)                                    // undefined (not the plain form)
  */
 export function parsePlainDecimal(text: string, start: number, end: number): Decimal | undefined {
+  let i = start;
+  let sign = 1;
+  if (i < end && text.charCodeAt(i) === 45) {
+    sign = -1;
+    i++;
+  }
+  if (i === end) return undefined;
+  // One pass: the digits from the first significant one go into `v` (exact while there are at most 15 of them,
+  // below 2^53); `vLast`/`nLast` are the value and count up to the last non-zero digit (trailing zeros dropped).
+  let dot = -1;
+  let first = -1;
+  let v = 0;
+  let n = 0;
+  let vLast = 0;
+  let nLast = 0;
+  for (let j = i; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (c >= 48 && c <= 57) {
+      if (first >= 0) {
+        if (++n > 15) return parseLongPlainDecimal(text, start, end);
+        v = v * 10 + (c - 48);
+        if (c !== 48) {
+          vLast = v;
+          nLast = n;
+        }
+      } else if (c !== 48) {
+        first = j;
+        v = vLast = c - 48;
+        n = nLast = 1;
+      }
+    } else if (c === 46 && dot < 0 && j > i && j < end - 1) {
+      dot = j;
+    } else {
+      return undefined;
+    }
+  }
+  // Zero keeps its sign, as decimal.js parses "-0.00".
+  if (first < 0) return new DecimalOfParts(sign, 0, [0]) as unknown as Decimal;
+  const point = dot < 0 ? end : dot;
+  const e = first < point ? point - first - 1 : point - first;
+  // The first base-1e7 word holds the digits up to a multiple-of-7 exponent boundary, the others 7 each, the last
+  // one padded with zeros. Remainders and exact divisions of integers below 2^53 by powers of ten are exact.
+  // Every word is below 1e7 and goes through `| 0`: computed in floating point it would otherwise be stored as a
+  // double, the words array would get double elements instead of decimal.js's small integers, and every
+  // decimal.js loop over a mix of both kinds runs slower (the market maker's run took ~25% more CPU).
+  const cap = (((e + 1) % 7) + 7) % 7 || 7;
+  if (nLast <= cap) return new DecimalOfParts(sign, e, [(vLast * POW10[cap - nLast]!) | 0]) as unknown as Decimal;
+  const rest = nLast - cap;
+  const p = POW10_SPLIT[rest]!;
+  const low = vLast % p;
+  const w0 = ((vLast - low) / p) | 0;
+  if (rest <= 7) return new DecimalOfParts(sign, e, [w0, (low * POW10[7 - rest]!) | 0]) as unknown as Decimal;
+  const p2 = POW10_SPLIT[rest - 7]!;
+  const low2 = low % p2;
+  return new DecimalOfParts(sign, e, [w0, ((low - low2) / p2) | 0, (low2 * POW10[14 - rest]!) | 0]) as unknown as Decimal;
+}
+
+/** {@link parsePlainDecimal} of a value with more than 15 significant digits, word by word. */
+function parseLongPlainDecimal(text: string, start: number, end: number): Decimal | undefined {
   let i = start;
   let sign = 1;
   if (i < end && text.charCodeAt(i) === 45) {

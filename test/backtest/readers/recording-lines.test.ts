@@ -91,4 +91,32 @@ describe('recording lines read without JSON.parse (the rexbot reader fast path)'
     expect(accepted).toBeGreaterThan(150);
     expect(refused).toBeGreaterThan(1000);
   });
+
+  it('reads trade times exactly as Date.parse does, the same minute over and over or not, valid or not', () => {
+    const rng = new Prng(21);
+    const two = (n: number) => String(n).padStart(2, '0');
+    const minute = () =>
+      `${rng.pick(['2024', '1970', '2099', '0000', '9999', '+2024'])}-${two(rng.chance(0.9) ? 1 + rng.int(12) : rng.pick([0, 13]))}-${two(rng.chance(0.9) ? 1 + rng.int(31) : rng.pick([0, 32]))}` +
+      `T${two(rng.chance(0.8) ? rng.int(24) : rng.pick([24, 25]))}:${two(rng.chance(0.3) ? 0 : rng.chance(0.95) ? rng.int(60) : 60)}:`;
+    const seconds = () =>
+      rng.chance(0.2) ? '00.000Z'
+      : `${two(rng.chance(0.95) ? rng.int(60) : rng.pick([60, 61, 99]))}` +
+        rng.pick(['.000Z', `.${String(rng.int(1000)).padStart(3, '0')}Z`, `.${rng.int(1000)}Z`, '.5Z', '.1234Z', 'Z', '.123+00:00', '.123', '.12xZ', '.123Z ']);
+    let m = minute();
+    let fastTimes = 0;
+    for (let k = 0; k < 20_000; k++) {
+      if (rng.chance(0.05)) m = minute();
+      const time = m + seconds();
+      const text = TRADE.replace('2023-11-14T22:13:20.004Z', time);
+      const got = fast(text);
+      const want = general(text);
+      if (got !== undefined) {
+        fastTimes++;
+        expect([time, got]).toEqual([time, want]);
+      }
+      if (Number.isNaN(Date.parse(time))) expect([time, got, want]).toEqual([time, undefined, 'refused']);
+      else if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(time)) expect(got, time).toBeDefined();
+    }
+    expect(fastTimes).toBeGreaterThan(5_000);
+  });
 });

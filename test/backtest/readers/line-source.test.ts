@@ -1,0 +1,129 @@
+import { readFileSync, truncateSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lineReader } from '../../../backtest/readers/line-reader.js';
+import { type NumberedLine, type ReadSizes, readLineChunks } from '../../../backtest/readers/line-source.js';
+import { openRexbotRecording, recordingParser } from '../../../backtest/readers/rexbot.js';
+import type { MarketEvent, ReaderOpenOptions } from '../../../backtest/readers/index.js';
+import { Prng } from '../../sync/prng.js';
+import { tempFiles } from './read-helpers.js';
+import { streamLines } from './stream-lines.js';
+
+/** Every line a line source gives, and the error it ends with (its message), if any. */
+async function collect(lines: AsyncIterable<NumberedLine[]>): Promise<{ lines: NumberedLine[]; error?: string }> {
+  const out: NumberedLine[] = [];
+  try {
+    for await (const chunk of lines) out.push(...chunk);
+  } catch (err) {
+    return { lines: out, error: (err as Error).message };
+  }
+  return { lines: out };
+}
+
+/** Random text lines: ASCII, 2-, 3- and 4-byte characters, CRs, empty and long lines, and sometimes no last newline. */
+function randomFile(rng: Prng, lines: number): string {
+  const pieces = ['{"t":1,"name":"x"}', 'a', 'é', '€', '😀', '\r', ',', '0.5', ' ', 'ü€😀x'];
+  const out: string[] = [];
+  for (let k = 0; k < lines; k++) {
+    let line = '';
+    const len = rng.chance(0.05) ? 100 + rng.int(400) : rng.int(12);
+    for (let i = 0; i < len; i++) line += rng.pick(pieces);
+    out.push(line + (rng.chance(0.3) ? '\r' : ''));
+  }
+  return out.join('\n') + (rng.chance(0.5) ? '\n' : '');
+}
+
+/** Sizes that put read and piece boundaries everywhere, the real ones included. */
+const SIZES: (ReadSizes | undefined)[] = [
+  { read: 1, piece: 1 }, { read: 3, piece: 2 }, { read: 7, piece: 64 }, { read: 64, piece: 5 }, { read: 1000, piece: 100 }, { read: 4096, piece: 4096 }, undefined,
+];
+
+describe('line source (blocks of lines decoded per piece)', () => {
+  const tmp = tempFiles();
+  afterEach(() => tmp.cleanup());
+
+  it('gives exactly the lines the stream reader gave, plain and gzipped, wherever reads and pieces end', async () => {
+    const rng = new Prng(11);
+    for (let k = 0; k < 12; k++) {
+      const text = k === 0 ? '' : k === 1 ? '\n\n\r\n' : k === 2 ? 'no newline at all\r' : randomFile(rng, 1 + rng.int(60));
+      for (const name of ['f.txt', 'f.txt.gz']) {
+        const path = tmp.write(name, text);
+        const want = await collect(streamLines(path));
+        expect(want.error).toBeUndefined();
+        for (const sizes of SIZES) expect(await collect(readLineChunks(path, path, sizes)), `${k} ${name} ${JSON.stringify(sizes)}`).toEqual(want);
+      }
+    }
+  });
+
+  it('decodes bytes that are not UTF-8 as the stream reader did', async () => {
+    const rng = new Prng(5);
+    const bytes = [0x41, 0x0a, 0x0d, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xff, 0x80, 0xc3, 0xe2, 0xf0];
+    for (let k = 0; k < 40; k++) {
+      const buf = Buffer.from(Array.from({ length: 1 + rng.int(200) }, () => rng.pick(bytes)));
+      const path = tmp.write('bad.txt', buf);
+      // Chunks of 1 byte too: the stream's decoder then carries every multi-byte character over.
+      const want = await collect(streamLines(path));
+      expect(await collect(streamLines(path, path, 1))).toEqual(want);
+      for (const sizes of SIZES) expect(await collect(readLineChunks(path, path, sizes)), `${buf.toString('hex')} ${JSON.stringify(sizes)}`).toEqual(want);
+    }
+  });
+
+  it('fails at the line being read, after every complete line before it: damaged gzip, missing file', async () => {
+    const text = randomFile(new Prng(3), 400);
+    const path = tmp.write('cut.txt.gz', text);
+    truncateSync(path, Math.floor(readFileSync(path).length * 0.6));
+    const want = await collect(streamLines(path));
+    expect(want.error).toMatch(/cut\.txt\.gz:\d+: damaged gzip data/);
+    for (const sizes of SIZES) expect(await collect(readLineChunks(path, path, sizes))).toEqual(want);
+    const none = `${tmp.dir}/none.txt`;
+    expect(await collect(readLineChunks(none))).toEqual({ lines: [], error: `${none}:1: no such file` });
+  });
+});
+
+describe('line reader over blocks', () => {
+  const tmp = tempFiles();
+  afterEach(() => tmp.cleanup());
+
+  /** The events (as text) and errors of a rexbot reader: over blocks (the default) or over the stream reader. */
+  async function read(path: string, opts: ReaderOpenOptions, stream: boolean): Promise<{ events: string[]; errors: string[]; end?: string; summary: unknown }> {
+    const errors: string[] = [];
+    const reader = stream
+      ? lineReader(path, { ...opts, onError: (e) => errors.push(e.message) }, recordingParser, path, streamLines)
+      : openRexbotRecording(path, { ...opts, onError: (e) => errors.push(e.message) });
+    const events: string[] = [];
+    try {
+      for await (const batch of reader.batches()) events.push(...batch.map((e: MarketEvent) => JSON.stringify(e)));
+    } catch (err) {
+      return { events, errors, end: (err as Error).message, summary: reader.summary() };
+    }
+    return { events, errors, summary: reader.summary() };
+  }
+
+  it('reads a recording with CRLF, blank, bad and multi-byte lines into the same events and errors', async () => {
+    const rng = new Prng(9);
+    const header = '{"format":"rexbot-recording","version":1,"startedAt":1,"channels":[],"source":{"hub":"h","rest":"r","transport":"classic"}}';
+    const lines = [header];
+    for (let k = 0; k < 30_000; k++) {
+      const t = 1_709_251_200_000 + k;
+      const r = rng.int(20);
+      lines.push(
+        r === 0 ? ''
+        : r === 1 ? `{"t":${t},"name":"orderBook","payload":{"marketSymbol"`
+        : r === 2 ? `{"t":${t},"name":"orderBook","payload":{"marketSymbol":"BTC-€UR","depth":25,"sequence":${k},"bidDeltas":[],"askDeltas":[{"quantity":"1","rate":"2"}]}}\r`
+        : r < 6 ? `{"t":${t},"name":"trade","payload":{"sequence":${k},"marketSymbol":"BTC-USD","deltas":[{"id":"i${k}","executedAt":"2024-03-01T00:0${rng.int(10)}:${10 + rng.int(50)}.${100 + rng.int(900)}Z","quantity":"0.${rng.int(1e6)}","rate":"${30_000 + rng.int(100)}","takerSide":"BUY"}]}}`
+        : `{"t":${t},"name":"orderBook","payload":{"marketSymbol":"BTC-USD","depth":500,"sequence":${k},"bidDeltas":[{"quantity":"${rng.int(5)}.${rng.int(1e4)}","rate":"${29_900 + rng.int(100)}"}],"askDeltas":[]}}${r === 6 ? '\r' : ''}`,
+      );
+    }
+    const text = lines.join('\n');
+    for (const name of ['rec.jsonl', 'rec.jsonl.gz']) {
+      const path = tmp.write(name, name.endsWith('.gz') ? gzipSync(text) : text);
+      for (const onBadLine of ['skip', 'fail'] as const) {
+        const blocks = await read(path, { onBadLine }, false);
+        const stream = await read(path, { onBadLine }, true);
+        if (onBadLine === 'skip') expect([blocks.events.length > 25_000, blocks.errors.length > 1000]).toEqual([true, true]);
+        else expect(blocks.end).toMatch(/rec\.jsonl(\.gz)?:\d+: not JSON/);
+        expect(blocks).toEqual(stream);
+      }
+    }
+  });
+});
