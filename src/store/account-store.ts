@@ -7,7 +7,8 @@
  * Store, then publish: every write updates the maps before it emits on {@link AccountStore.changes$}.
  * Each stream delta is the full object (rule 3), so writes replace by unique key.
  */
-import { BehaviorSubject, defer, filter, map, Observable, startWith, Subject } from 'rxjs';
+import { BehaviorSubject, defer, filter, map, Observable, startWith } from 'rxjs';
+import { Multicast } from '../core/multicast.js';
 import type { Balance, ConditionalOrder, Deposit, Execution, Order } from '../model/index.js';
 
 /** A change, published after the store holds it. */
@@ -108,11 +109,12 @@ export class AccountStore {
   #newestExecution: Execution | undefined;
   readonly #deposits = new Map<string, Deposit>();
   readonly #maxExecutions: number;
-  readonly #changes = new Subject<AccountEvent>();
+  /** A Subject's fan-out without its per-value closure and iterator (src/core/multicast.ts): one per account event. */
+  readonly #changes = new Multicast<AccountEvent>();
   readonly #state: BehaviorSubject<AccountStore> = new BehaviorSubject<AccountStore>(this);
 
   /** Every change, after the store holds it. */
-  readonly changes$: Observable<AccountEvent> = this.#changes.asObservable();
+  readonly changes$: Observable<AccountEvent> = this.#changes.observable;
   /** The store itself: now, then after every change. */
   readonly state$: Observable<AccountStore> = this.#state.asObservable();
 
@@ -126,7 +128,8 @@ export class AccountStore {
 
   #publish(event: AccountEvent): void {
     this.#changes.next(event);
-    this.#state.next(this);
+    // Its value is always the store: without a subscriber there is nothing to tell.
+    if (this.#state.observed) this.#state.next(this);
   }
 
   // ---- writes (synchronizers) ----

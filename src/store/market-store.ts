@@ -8,9 +8,9 @@
  */
 import { BehaviorSubject, defer, filter, map, Observable, startWith } from 'rxjs';
 import { IdWindow } from '../core/id-window.js';
-import { Multicast } from '../core/multicast.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Candle, CandleInterval, MarketSummary, OrderBook, OrderBookEntry, Ticker, Trade } from '../model/index.js';
+import { MarketFanout } from './market-fanout.js';
 import { OrderBookState, type ReadonlyOrderBook } from './order-book.js';
 
 /** A change, published after the store holds it. `reset` marks a snapshot that replaced what was there. */
@@ -83,13 +83,15 @@ export class MarketStore implements ReadonlyMarketStore {
   readonly #summaries = new Map<string, MarketSummary>();
   readonly #trades = new Map<string, TradeBuffer>();
   readonly #candles = new Map<string, Candle[]>();
-  /** A Subject's fan-out without its per-value closure and iterator (src/core/multicast.ts): one per message. */
-  readonly #changes = new Multicast<MarketEvent>();
+  /** Every subscriber of changes$, book$ and trades$, in one ordered list (src/store/market-fanout.ts). */
+  readonly #fanout = new MarketFanout();
+  /** The book the last deltas went to: a run of messages nearly always goes to one book (books are never replaced). */
+  #lastBook: OrderBookState | undefined;
   readonly #state: BehaviorSubject<ReadonlyMarketStore> = new BehaviorSubject<ReadonlyMarketStore>(this);
   readonly #maxTrades: number;
   readonly #maxCandles: number;
 
-  readonly changes$: Observable<MarketEvent> = this.#changes.observable;
+  readonly changes$: Observable<MarketEvent> = this.#fanout.changes$;
   readonly state$: Observable<ReadonlyMarketStore> = this.#state.asObservable();
 
   constructor(options: MarketStoreOptions = {}) {
@@ -98,7 +100,11 @@ export class MarketStore implements ReadonlyMarketStore {
   }
 
   #publish(event: MarketEvent): void {
-    this.#changes.next(event);
+    this.#fanout.publish(event);
+    this.#published();
+  }
+
+  #published(): void {
     // Its value is always the store: without a subscriber there is nothing to tell (this runs for every message).
     if (this.#state.observed) this.#state.next(this);
   }
@@ -115,7 +121,8 @@ export class MarketStore implements ReadonlyMarketStore {
       byDepth.set(depth, book);
     }
     book.reset(snapshot, sequence);
-    this.#publish({ kind: 'book', marketSymbol, depth, book, reset: true });
+    this.#fanout.publishBook(marketSymbol, depth, book, true);
+    this.#published();
   }
 
   /** Apply one orderBook message. Throws (leaving the book unchanged) on a bad level or an unknown book. */
@@ -126,10 +133,15 @@ export class MarketStore implements ReadonlyMarketStore {
     askDeltas: readonly OrderBookEntry[],
     sequence?: number,
   ): void {
-    const book = this.#books.get(marketSymbol)?.get(depth);
-    if (!book) throw new Error(`order book ${marketSymbol}/${depth}: deltas before any snapshot`);
+    let book = this.#lastBook;
+    if (book === undefined || book.marketSymbol !== marketSymbol || book.depth !== depth) {
+      book = this.#books.get(marketSymbol)?.get(depth);
+      if (!book) throw new Error(`order book ${marketSymbol}/${depth}: deltas before any snapshot`);
+      this.#lastBook = book;
+    }
     book.applyDeltas(bidDeltas, askDeltas, sequence);
-    this.#publish({ kind: 'book', marketSymbol, depth, book, reset: false });
+    this.#fanout.publishBook(marketSymbol, depth, book, false);
+    this.#published();
   }
 
   /** Store tickers (one `ticker` message, a `tickers` delta list, or with `reset` the GET /markets/tickers snapshot). */
@@ -176,7 +188,10 @@ export class MarketStore implements ReadonlyMarketStore {
       buf.list.shift();
       buf.ids.dropOldest();
     }
-    if (fresh.length > 0 || reset) this.#publish({ kind: 'trades', marketSymbol, trades: fresh, reset });
+    if (fresh.length > 0 || reset) {
+      this.#fanout.publishTrades(marketSymbol, fresh, reset);
+      this.#published();
+    }
   }
 
   /** Insert or replace candles by `startsAt` (a candle message carries the full current candle); `reset` replaces the series. */
@@ -246,13 +261,8 @@ export class MarketStore implements ReadonlyMarketStore {
   // ---- observables ----
 
   book$(marketSymbol: string, depth: number): Observable<ReadonlyOrderBook> {
-    return withCurrent(
-      () => this.book(marketSymbol, depth),
-      this.changes$.pipe(
-        filter((e): e is Extract<MarketEvent, { kind: 'book' }> => e.kind === 'book' && e.marketSymbol === marketSymbol && e.depth === depth),
-        map((e) => e.book),
-      ),
-    );
+    // As changes$ filtered to this book and mapped to it, with no operator layers (market-fanout.ts).
+    return withCurrent(() => this.book(marketSymbol, depth), this.#fanout.book(marketSymbol, depth));
   }
 
   ticker$(marketSymbol: string): Observable<Ticker> {
@@ -278,10 +288,8 @@ export class MarketStore implements ReadonlyMarketStore {
   }
 
   trades$(marketSymbol: string): Observable<readonly Trade[]> {
-    return this.changes$.pipe(
-      filter((e): e is Extract<MarketEvent, { kind: 'trades' }> => e.kind === 'trades' && e.marketSymbol === marketSymbol),
-      map((e) => e.trades),
-    );
+    // As changes$ filtered to this market's trades and mapped to them (market-fanout.ts).
+    return this.#fanout.trades(marketSymbol);
   }
 
   candles$(marketSymbol: string, interval: CandleInterval): Observable<readonly Candle[]> {

@@ -18,7 +18,8 @@ import type { StreamMessage } from '../bittrex/hub/messages.js';
 import type { CandleInterval, OrderBookDepth } from '../model/index.js';
 import { AccountStore } from '../store/account-store.js';
 import { MarketStore } from '../store/market-store.js';
-import { buildLiveStreams, liveChannelOf, type LiveStream } from './live-streams.js';
+import { LiveRouter } from './live-router.js';
+import { buildLiveStreams, type LiveStream } from './live-streams.js';
 import type { RetryPolicy, SyncStats, SyncStatus } from './synchronizer.js';
 
 /** The part of a pino logger LiveData uses. */
@@ -114,7 +115,7 @@ class LiveDataImpl implements LiveData {
   readonly #gateway: ExchangeGateway;
   readonly #opts: LiveDataOptions;
   readonly #streams: LiveStream[];
-  readonly #byChannel = new Map<string, LiveStream>();
+  readonly #router: LiveRouter;
   readonly #latest = new Map<string, LiveStreamStatus>();
   readonly #statuses = new Subject<LiveStreamStatus>();
   /** The gateway's reason, held while a resync it triggered is being emitted. */
@@ -143,7 +144,7 @@ class LiveDataImpl implements LiveData {
       },
       { clock: opts.clock, retry: opts.retry, reorderWindowMs: opts.reorderWindowMs, maxQueued: opts.maxQueued },
     );
-    for (const s of this.#streams) this.#byChannel.set(s.channel, s);
+    this.#router = new LiveRouter(this.#streams);
     this.channels = this.#streams.map((s) => s.channel);
     this.status$ = new Observable<LiveStreamStatus>((subscriber) => {
       for (const s of this.#latest.values()) subscriber.next(s);
@@ -174,11 +175,11 @@ class LiveDataImpl implements LiveData {
   }
 
   sequence(stream: string): number | undefined {
-    return this.#byChannel.get(stream)?.sync.sequence;
+    return this.#router.byChannel(stream)?.sync.sequence;
   }
 
   stats(stream: string): Readonly<SyncStats> | undefined {
-    const s = this.#byChannel.get(stream);
+    const s = this.#router.byChannel(stream);
     return s ? { ...s.sync.stats } : undefined;
   }
 
@@ -223,14 +224,13 @@ class LiveDataImpl implements LiveData {
   }
 
   #route(message: StreamMessage): void {
-    const channel = liveChannelOf(message);
-    const stream = channel === undefined ? undefined : this.#byChannel.get(channel);
+    const stream = this.#router.streamOf(message);
     if (!stream) return;
     try {
       stream.push(message.data);
     } catch (error) {
       // A message without a usable sequence changes nothing; the stream goes on (and a real loss shows as a gap).
-      this.#opts.logger?.warn({ channel, error: (error as Error).message }, 'stream message refused');
+      this.#opts.logger?.warn({ channel: stream.channel, error: (error as Error).message }, 'stream message refused');
     }
   }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { Candle, OrderBookEntry, Ticker, Trade } from '../../src/model/index.js';
 import { MarketStore } from '../../src/store/market-store.js';
+import { bookDifference, OrderBookState } from '../../src/store/order-book.js';
+import { Prng } from '../sync/prng.js';
 
 const e = (quantity: string, rate: string): OrderBookEntry => ({ quantity: dec(quantity), rate: dec(rate) });
 const ticker = (symbol: string, bid: string): Ticker => ({ symbol, lastTradeRate: dec(bid), bidRate: dec(bid), askRate: dec(bid).plus(1) });
@@ -128,5 +130,39 @@ describe('MarketStore', () => {
     expect(store.mid('X-Y')?.toString()).toBe('10.75');
     expect(store.bestAsk('Z-W')).toBeUndefined();
     expect(() => store.applyBookDeltas('Z-W', 25, [], [])).toThrow(/before any snapshot/);
+  });
+
+  it('applies deltas to the right book whatever the order of books written (it remembers the last one)', () => {
+    // Random writes over two markets and two depths, each also applied to its own OrderBookState found by name.
+    const prng = new Prng(5);
+    const rnd = (n: number): number => prng.int(n);
+    const store = new MarketStore();
+    const model = new Map<string, OrderBookState>();
+    const level = () => e(String(rnd(3)), String(100 + rnd(8)));
+    for (let i = 0; i < 3000; i++) {
+      const m = ['X-Y', 'Z-W'][rnd(2)]!;
+      const d = [1, 25][rnd(2)]!;
+      const key = `${m}/${d}`;
+      if (rnd(10) === 0) {
+        const snapshot = { bid: [level()], ask: [level()] };
+        store.resetBook(m, d, snapshot, i);
+        if (!model.has(key)) model.set(key, new OrderBookState(m, d));
+        model.get(key)!.reset(snapshot, i);
+      } else if (!model.has(key)) {
+        expect(() => store.applyBookDeltas(m, d, [level()], [], i)).toThrow(/before any snapshot/);
+      } else {
+        const bids = rnd(2) ? [level()] : [];
+        const asks = rnd(2) ? [level(), level()] : [];
+        store.applyBookDeltas(m, d, bids, asks, i);
+        model.get(key)!.applyDeltas(bids, asks, i);
+      }
+      for (const [k, book] of model) {
+        const [km, kd] = k.split('/');
+        const held = store.book(km!, Number(kd))!;
+        expect(bookDifference(held, book), `step ${i} ${k}`).toBeUndefined();
+        expect(held.sequence).toBe(book.sequence);
+      }
+    }
+    expect(model.size).toBe(4);
   });
 });

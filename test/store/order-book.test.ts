@@ -111,6 +111,46 @@ describe('OrderBookState', () => {
     expect(b.crossed()).toBe(false);
   });
 
+  it('matches a naive reference book when deltas cluster at the top, go deep, or share a double', () => {
+    // Level search probes back from the best level before bisecting: deltas at the top, a few levels down, at
+    // the far end and beyond either end, and rates that round to one double, checked level by level after each.
+    const rng = new Prng(7);
+    const b = new OrderBookState('X-Y', 500);
+    const ref = { bid: new Map<string, string>(), ask: new Map<string, string>() };
+    const snapshot = { bid: [] as OrderBookEntry[], ask: [] as OrderBookEntry[] };
+    for (let i = 0; i < 300; i++) {
+      snapshot.bid.push(e('1', String(1000 - i)));
+      snapshot.ask.push(e('1', String(1001 + i)));
+      ref.bid.set(dec(1000 - i).toString(), '1');
+      ref.ask.set(dec(1001 + i).toString(), '1');
+    }
+    b.reset(snapshot);
+    const ladder = (m: Map<string, string>, desc: boolean) =>
+      [...m].map(([r, q]) => e(q, r)).sort((x, y) => (desc ? y.rate.cmp(x.rate) : x.rate.cmp(y.rate)));
+    for (let step = 0; step < 4000; step++) {
+      const isBid = rng.chance(0.5);
+      const m = isBid ? ref.bid : ref.ask;
+      const sorted = ladder(m, isBid);
+      const where = rng.int(10);
+      let rate: string;
+      if (where < 4 && sorted.length > 0) rate = sorted[Math.min(sorted.length - 1, rng.int(3))]!.rate.toString(); // at the top
+      else if (where < 6) rate = isBid ? String(1000 - rng.int(300) + rng.int(4) / 4) : String(1001 + rng.int(300) + rng.int(4) / 4); // anywhere
+      else if (where < 7) rate = isBid ? String(1001 + rng.int(3)) : String(998 - rng.int(3)); // a new best
+      else if (where < 8) rate = isBid ? String(600 - rng.int(50)) : String(1400 + rng.int(50)); // beyond the far end
+      else rate = `${isBid ? 1000 : 1001}.0000000000000000${1 + rng.int(9)}`; // one double, several rates
+      const q = rng.chance(0.3) ? '0' : `${1 + rng.int(9)}`;
+      const key = dec(rate).toString();
+      if (q === '0') m.delete(key);
+      else m.set(key, q);
+      b.applyDeltas(isBid ? [e(q, rate)] : [], isBid ? [] : [e(q, rate)]);
+      if (step % 50 === 0 || where >= 8) {
+        expect(bookDifference(b, { bid: ladder(ref.bid, true), ask: ladder(ref.ask, false) }), `step ${step}`).toBeUndefined();
+      }
+      expect(b.quantityAt(isBid ? 'bid' : 'ask', dec(rate))?.toString()).toBe(m.get(key));
+    }
+    expect(bookDifference(b, { bid: ladder(ref.bid, true), ask: ladder(ref.ask, false) })).toBeUndefined();
+  });
+
   it('bookDifference names the first differing level', () => {
     const x = { bid: [e('1', '100')], ask: [e('1', '101')] };
     expect(bookDifference(x, { bid: [e('1', '100.0')], ask: [e('1.00', '101')] })).toBeUndefined();

@@ -29,6 +29,15 @@ export type Channel =
 const bookChannels = new Map<string, Map<number, string>>();
 const tradeChannels = new Map<string, string>();
 const CHANNEL_CACHE_MARKETS = 10_000;
+/**
+ * The book and trade channels named last, checked before the maps: runs of messages nearly always name one book and
+ * one market's trades. The same (market, depth) values make the same name, so these answer what the maps would.
+ */
+let lastBookMarket: string | undefined;
+let lastBookDepth = 0;
+let lastBookName: string | undefined;
+let lastTradeMarket: string | undefined;
+let lastTradeName: string | undefined;
 
 /**
  * Subscription names as the hub expects them.
@@ -40,6 +49,7 @@ const CHANNEL_CACHE_MARKETS = 10_000;
  */
 export const channelName = {
   orderBook: (marketSymbol: string, depth: OrderBookDepth): string => {
+    if (lastBookName !== undefined && marketSymbol === lastBookMarket && depth === lastBookDepth) return lastBookName;
     let byDepth = bookChannels.get(marketSymbol);
     if (!byDepth) {
       if (bookChannels.size >= CHANNEL_CACHE_MARKETS) bookChannels.clear();
@@ -50,14 +60,20 @@ export const channelName = {
       if (byDepth.size >= 8) byDepth.clear(); // depths come from messages: 1, 25 or 500, unless one is malformed
       byDepth.set(depth, (name = `orderbook_${marketSymbol}_${depth}`));
     }
+    lastBookMarket = marketSymbol;
+    lastBookDepth = depth;
+    lastBookName = name;
     return name;
   },
   trade: (marketSymbol: string): string => {
+    if (lastTradeName !== undefined && marketSymbol === lastTradeMarket) return lastTradeName;
     let name = tradeChannels.get(marketSymbol);
     if (name === undefined) {
       if (tradeChannels.size >= CHANNEL_CACHE_MARKETS) tradeChannels.clear();
       tradeChannels.set(marketSymbol, (name = `trade_${marketSymbol}`));
     }
+    lastTradeMarket = marketSymbol;
+    lastTradeName = name;
     return name;
   },
   candle: (marketSymbol: string, interval: CandleInterval): string => `candle_${marketSymbol}_${interval}`,
