@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import { Subscription } from 'rxjs';
 import type { GatewayStreams } from '../gateway/exchange-gateway.js';
+import { tallyOf } from '../telemetry/counter-tally.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { OrderActivityLog } from '../telemetry/order-activity-log.js';
 import type { Kernel } from './kernel.js';
@@ -13,8 +14,9 @@ import type { Kernel } from './kernel.js';
 /** Attach metrics and event logging to `kernel`; unsubscribe to detach. */
 export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: Logger; streams?: GatewayStreams; activity?: OrderActivityLog }): Subscription {
   const { metrics, kernel, logger, activity } = opts;
-  const events = metrics.counter({ name: 'order_events_total', help: 'Order events by type (outcome) and strategy', labelNames: ['type', 'strategy'] as const });
-  const fills = metrics.counter({ name: 'fills_total', help: 'Fills by strategy and market', labelNames: ['strategy', 'market'] as const });
+  // Counted per event: tallies, handed to prom-client when scraped (see counter-tally.ts).
+  const events = tallyOf(metrics.counter({ name: 'order_events_total', help: 'Order events by type (outcome) and strategy', labelNames: ['type', 'strategy'] as const }), ['type', 'strategy']);
+  const fills = tallyOf(metrics.counter({ name: 'fills_total', help: 'Fills by strategy and market', labelNames: ['strategy', 'market'] as const }), ['strategy', 'market']);
   const ackLatency = metrics.histogram({
     name: 'order_ack_seconds',
     help: 'Time from a request being sent to the exchange acknowledging it',
@@ -66,7 +68,7 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
   }));
   const sentAt = new Map<string, number>();
   sub.add(kernel.orders.events$.subscribe((e) => {
-    events.inc({ type: e.type, strategy: e.strategy });
+    events.inc(e.type, e.strategy);
     activity?.onEvent(e);
     switch (e.type) {
       case 'submitted':
@@ -81,7 +83,7 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
         break;
       }
       case 'fill':
-        fills.inc({ strategy: e.strategy, market: e.marketSymbol });
+        fills.inc(e.strategy, e.marketSymbol);
         if (!activity) logger.info({ strategy: e.strategy, market: e.marketSymbol, side: e.direction, qty: e.quantity.toString(), rate: e.rate.toString(), fee: e.commission.toString(), taker: e.isTaker, position: kernel.portfolio.position(e.marketSymbol, e.strategy).toString() }, 'fill');
         break;
       case 'denied':
