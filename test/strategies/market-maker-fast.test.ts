@@ -8,7 +8,7 @@ import { Decimal, dec, ZERO } from '../../src/core/decimal.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import type { OrderBookEntry } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
-import type { ReadonlyOrderBook } from '../../src/strategy/index.js';
+import type { ReadonlyOrderBook } from '../../src/strategy/public-api.js';
 import { ladderFor, ladderSteps, marketTouch, quoteLadder, type MarketMakerParams } from '../../strategies/market-maker.js';
 
 const text = (l: { bids: { rate: Decimal; quantity: Decimal }[]; asks: { rate: Decimal; quantity: Decimal }[] }) => ({
