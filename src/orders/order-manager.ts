@@ -385,7 +385,8 @@ export class OrderManager {
 
   #emit(e: OrderEvent): void {
     this.#count('event', e.type);
-    this.#log.debug({ event: e.type, strategy: e.strategy, key: e.intentKey }, 'order event');
+    // Asked first: the fields object would be built for every event even with debug off.
+    if (this.#log.isLevelEnabled('debug')) this.#log.debug({ event: e.type, strategy: e.strategy, key: e.intentKey }, 'order event');
     try {
       this.#events.next(e);
     } catch (err) {
