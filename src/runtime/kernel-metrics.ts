@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { Subscription } from 'rxjs';
 import type { GatewayStreams } from '../gateway/exchange-gateway.js';
 import { tallyOf } from '../telemetry/counter-tally.js';
+import { HistogramBuffer } from '../telemetry/histogram-buffer.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { OrderActivityLog } from '../telemetry/order-activity-log.js';
 import type { Kernel } from './kernel.js';
@@ -17,12 +18,12 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
   // Counted per event: tallies, handed to prom-client when scraped (see counter-tally.ts).
   const events = tallyOf(metrics.counter({ name: 'order_events_total', help: 'Order events by type (outcome) and strategy', labelNames: ['type', 'strategy'] as const }), ['type', 'strategy']);
   const fills = tallyOf(metrics.counter({ name: 'fills_total', help: 'Fills by strategy and market', labelNames: ['strategy', 'market'] as const }), ['strategy', 'market']);
-  const ackLatency = metrics.histogram({
+  const ackLatency = new HistogramBuffer(metrics.histogram({
     name: 'order_ack_seconds',
     help: 'Time from a request being sent to the exchange acknowledging it',
     labelNames: ['strategy'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-  });
+  }), 'strategy');
   const resyncs = metrics.counter({ name: 'stream_resyncs_total', help: 'Stream resynchronizations by stream and reason', labelNames: ['stream', 'reason'] as const });
   const reconnects = metrics.counter({ name: 'stream_reconnects_total', help: 'Hub connections made again after the first (every stream resyncs after one)' });
   // Gauges are computed when scraped, from the state as it is then.
@@ -76,7 +77,7 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
         break;
       case 'accepted': {
         const t0 = sentAt.get(e.clientOrderId);
-        if (t0 !== undefined) ackLatency.observe({ strategy: e.strategy }, Math.max(0, e.at - t0) / 1000);
+        if (t0 !== undefined) ackLatency.observe(e.strategy, Math.max(0, e.at - t0) / 1000);
         sentAt.delete(e.clientOrderId);
         // Per-acknowledgement detail is debug: the activity log writes placed orders as short grouped lines.
         if (logger.isLevelEnabled('debug')) logger.debug({ strategy: e.strategy, key: e.intentKey, market: e.order.marketSymbol, side: e.order.direction, type: e.order.type, qty: e.order.quantity?.toString(), limit: e.order.limit?.toString(), status: e.order.status }, 'order accepted');
