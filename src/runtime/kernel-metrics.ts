@@ -88,8 +88,11 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
         if (!activity) logger.info({ strategy: e.strategy, market: e.marketSymbol, side: e.direction, qty: e.quantity.toString(), rate: e.rate.toString(), fee: e.commission.toString(), taker: e.isTaker, position: kernel.portfolio.position(e.marketSymbol, e.strategy).toString() }, 'fill');
         break;
       case 'denied':
-        if (e.reasons.some((r) => r.code === 'INVALID_INTENT')) logger.error({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.message) }, 'invalid intent denied');
-        else logger.warn({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.code) }, 'intent denied by risk');
+        // Asked first: a strategy over the submit rate is denied at every requote, and the fields would be built
+        // for each denial even with the level off (a backtest's silent logger).
+        if (e.reasons.some((r) => r.code === 'INVALID_INTENT')) {
+          if (logger.isLevelEnabled('error')) logger.error({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.message) }, 'invalid intent denied');
+        } else if (logger.isLevelEnabled('warn')) logger.warn({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.code) }, 'intent denied by risk');
         break;
       case 'rejected':
         sentAt.delete(e.clientOrderId ?? '');
