@@ -31,7 +31,8 @@ export const nodeJournalFs: JournalFs = {
 /**
  * File calls that keep nothing: for a run whose journal file is deleted when the run ends (a backtest), where
  * writing it would only cost a system call per group commit. The journal behaves as with a disk that never fails
- * (records are encoded, folded into its state, counted in its size; durable appends resolve once "written").
+ * (records are folded into its state and counted; durable appends resolve once "written"), except that it does
+ * not encode records it would throw away: its size in bytes stays that of the (empty) file.
  */
 export const discardingJournalFs: JournalFs = {
   write: (_fd, _buf, _offset, length) => length,

@@ -1,7 +1,7 @@
 /**
  * A journal on discardingJournalFs (a backtest's, whose file is deleted when the run ends) behaves as one on the
  * real disk — same folded state, same record count, durable appends resolve after the same flush — while nothing
- * is written to the file.
+ * is written to the file (nor encoded: its size in bytes stays the empty file's).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +46,7 @@ describe('discardingJournalFs', () => {
     expect(await run(discard)).toEqual(await run(disk));
     expect(discard.state.orders).toEqual(disk.state.orders);
     expect(discard.writable).toBe(true);
+    expect(discard.size).toEqual({ records: disk.size.records, bytes: 0 });
     disk.close();
     discard.close();
     expect(readFileSync(join(dir, 'disk.journal'), 'utf8').length).toBeGreaterThan(0);
