@@ -48,28 +48,9 @@ export function maxFee(rates: { maker: DecimalT; taker: DecimalT }): DecimalT {
  * covers any sequence of fills of the remaining quantity (see the module note).
  */
 export function buyReserve(quantity: DecimalT, limit: DecimalT, fee: DecimalT): DecimalT {
-  // One order's reservation is asked for several times (risk's check, its in-flight sum for the next order of a
-  // batch, the simulator's hold), with the very same decimal objects: the recent answers are kept, by identity.
-  for (let i = 0; i < RESERVES; i++) {
-    const r = reserves[i]!;
-    if (r.limit === limit && r.quantity === quantity && r.fee === fee) return r.result;
-  }
   const exact = quantity.times(limit);
-  const result = ceil8(exact).plus(ceil8(exact.times(fee)));
-  reserves[nextReserve] = { quantity, limit, fee, result };
-  nextReserve = (nextReserve + 1) % RESERVES;
-  return result;
+  return ceil8(exact).plus(ceil8(exact.times(fee)));
 }
-
-/** The last few {@link buyReserve} answers (decimals are immutable: the same objects give the same answer). */
-const RESERVES = 8;
-const reserves: { quantity: DecimalT | undefined; limit: DecimalT | undefined; fee: DecimalT | undefined; result: DecimalT }[] = Array.from({ length: RESERVES }, () => ({
-  quantity: undefined,
-  limit: undefined,
-  fee: undefined,
-  result: new Decimal(0),
-}));
-let nextReserve = 0;
 
 /** What a buyer pays for a fill: quote plus its commission. */
 export function buyCost(quantity: DecimalT, rate: DecimalT, fee: DecimalT): DecimalT {

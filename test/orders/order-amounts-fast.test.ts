@@ -1,41 +1,11 @@
-/**
- * Two shortcuts on the order path against the arithmetic they skip: buyReserve's memory of recent answers (by the
- * identity of its decimal arguments) and InFlightOrder.remaining giving the quantity itself while nothing filled.
- */
+/** InFlightOrder.remaining gives the quantity itself while nothing filled: the same value as subtracting the fill. */
 import { describe, expect, it } from 'vitest';
 import { Decimal, dec } from '../../src/core/decimal.js';
 import { mulberry32 } from '../../src/core/prng.js';
-import { buyReserve, ceil8 } from '../../src/model/trading-amounts.js';
 import type { Order } from '../../src/model/order.js';
 import { InFlightOrder } from '../../src/orders/in-flight.js';
 
-/** buyReserve's rule, computed afresh. */
-const plainReserve = (q: Decimal, limit: Decimal, fee: Decimal) => {
-  const exact = q.times(limit);
-  return ceil8(exact).plus(ceil8(exact.times(fee)));
-};
-
 describe('order amount shortcuts', () => {
-  it('buyReserve answers as the plain rule for reused and fresh arguments alike', () => {
-    const rnd = mulberry32(99);
-    const pool: Decimal[] = [];
-    const pick = () => {
-      // Reuse an object already seen (the memory's hit), or make a new one (sometimes equal in value to an old one).
-      if (pool.length > 0 && rnd() < 0.6) return pool[Math.floor(rnd() * pool.length)]!;
-      const d = dec((rnd() * 50000).toFixed(Math.floor(rnd() * 9)));
-      pool.push(d);
-      if (pool.length > 40) pool.shift();
-      return d;
-    };
-    const fees = [dec('0.0035'), dec('0.0025'), dec('0'), dec('0.0075')];
-    for (let n = 0; n < 20000; n++) {
-      const q = pick();
-      const limit = pick();
-      const fee = fees[Math.floor(rnd() * fees.length)]!;
-      expect(buyReserve(q, limit, fee).toFixed()).toBe(plainReserve(q, limit, fee).toFixed());
-    }
-  });
-
   it('InFlightOrder.remaining is the quantity less what filled, whatever filled', () => {
     const rnd = mulberry32(5);
     for (let n = 0; n < 2000; n++) {
