@@ -106,23 +106,36 @@ export function quoteLadder(
  */
 export function marketTouch(book: ReadonlyOrderBook, own: readonly Order[]): { bid: Decimal | undefined; ask: Decimal | undefined } {
   const { bid, ask } = book.ladder();
-  return { bid: bestOfOthers(bid, restingAt(own, 'BUY')), ask: bestOfOthers(ask, restingAt(own, 'SELL')) };
+  return { bid: bestOfOthers(bid, own, 'BUY'), ask: bestOfOthers(ask, own, 'SELL') };
 }
 
-/** What our own open orders of one side still rest, per rate. */
-function restingAt(own: readonly Order[], direction: Order['direction']): Map<string, Decimal> {
-  const at = new Map<string, Decimal>();
-  for (const o of own) {
-    if (o.direction !== direction || !o.limit || !o.quantity) continue;
-    const key = o.limit.toFixed();
-    at.set(key, (at.get(key) ?? ZERO).plus(o.quantity.minus(o.fillQuantity ?? ZERO)));
+/** The best level (of a side, best first) where someone besides us rests: more than our own orders there still rest. */
+function bestOfOthers(levels: readonly OrderBookEntry[], own: readonly Order[], direction: Order['direction']): Decimal | undefined {
+  // A handful of own orders: summing those at each level's rate beats building a map keyed by rate text.
+  for (const l of levels) {
+    let ours = ZERO;
+    for (const o of own) {
+      if (o.direction !== direction || !o.limit || !o.quantity || !o.limit.eq(l.rate)) continue;
+      ours = ours.plus(o.quantity.minus(o.fillQuantity ?? ZERO));
+    }
+    if (l.quantity.gt(ours)) return l.rate;
   }
-  return at;
+  return undefined;
 }
 
-/** The best level (of a side, best first) where someone besides us rests. */
-function bestOfOthers(levels: readonly OrderBookEntry[], ours: Map<string, Decimal>): Decimal | undefined {
-  return levels.find((l) => l.quantity.gt(ours.get(l.rate.toFixed()) ?? ZERO))?.rate;
+/**
+ * {@link quoteLadder} for one market, remembering the last answer: a requote with the same mid and position (a
+ * third of them when the book moved beyond our touch, or a fill changed nothing we price from) gets that ladder
+ * again instead of the same arithmetic and rounding done anew.
+ */
+export function ladderFor(p: MarketMakerParams, precision: number | undefined, steps: LadderSteps = ladderSteps(p)): (mid: Decimal, position: Decimal) => { bids: Quote[]; asks: Quote[] } {
+  let last: { mid: Decimal; position: Decimal; ladder: { bids: Quote[]; asks: Quote[] } } | undefined;
+  return (mid, position) => {
+    if (last && last.mid.eq(mid) && last.position.eq(position)) return last.ladder;
+    const ladder = quoteLadder(mid, position, p, precision, steps);
+    last = { mid, position, ladder };
+    return ladder;
+  };
 }
 
 /** Same rates and quantities, in the same order. */
@@ -134,7 +147,7 @@ function sameQuotes(a: Quote[], b: Quote[]): boolean {
 function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): Observable<Intent> {
   const p = ctx.params;
   const precision = ctx.marketInfo(market)?.precision;
-  const steps = ladderSteps(p);
+  const ladder = ladderFor(p, precision);
   let book: ReadonlyOrderBook | undefined;
   // Requote when the book moves or when one of our orders fills (the position, hence the skew, changed).
   const triggers$ = merge(ctx.book$(market).pipe(tap((b) => (book = b))), ctx.fills$(market));
@@ -146,12 +159,12 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): O
       if (!book) return undefined;
       const { bid, ask } = marketTouch(book, ctx.account.openOrders(market));
       if (!bid || !ask) return undefined; // one-sided or empty book (besides us): no mid, no quotes
-      const ladder = quoteLadder(bid.plus(ask).div(TWO), ctx.portfolio.position(market), p, precision, steps);
+      const { bids, asks } = ladder(bid.plus(ask).div(TWO), ctx.portfolio.position(market));
       // Never cross the book: a bid at or above the best ask would take liquidity instead of providing it
       // (it can happen with a strong skew on a tight book). Drop such quotes rather than pay the spread.
       return {
-        bids: ladder.bids.filter((q) => q.rate.lt(ask)),
-        asks: ladder.asks.filter((q) => q.rate.gt(bid)),
+        bids: bids.filter((q) => q.rate.lt(ask)),
+        asks: asks.filter((q) => q.rate.gt(bid)),
       };
     }),
     filter((l): l is { bids: Quote[]; asks: Quote[] } => l !== undefined),

@@ -19,6 +19,7 @@ import { drainMicrotasks, flushMicrotasks, VirtualClock } from '../../src/core/c
 import type { Decimal } from '../../src/core/decimal.js';
 import type { BotConfig } from '../../src/runtime/bot-config.js';
 import type { BacktestVenueConfig } from '../../src/runtime/config/backtest-venue.js';
+import { discardingJournalFs } from '../../src/orders/journal-appender.js';
 import { Kernel } from '../../src/runtime/kernel.js';
 import { defaultSimConfig, type MarketConfig } from '../../src/sim/config.js';
 import { marketsFromRecordedList } from '../../src/sim/driver/recorded-markets.js';
@@ -141,6 +142,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       journalPath: join(dir, 'journal.jsonl'),
       journalCompactBytes: 0,
       journalFsync: false,
+      // The journal file is deleted with `dir` when the run ends: nothing would ever read what is written to it.
+      journalFs: discardingJournalFs,
       depth: cfg.depth,
       baseDir,
       onStrategyFailure: cfg.onStrategyFailure,

@@ -4,12 +4,21 @@
  * the recorded book), risk denials by reason, and the assumptions in force. Everything is plain data with exact
  * decimal strings; nothing depends on the wall clock, so the same run gives the same JSON.
  */
-import { type Decimal, toWire8, ZERO } from '../../src/core/decimal.js';
+import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import { formatFixed } from '../../src/core/decimal-format.js';
 import type { Order } from '../../src/model/order.js';
 import type { OrderEvent } from '../../src/orders/order-events.js';
 import type { SimEngine } from '../../src/sim/engine.js';
 import type { ReportEquityPoint, ReportFill, ReportInput, ReportOrder, ReportPricePoint } from '../report/report-input.js';
 import type { BacktestVenue } from '../venue/backtest-venue.js';
+
+/**
+ * `d.toFixed(8)` byte for byte (the report's decimal strings), without decimal.js's rounded copy: every order
+ * event writes six of them (see src/core/decimal-format.ts and its randomized test against toFixed).
+ */
+function toWire8(d: Decimal): string {
+  return formatFixed(d, 8);
+}
 
 /** Mid of a market's recorded book (or the side there is, or the last trade), undefined when nothing is known. */
 export function recordedMid(venue: BacktestVenue, symbol: string): Decimal | undefined {
@@ -161,22 +170,18 @@ export class ReportBuilder {
 function reportOrder(o: Order, strategy: string | undefined, clientOrderId: string, before: ReportOrder | undefined): ReportOrder {
   const open = o.status === 'OPEN';
   const complete = o.quantity !== undefined && o.fillQuantity.eq(o.quantity);
-  return {
-    clientOrderId,
-    id: o.id,
-    strategy,
-    marketSymbol: o.marketSymbol,
-    direction: o.direction,
-    type: o.type,
-    ...(o.quantity !== undefined ? { quantity: toWire8(o.quantity) } : {}),
-    ...(o.limit !== undefined ? { limit: toWire8(o.limit) } : {}),
-    ...(o.ceiling !== undefined ? { ceiling: toWire8(o.ceiling) } : {}),
-    timeInForce: o.timeInForce,
-    createdAt: before?.createdAt ?? o.createdAt.getTime(),
-    ...(o.closedAt ? { closedAt: o.closedAt.getTime() } : {}),
-    outcome: open ? 'OPEN' : complete || (o.quantity === undefined && o.fillQuantity.gt(0)) ? 'CLOSED' : 'CANCELLED',
-    fillQuantity: toWire8(o.fillQuantity),
-    proceeds: toWire8(o.proceeds),
-    commission: toWire8(o.commission),
-  };
+  // Fields set one by one in the report's key order (JSON keeps insertion order), without a spread object per
+  // optional field.
+  const r = { clientOrderId, id: o.id, strategy, marketSymbol: o.marketSymbol, direction: o.direction, type: o.type } as ReportOrder;
+  if (o.quantity !== undefined) r.quantity = toWire8(o.quantity);
+  if (o.limit !== undefined) r.limit = toWire8(o.limit);
+  if (o.ceiling !== undefined) r.ceiling = toWire8(o.ceiling);
+  r.timeInForce = o.timeInForce;
+  r.createdAt = before?.createdAt ?? o.createdAt.getTime();
+  if (o.closedAt) r.closedAt = o.closedAt.getTime();
+  r.outcome = open ? 'OPEN' : complete || (o.quantity === undefined && o.fillQuantity.gt(0)) ? 'CLOSED' : 'CANCELLED';
+  r.fillQuantity = toWire8(o.fillQuantity);
+  r.proceeds = toWire8(o.proceeds);
+  r.commission = toWire8(o.commission);
+  return r;
 }

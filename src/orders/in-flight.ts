@@ -160,7 +160,9 @@ export class InFlightOrder {
   get remaining(): Decimal | undefined {
     const q = this.order?.quantity ?? this.request?.quantity;
     if (q === undefined) return undefined;
-    return q.sub(this.order?.fillQuantity ?? ZERO);
+    const filled = this.order?.fillQuantity;
+    // Unfilled (most orders, most of the time): the quantity itself, not an equal copy made by subtracting zero.
+    return filled === undefined || filled.isZero() ? q : q.sub(filled);
   }
 
   /** Move to `to`; throws {@link InFlightTransitionError} when the machine has no such edge. */

@@ -28,6 +28,18 @@ export const nodeJournalFs: JournalFs = {
   truncate: (fd, length) => ftruncateSync(fd, length),
 };
 
+/**
+ * File calls that keep nothing: for a run whose journal file is deleted when the run ends (a backtest), where
+ * writing it would only cost a system call per group commit. The journal behaves as with a disk that never fails
+ * (records are folded into its state and counted; durable appends resolve once "written"), except that it does
+ * not encode records it would throw away: its size in bytes stays that of the (empty) file.
+ */
+export const discardingJournalFs: JournalFs = {
+  write: (_fd, _buf, _offset, length) => length,
+  fsync: () => {},
+  truncate: () => {},
+};
+
 /** A journal write that failed; nothing of it is in the file unless `torn` (then nothing may follow it). */
 export class JournalWriteError extends RexbotError {
   /** The file could not be cut back: it may end in a partial record, and every write is refused until it can. */

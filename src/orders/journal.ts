@@ -35,7 +35,7 @@ import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync,
 import { dirname } from 'node:path';
 import { RexbotError } from '../core/errors.js';
 import { compactRecords } from './journal-compaction.js';
-import { JournalAppender, type JournalFs, JournalWriteError, nodeJournalFs } from './journal-appender.js';
+import { discardingJournalFs, JournalAppender, type JournalFs, JournalWriteError, nodeJournalFs } from './journal-appender.js';
 import { appendHistory, syncDirectory, writeAll } from './journal-fs.js';
 import { JournalCorruptError, parseJournal } from './journal-parse.js';
 import { encodeRecord, type JournalRecord } from './journal-records.js';
@@ -51,6 +51,8 @@ interface Pending {
   durable: boolean;
   record: JournalRecord;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** The temporary file a compaction writes before renaming it over the journal at `path`. */
 export function compactionTempPath(path: string): string {
@@ -91,6 +93,8 @@ export class Journal {
   #size: JournalSize;
   readonly #historyPath: string | undefined;
   #fsync = true;
+  /** On {@link discardingJournalFs} nothing is written: records are folded and counted but never encoded. */
+  #discard = false;
   #auto: AutoCompactOptions | undefined;
   #autoScheduled = false;
   #autoNextBytes = 0;
@@ -148,6 +152,7 @@ export class Journal {
     if (!existed || early.length > 0) syncDirectory(path);
     const journal = new Journal(path, fd, records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath, options.fs ?? nodeJournalFs);
     journal.#fsync = options.fsync ?? true;
+    journal.#discard = options.fs === discardingJournalFs;
     return journal;
   }
 
@@ -269,7 +274,7 @@ export class Journal {
     this.#waiters = [];
     try {
       if (this.#fd === undefined) throw new RexbotError('JOURNAL_CLOSED', `journal ${this.path} is closed`);
-      const buf = Buffer.from(queue.map((p) => `${p.line}\n`).join(''), 'utf8');
+      const buf = this.#discard ? EMPTY : Buffer.from(queue.map((p) => `${p.line}\n`).join(''), 'utf8');
       this.#appender.write(buf, this.#fsync && queue.some((p) => p.durable));
       this.#written += queue.length;
       this.#size.records += queue.length;
@@ -363,7 +368,8 @@ export class Journal {
 
   #enqueue(record: JournalRecord, durable: boolean): void {
     this.#atOpen = false;
-    this.#queue.push({ line: encodeRecord(record), durable, record });
+    // A discarding journal has no file to write the text to: its lines would only be thrown away.
+    this.#queue.push({ line: this.#discard ? '' : encodeRecord(record), durable, record });
     if (!this.#scheduled) {
       this.#scheduled = true;
       // A microtask, not a timer: every append of this tick joins one write, and nothing waits on the clock.

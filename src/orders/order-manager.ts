@@ -21,6 +21,7 @@ import type { PendingOrder } from '../risk/order-reserve.js';
 import { intentProblem } from '../model/intent-validate.js';
 import type { Counter } from 'prom-client';
 import { createLogger } from '../telemetry/logger.js';
+import { tallyOf } from '../telemetry/counter-tally.js';
 import { metricName } from '../telemetry/metrics.js';
 import { BracketArming } from './bracket-legs.js';
 import { DeferredIntents } from './deferred-intents.js';
@@ -76,7 +77,8 @@ export class OrderManager {
   readonly #deferred: DeferredIntents;
   readonly #brackets: BracketArming;
   readonly #sub: Subscription;
-  readonly #count: (labels: Record<string, string>) => void;
+  /** Counts one in `order_manager_total{what, kind}` (a tally: handed to prom-client when scraped). */
+  readonly #count: (what: string, kind: string) => void;
   #closed = false;
 
   /** Every event of every strategy. */
@@ -95,7 +97,8 @@ export class OrderManager {
         help: 'Order manager activity: intents by kind, events by type, requests by operation and outcome',
         labelNames: ['what', 'kind'],
       });
-    this.#count = (labels) => counter?.inc({ what: labels.what ?? '', kind: labels.kind ?? '' });
+    const tally = counter && tallyOf(counter, ['what', 'kind']);
+    this.#count = tally ? (what, kind) => tally.inc(what, kind) : () => {};
     const emit = (e: OrderEvent) => this.#emit(e);
     this.#tracker = new OrderTracker({
       registry: this.#registry,
@@ -126,7 +129,7 @@ export class OrderManager {
       newId: this.#newId,
       log: this.#log,
       emit,
-      count: (operation, outcome) => this.#count({ what: `request_${operation}`, kind: outcome }),
+      count: (operation, outcome) => this.#count(`request_${operation}`, outcome),
     });
     this.#deferred = new DeferredIntents((strategy, intent) => this.submit(strategy, intent));
     this.#brackets = new BracketArming({
@@ -175,12 +178,12 @@ export class OrderManager {
     const problem = intentProblem(intent);
     if (problem) {
       const key = typeof (intent as { key?: unknown } | null)?.key === 'string' ? (intent as { key: string }).key : '';
-      this.#count({ what: 'intent', kind: 'invalid' });
+      this.#count('intent', 'invalid');
       this.#emit({ type: 'denied', strategy, intentKey: key, reasons: [{ code: 'INVALID_INTENT', message: `strategy '${strategy}': intent.${problem.field} ${problem.problem}` }], at });
       return;
     }
     try {
-      this.#count({ what: 'intent', kind: intent.kind });
+      this.#count('intent', intent.kind);
       if (this.#closed) {
         this.#emit({ type: 'rejected', strategy, intentKey: intent.key, code: 'MANAGER_CLOSED', message: 'the order manager is closed', at });
         return;
@@ -381,8 +384,9 @@ export class OrderManager {
   }
 
   #emit(e: OrderEvent): void {
-    this.#count({ what: 'event', kind: e.type });
-    this.#log.debug({ event: e.type, strategy: e.strategy, key: e.intentKey }, 'order event');
+    this.#count('event', e.type);
+    // Asked first: the fields object would be built for every event even with debug off.
+    if (this.#log.isLevelEnabled('debug')) this.#log.debug({ event: e.type, strategy: e.strategy, key: e.intentKey }, 'order event');
     try {
       this.#events.next(e);
     } catch (err) {

@@ -43,6 +43,47 @@ const levelKey = (l: LadderLevel): string => `${l.direction}|${l.rate.toFixed()}
  * ); // keep a, cancel b, place 97
  */
 export function diffLadder<T>(resting: readonly RestingQuote<T>[], desired: readonly LadderLevel[]): LadderDiff<T> {
+  return resting.length * desired.length <= SMALL ? diffSmall(resting, desired) : diffLadderByKey(resting, desired);
+}
+
+/** Up to this many (resting, desired) pairs, comparing them directly beats writing a text key per level. */
+const SMALL = 64;
+
+/** Equal as the level keys compare them: by value (the text of a decimal is its value), NaN equal to NaN. */
+function sameValue(a: Decimal, b: Decimal): boolean {
+  return a === b || a.eq(b) || (a.isNaN() && b.isNaN());
+}
+
+/**
+ * {@link diffLadderByKey} for a small ladder: each desired level, in order, takes the first resting order (in
+ * order) of equal side, rate and quantity not taken yet — the match the keyed lists make, without the keys.
+ */
+function diffSmall<T>(resting: readonly RestingQuote<T>[], desired: readonly LadderLevel[]): LadderDiff<T> {
+  const taken: boolean[] = new Array<boolean>(resting.length).fill(false);
+  const keep: RestingQuote<T>[] = [];
+  const place: LadderLevel[] = [];
+  for (const d of desired) {
+    let found = -1;
+    for (let i = 0; i < resting.length; i++) {
+      const r = resting[i]!;
+      if (!taken[i] && r.direction === d.direction && sameValue(r.rate, d.rate) && sameValue(r.quantity, d.quantity)) {
+        found = i;
+        break;
+      }
+    }
+    if (found < 0) place.push(d);
+    else {
+      taken[found] = true;
+      keep.push(resting[found]!);
+    }
+  }
+  const kept = new Set(keep);
+  const cancel = resting.filter((r) => !kept.has(r));
+  return { keep, cancel, place };
+}
+
+/** {@link diffLadder} through a text key per level: for any size of ladder. */
+export function diffLadderByKey<T>(resting: readonly RestingQuote<T>[], desired: readonly LadderLevel[]): LadderDiff<T> {
   const available = new Map<string, RestingQuote<T>[]>();
   for (const r of resting) {
     const k = levelKey(r);

@@ -12,6 +12,7 @@
  * a crash the peak is at most `checkEveryMs` old and the last equity at most `equityEveryMs`.
  */
 import type { Clock, TimerHandle } from '../core/clock.js';
+import { isDecimal } from '../core/decimal.js';
 import type { EquityCurveState } from '../portfolio/equity-curve.js';
 import type { Marks, Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine, RiskLimitState } from './risk-engine.js';
@@ -50,7 +51,10 @@ export class LimitsKeeper {
   readonly #equityEveryMs: number;
   #timer: TimerHandle | undefined;
   #lastKey: string | undefined;
+  /** What #lastKey was made from: while every part is the same value object again, the key is the same text. */
+  #lastParts: unknown[] | undefined;
   #lastEquity: string | undefined;
+  #lastEquityValue: EquityCurveState['equity'] | undefined;
   #lastWrite = Number.NEGATIVE_INFINITY;
 
   constructor(opts: LimitsKeeperOptions) {
@@ -74,14 +78,22 @@ export class LimitsKeeper {
     const curve = portfolio.equityState();
     const limits = risk.limitState();
     const { at: _at, equity, ...kept } = curve;
-    const key = JSON.stringify({ kept, limits });
-    const equityText = equity.toFixed();
+    // Checked every `checkEveryMs` with mostly nothing changed: the peaks, day open and restriction are then the
+    // very objects they were, and the key and equity text need not be written out again to compare.
+    const parts = sameParts(this.#lastParts, kept, limits);
+    const key = parts === undefined ? this.#lastKey : JSON.stringify({ kept, limits });
+    const equityText = equity === this.#lastEquityValue ? this.#lastEquity : equity.toFixed();
     const changed = key !== this.#lastKey;
+    // New objects with the text already written: remember them, so the next check compares them by identity.
+    if (!changed && parts !== undefined) this.#lastParts = parts;
+    if (equityText === this.#lastEquity) this.#lastEquityValue = equity;
     const stale = equityText !== this.#lastEquity && now - this.#lastWrite >= this.#equityEveryMs;
     if (!force && !changed && !stale) return false;
     this.#o.write({ at: now, curve, risk: limits });
     this.#lastKey = key;
+    this.#lastParts = parts ?? this.#lastParts;
     this.#lastEquity = equityText;
+    this.#lastEquityValue = equity;
     this.#lastWrite = now;
     return true;
   }
@@ -92,6 +104,27 @@ export class LimitsKeeper {
     this.#timer = undefined;
     this.check(true);
   }
+}
+
+/**
+ * The top-level values of `kept` and `limits` in key order, or undefined when they are exactly `last` (same keys,
+ * each value the same primitive or the same immutable decimal object, so JSON.stringify would write the same
+ * text). A value of any other kind (an object that could have changed inside) always counts as new.
+ */
+function sameParts(last: unknown[] | undefined, kept: object, limits: object): unknown[] | undefined {
+  const parts: unknown[] = [];
+  let same = last !== undefined;
+  for (const o of [kept, limits]) {
+    for (const k in o) {
+      const v = (o as Record<string, unknown>)[k];
+      const i = parts.length;
+      parts.push(k, v);
+      if (same && (last![i] !== k || last![i + 1] !== v || !(typeof v !== 'object' || v === null || isDecimal(v)))) same = false;
+    }
+    parts.push('|');
+    if (same && last![parts.length - 1] !== '|') same = false;
+  }
+  return same && parts.length === last!.length ? undefined : parts;
 }
 
 /**

@@ -26,6 +26,7 @@ import { type Decimal, ZERO } from '../core/decimal.js';
 import type { ProposedOrder, RiskReason, RiskVerdict } from '../model/intent.js';
 import { utcDay } from '../portfolio/equity-curve.js';
 import type { Marks } from '../portfolio/portfolio.js';
+import { type CounterTally, tallyOf } from '../telemetry/counter-tally.js';
 import { metricName, type Metrics } from '../telemetry/metrics.js';
 import { availableBalanceCheck } from './checks/available-balance.js';
 import { dustCheck } from './checks/dust.js';
@@ -133,8 +134,8 @@ export class RiskEngine {
   /** Daily-loss baseline set by resume(): the equity at the resume, for the rest of that UTC day. */
   #resumeBase: { day: number; equity: Decimal } | undefined;
   readonly #stats: RiskStats = { evaluated: 0, approved: 0, denied: 0, denialsByReason: {} };
-  readonly #denials: Counter<'reason'> | undefined;
-  readonly #evaluations: Counter<'verdict'> | undefined;
+  readonly #denials: CounterTally | undefined;
+  readonly #evaluations: CounterTally | undefined;
   readonly #stateGauge: Gauge | undefined;
   readonly #staleGauge: Gauge | undefined;
   #closed = false;
@@ -185,8 +186,11 @@ export class RiskEngine {
     this.#state$ = new BehaviorSubject<TradingStateChange>({ state: 'ACTIVE', reason: 'started', at: now });
     this.state$ = this.#state$.asObservable();
     if (metrics) {
-      this.#denials = reuse(metrics, 'risk_denials_total') ?? metrics.counter({ name: 'risk_denials_total', help: 'Orders denied by the risk engine, per reason code', labelNames: ['reason'] });
-      this.#evaluations = reuse(metrics, 'risk_evaluations_total') ?? metrics.counter({ name: 'risk_evaluations_total', help: 'Orders evaluated by the risk engine, per verdict', labelNames: ['verdict'] });
+      // Counted per evaluation: tallies, handed to prom-client when scraped (see counter-tally.ts).
+      const denials = reuse<Counter<'reason'>>(metrics, 'risk_denials_total') ?? metrics.counter({ name: 'risk_denials_total', help: 'Orders denied by the risk engine, per reason code', labelNames: ['reason'] });
+      this.#denials = tallyOf(denials, ['reason']);
+      const evaluations = reuse<Counter<'verdict'>>(metrics, 'risk_evaluations_total') ?? metrics.counter({ name: 'risk_evaluations_total', help: 'Orders evaluated by the risk engine, per verdict', labelNames: ['verdict'] });
+      this.#evaluations = tallyOf(evaluations, ['verdict']);
       this.#stateGauge = reuse(metrics, 'risk_trading_state') ?? metrics.gauge({ name: 'risk_trading_state', help: 'Trading state: 0 ACTIVE, 1 REDUCING, 2 HALTED' });
       this.#stateGauge.set(0);
       this.#staleGauge = reuse(metrics, 'equity_stale') ?? metrics.gauge({ name: 'equity_stale', help: 'Equity valued with a last known rate (1), or missing an amount no rate values (2); 0 when current' });
@@ -240,14 +244,14 @@ export class RiskEngine {
       this.#stats.denied++;
       for (const r of reasons) {
         this.#stats.denialsByReason[r.code] = (this.#stats.denialsByReason[r.code] ?? 0) + 1;
-        this.#denials?.inc({ reason: r.code });
+        this.#denials?.inc(r.code);
       }
-      this.#evaluations?.inc({ verdict: 'denied' });
+      this.#evaluations?.inc('denied');
       return { approved: false, reasons };
     }
     this.#stats.approved++;
     this.#approvals.push(now);
-    this.#evaluations?.inc({ verdict: 'approved' });
+    this.#evaluations?.inc('approved');
     return { approved: true, order: current };
   }
 

@@ -6,6 +6,8 @@
 import type { Logger } from 'pino';
 import { Subscription } from 'rxjs';
 import type { GatewayStreams } from '../gateway/exchange-gateway.js';
+import { tallyOf } from '../telemetry/counter-tally.js';
+import { HistogramBuffer } from '../telemetry/histogram-buffer.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { OrderActivityLog } from '../telemetry/order-activity-log.js';
 import type { Kernel } from './kernel.js';
@@ -13,14 +15,15 @@ import type { Kernel } from './kernel.js';
 /** Attach metrics and event logging to `kernel`; unsubscribe to detach. */
 export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: Logger; streams?: GatewayStreams; activity?: OrderActivityLog }): Subscription {
   const { metrics, kernel, logger, activity } = opts;
-  const events = metrics.counter({ name: 'order_events_total', help: 'Order events by type (outcome) and strategy', labelNames: ['type', 'strategy'] as const });
-  const fills = metrics.counter({ name: 'fills_total', help: 'Fills by strategy and market', labelNames: ['strategy', 'market'] as const });
-  const ackLatency = metrics.histogram({
+  // Counted per event: tallies, handed to prom-client when scraped (see counter-tally.ts).
+  const events = tallyOf(metrics.counter({ name: 'order_events_total', help: 'Order events by type (outcome) and strategy', labelNames: ['type', 'strategy'] as const }), ['type', 'strategy']);
+  const fills = tallyOf(metrics.counter({ name: 'fills_total', help: 'Fills by strategy and market', labelNames: ['strategy', 'market'] as const }), ['strategy', 'market']);
+  const ackLatency = new HistogramBuffer(metrics.histogram({
     name: 'order_ack_seconds',
     help: 'Time from a request being sent to the exchange acknowledging it',
     labelNames: ['strategy'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-  });
+  }), 'strategy');
   const resyncs = metrics.counter({ name: 'stream_resyncs_total', help: 'Stream resynchronizations by stream and reason', labelNames: ['stream', 'reason'] as const });
   const reconnects = metrics.counter({ name: 'stream_reconnects_total', help: 'Hub connections made again after the first (every stream resyncs after one)' });
   // Gauges are computed when scraped, from the state as it is then.
@@ -66,7 +69,7 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
   }));
   const sentAt = new Map<string, number>();
   sub.add(kernel.orders.events$.subscribe((e) => {
-    events.inc({ type: e.type, strategy: e.strategy });
+    events.inc(e.type, e.strategy);
     activity?.onEvent(e);
     switch (e.type) {
       case 'submitted':
@@ -74,19 +77,22 @@ export function kernelMetrics(opts: { metrics: Metrics; kernel: Kernel; logger: 
         break;
       case 'accepted': {
         const t0 = sentAt.get(e.clientOrderId);
-        if (t0 !== undefined) ackLatency.observe({ strategy: e.strategy }, Math.max(0, e.at - t0) / 1000);
+        if (t0 !== undefined) ackLatency.observe(e.strategy, Math.max(0, e.at - t0) / 1000);
         sentAt.delete(e.clientOrderId);
         // Per-acknowledgement detail is debug: the activity log writes placed orders as short grouped lines.
         if (logger.isLevelEnabled('debug')) logger.debug({ strategy: e.strategy, key: e.intentKey, market: e.order.marketSymbol, side: e.order.direction, type: e.order.type, qty: e.order.quantity?.toString(), limit: e.order.limit?.toString(), status: e.order.status }, 'order accepted');
         break;
       }
       case 'fill':
-        fills.inc({ strategy: e.strategy, market: e.marketSymbol });
+        fills.inc(e.strategy, e.marketSymbol);
         if (!activity) logger.info({ strategy: e.strategy, market: e.marketSymbol, side: e.direction, qty: e.quantity.toString(), rate: e.rate.toString(), fee: e.commission.toString(), taker: e.isTaker, position: kernel.portfolio.position(e.marketSymbol, e.strategy).toString() }, 'fill');
         break;
       case 'denied':
-        if (e.reasons.some((r) => r.code === 'INVALID_INTENT')) logger.error({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.message) }, 'invalid intent denied');
-        else logger.warn({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.code) }, 'intent denied by risk');
+        // Asked first: a strategy over the submit rate is denied at every requote, and the fields would be built
+        // for each denial even with the level off (a backtest's silent logger).
+        if (e.reasons.some((r) => r.code === 'INVALID_INTENT')) {
+          if (logger.isLevelEnabled('error')) logger.error({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.message) }, 'invalid intent denied');
+        } else if (logger.isLevelEnabled('warn')) logger.warn({ strategy: e.strategy, key: e.intentKey, reasons: e.reasons.map((r) => r.code) }, 'intent denied by risk');
         break;
       case 'rejected':
         sentAt.delete(e.clientOrderId ?? '');

@@ -54,7 +54,7 @@ export class OrderActivityLog {
       case 'closed':
         if (isCancelled(e)) {
           this.#counts.cancelled++;
-          this.#group(e.strategy, e.order.marketSymbol).cancelled++;
+          if (this.#logger.isLevelEnabled('info')) this.#group(e.strategy, e.order.marketSymbol).cancelled++;
         }
         break;
       case 'fill':
@@ -92,6 +92,8 @@ export class OrderActivityLog {
   }
 
   #placed(e: Accepted): void {
+    // Lines nobody will see (info off, as in a backtest) are not put together: only the counts matter then.
+    if (!this.#logger.isLevelEnabled('info')) return;
     const o = e.order;
     const price = o.limit !== undefined ? `@${o.limit.toFixed()}` : o.type === 'MARKET' ? ' at market' : '';
     const size = o.quantity !== undefined ? o.quantity.toFixed() : o.ceiling !== undefined ? `for ${o.ceiling.toFixed()}` : '';
@@ -99,6 +101,7 @@ export class OrderActivityLog {
   }
 
   #fill(e: Fill): void {
+    if (!this.#logger.isLevelEnabled('info')) return;
     this.#logger.info(
       { strategy: e.strategy, market: e.marketSymbol, side: e.direction, qty: e.quantity.toFixed(), rate: e.rate.toFixed(), fee: e.commission.toFixed(), taker: e.isTaker },
       `${e.strategy} ${e.marketSymbol}: filled ${e.direction} ${e.quantity.toFixed()}@${e.rate.toFixed()} (fee ${e.commission.toFixed()}${e.isTaker ? ', taker' : ''})`,

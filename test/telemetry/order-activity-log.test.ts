@@ -64,4 +64,29 @@ describe('log format', () => {
     expect(text).not.toContain('\u001b[');
     expect(prettyDestination(s.out)).toBeDefined();
   });
+  it('with info off (a backtest) builds no line but counts the same, and writes again once info is back on', async () => {
+    const events = (): OrderEvent[] => [
+      accepted(order({ direction: 'BUY', limit: dec('29990') })),
+      closed(order({ direction: 'BUY' })),
+      { type: 'fill', strategy: 'mm', intentKey: 'q', clientOrderId: 'c', orderId: 'o', marketSymbol: 'BTC-USD', direction: 'SELL', quantity: dec('0.001'), rate: dec('30010'), commission: dec('0.1'), isTaker: true, executionId: 'e', at: 0 },
+      { type: 'denied', strategy: 'mm', intentKey: 'q', reasons: [{ code: 'SUBMIT_RATE', message: 'too fast' }], at: 0 },
+    ];
+    const on = sink();
+    const off = sink();
+    const logOn = new OrderActivityLog(createLogger({ destination: on.out }));
+    const quiet = createLogger({ destination: off.out, level: 'warn' });
+    const logOff = new OrderActivityLog(quiet);
+    for (const e of events()) {
+      logOn.onEvent(e);
+      logOff.onEvent(e);
+    }
+    await Promise.resolve();
+    expect(off.text()).toBe('');
+    expect(on.text()).not.toBe('');
+    expect(logOff.takeCounts()).toEqual(logOn.takeCounts());
+    quiet.level = 'info';
+    logOff.onEvent(accepted(order({ direction: 'SELL', limit: dec('30010') })));
+    await Promise.resolve();
+    expect(off.text()).toContain('mm BTC-USD: placed SELL 0.002@30010');
+  });
 });

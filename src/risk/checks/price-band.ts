@@ -5,9 +5,20 @@
  * too large for the book. Without a mid (one side of the book empty, or no book) nothing can be judged and the
  * order is denied.
  */
-import { ZERO } from '../../core/decimal.js';
+import { dcmp, Decimal, ZERO } from '../../core/decimal.js';
 import { isMarketType, midOf, reason } from '../order-value.js';
 import type { RiskCheck } from '../risk-context.js';
+
+/**
+ * `diff / mid ≤ band` decided without the division, when it can be: with `band × mid` exact (the digits of both
+ * fit the precision, so the product is not rounded, and neither is `band`), `diff ≤ band × mid` means the exact
+ * quotient is at most `band`, and so is the quotient rounded to the precision (rounding is monotonic). False
+ * leaves it to the division (`mid` is positive here).
+ */
+function surelyWithin(diff: Decimal, mid: Decimal, band: Decimal): boolean {
+  if (band.sd() + mid.sd() > Decimal.precision) return false;
+  return dcmp(diff, band.times(mid)) <= 0;
+}
 
 /**
  * Denies orders priced too far from the mid (PRICE_BAND).
@@ -31,7 +42,9 @@ export const priceBandCheck: RiskCheck = {
       rate = estimate.worstRate;
     }
     if (!rate) return [];
-    const distance = rate.minus(mid).abs().div(mid);
+    const diff = rate.minus(mid).abs();
+    if (surelyWithin(diff, mid, band)) return [];
+    const distance = diff.div(mid);
     if (distance.lte(band)) return [];
     return [reason('PRICE_BAND', `rate ${rate.toFixed()} is ${distance.times(100).toFixed(2)} % from mid ${mid.toFixed()} (band ${band.times(100).toFixed()} %)`)];
   },
