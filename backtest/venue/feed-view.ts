@@ -125,17 +125,7 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       const rank = side.changeRank;
       if (rank >= depth) return NO_DELTAS;
       const l = side.atRank(rank)!;
-      keys.splice(rank, 0, key);
-      view.rates.splice(rank, 0, l.rate);
-      view.quantities.splice(rank, 0, l.quantity);
-      if (keys.length <= depth) return [{ rate: l.rate, quantity: l.quantity }];
-      keys.pop();
-      view.quantities.pop();
-      const left = view.rates.pop()!;
-      return [
-        { rate: l.rate, quantity: l.quantity },
-        { rate: left, quantity: ZERO },
-      ];
+      return insertAt(view, rank, key, l.rate, l.quantity, depth);
     }
     case 'remove': {
       // A level gone from `rank`: it leaves the view if it was in it, and the level now ranked last within `depth`
@@ -187,17 +177,7 @@ export function followMerged(side: RecordedSide, view: View, depth: number, mine
       let rank = side.changeRank;
       for (const m of mine) if (side.better(m.key, key) && !side.get(m.key)) rank++;
       if (rank >= depth) return NO_DELTAS;
-      keys.splice(rank, 0, key);
-      view.rates.splice(rank, 0, l.rate);
-      view.quantities.splice(rank, 0, l.quantity);
-      if (keys.length <= depth) return [{ rate: l.rate, quantity: l.quantity }];
-      keys.pop();
-      view.quantities.pop();
-      const left = view.rates.pop()!;
-      return [
-        { rate: l.rate, quantity: l.quantity },
-        { rate: left, quantity: ZERO },
-      ];
+      return insertAt(view, rank, key, l.rate, l.quantity, depth);
     }
     case 'remove': {
       const i = keys.indexOf(key);
@@ -238,6 +218,25 @@ export function followMerged(side: RecordedSide, view: View, depth: number, mine
       return [gone, entering];
     }
   }
+}
+
+/**
+ * A level entering the view at `rank` (within `depth`): its entry, and when that pushes the last shown level out of
+ * a full view, that level's removal after it (best first, as the general path's merge gives them).
+ */
+function insertAt(view: View, rank: number, key: number, rate: Decimal, quantity: Decimal, depth: number): OrderBookEntry[] {
+  const keys = view.keys;
+  keys.splice(rank, 0, key);
+  view.rates.splice(rank, 0, rate);
+  view.quantities.splice(rank, 0, quantity);
+  if (keys.length <= depth) return [{ rate, quantity }];
+  keys.pop();
+  view.quantities.pop();
+  const left = view.rates.pop()!;
+  return [
+    { rate, quantity },
+    { rate: left, quantity: ZERO },
+  ];
 }
 
 /** The level shown at `i` now holds `quantity` (rate `rate`): its entry, unless the quantity is the same. */
