@@ -19,7 +19,7 @@
  * orders they create and cancel go through this venue, so a triggered order meets the recorded book too.
  */
 import type { VirtualClock } from '../../src/core/clock.js';
-import { type Decimal, ONE, ZERO } from '../../src/core/decimal.js';
+import { type Decimal, ONE } from '../../src/core/decimal.js';
 import type { OrderBookMessage, StreamMessage } from '../../src/bittrex/hub/messages.js';
 import type { BatchResponse, BulkCancelResult, NewOrder, Order } from '../../src/model/order.js';
 import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-orders.js';
@@ -38,7 +38,8 @@ import { type BookSide, RecordedBook } from './recorded-book.js';
 import { privateMessage } from './private-messages.js';
 import { channelOf } from './message-channels.js';
 import { type BarLimitFill, barDecisions } from './bar-fills.js';
-import { type FillDecision, RestingQueues } from './resting-queues.js';
+import { RestingQueues } from './resting-queues.js';
+import { RecordedLiquidity } from './recorded-liquidity.js';
 
 /** Options of {@link BacktestVenue}. */
 export interface BacktestVenueOptions {
@@ -73,7 +74,8 @@ export class BacktestVenue {
   /** Sequence of each market's recorded book (rule 4 of the stream: a snapshot's Sequence, then each delta's). */
   readonly #bookSeq = new BookSequences();
   readonly stats: VenueStats = venueStats(this.#bookSeq);
-  readonly #liquidity: string;
+  /** The account that stands for the recording's side of our trades. */
+  readonly #liquidity: RecordedLiquidity;
   /** Each listed market's feed and queues. */
   readonly #markets = new Map<string, VenueMarket>();
   /** The market of the last event applied: the next is most often of the same one (no hashing of its name). */
@@ -91,16 +93,12 @@ export class BacktestVenue {
     this.clock = opts.clock;
     this.accountId = opts.accountId;
     this.#barRule = opts.barLimitFill ?? 'trade-through';
-    // Funds enough to stand for any recorded liquidity (it never runs out: the recording is the market).
-    const funding: Record<string, Decimal> = {};
     for (const m of opts.markets) {
       const market = this.engine.catalog.market(m);
-      funding[market.baseCurrencySymbol] = BIG;
-      funding[market.quoteCurrencySymbol] = BIG;
       const book = new RecordedBook();
       this.#markets.set(market.symbol, { feed: new MarketFeed(market.symbol, book), queues: new RestingQueues(book, opts.queueModel) });
     }
-    this.#liquidity = this.engine.createParticipant(funding);
+    this.#liquidity = new RecordedLiquidity(this.engine, this.accountId, opts.markets, this.stats);
     this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e));
     const engine = this.engine;
     this.conditionalOrders = new ConditionalOrders({
@@ -124,7 +122,7 @@ export class BacktestVenue {
 
   /** The recorded liquidity account (for tests and audits). */
   get liquidityAccountId(): string {
-    return this.#liquidity;
+    return this.#liquidity.id;
   }
 
   /** Receive every published message. */
@@ -173,13 +171,13 @@ export class BacktestVenue {
       // Only the changes of levels where we rest move a queue (onLevelChanges passes over the others).
       const changes = feed.book.applyWatched(e.bidDeltas, e.askDeltas, queues);
       if (changes === undefined) return;
-      this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
+      this.#liquidity.execute(feed.symbol, queues, queues.onLevelChanges(changes, e.at));
       this.#publishBook(feed);
       return;
     }
     const changes = feed.book.reset(e.bid, e.ask);
     if (changes.length === 0) return;
-    if (queues.size > 0) this.#execute(feed.symbol, queues.onLevelChanges(changes, e.at));
+    if (queues.size > 0) this.#liquidity.execute(feed.symbol, queues, queues.onLevelChanges(changes, e.at));
     this.#publishBook(feed);
   }
 
@@ -209,7 +207,7 @@ export class BacktestVenue {
         this.#publish({ name: 'trade', data: { sequence, marketSymbol: feed.symbol, deltas: e.trades } }, feed.tradeChannel);
         this.conditionalOrders.onTrades(feed.symbol, e.trades);
         if (queues.size > 0) {
-          this.#execute(feed.symbol, queues.onTrades(e.trades, e.at));
+          this.#liquidity.execute(feed.symbol, queues, queues.onTrades(e.trades, e.at));
           this.#publishBook(feed);
         }
         return;
@@ -222,7 +220,7 @@ export class BacktestVenue {
         // L2 book, fills from the book and trades instead).
         const bars = this.#barClose.has(feed.symbol) || (feed.book.bid.size === 0 && feed.book.ask.size === 0);
         if (e.final !== false && bars) {
-          if (queues.size > 0) this.#execute(feed.symbol, barDecisions(queues.orders(), e.candle, this.#barRule));
+          if (queues.size > 0) this.#liquidity.execute(feed.symbol, queues, barDecisions(queues.orders(), e.candle, this.#barRule));
           this.#barClose.set(feed.symbol, e.candle.close);
           // The book shown: both sides at the close, the bar's volume as an indication (fills are not limited by
           // it), so book-reading code (risk's price band, order value) works on bar data too.
@@ -253,16 +251,16 @@ export class BacktestVenue {
 
   #place(symbol: string, feed: MarketFeed, queues: RestingQueues, n: NewOrder): Order {
     const side: BookSide = n.direction === 'BUY' ? 'ask' : 'bid';
-    const placed = this.#offerRecorded(symbol, feed, side, n);
+    const placed = this.#liquidity.offer(symbol, feed.book.side(side), side, n, this.#barClose.get(symbol));
     let order: Order;
     try {
       order = this.engine.placeOrder(this.accountId, n);
     } finally {
-      this.#withdraw(placed, feed.book.side(side));
+      this.#liquidity.withdraw(placed, feed.book.side(side));
     }
     if (order.status === 'OPEN' && order.limit !== undefined) {
       queues.add(order.id, side === 'ask' ? 'bid' : 'ask', order.limit, order.quantity!.minus(order.fillQuantity));
-      this.#execute(symbol, queues.crossings());
+      this.#liquidity.execute(symbol, queues, queues.crossings());
     }
     return order;
   }
@@ -300,93 +298,6 @@ export class BacktestVenue {
     this.#offBus();
   }
 
-  /**
-   * Place, for the moment of one placement, the recorded opposite levels `n` can reach (less what we consumed) as
-   * resting orders of the liquidity account; enough of them to fill `n` whole.
-   */
-  #offerRecorded(symbol: string, feed: MarketFeed, side: BookSide, n: NewOrder): Array<{ id: string; key: number }> {
-    const placed: Array<{ id: string; key: number }> = [];
-    if (n.timeInForce === 'POST_ONLY_GOOD_TIL_CANCELLED' && n.limit === undefined) return placed;
-    const book = feed.book.side(side);
-    const close = this.#barClose.get(symbol);
-    if (close !== undefined) return this.#offerBar(symbol, side, close, n);
-    const limit = n.limit?.toNumber();
-    let quantity = ZERO;
-    let quote = ZERO;
-    const direction = side === 'ask' ? 'SELL' : 'BUY';
-    for (const l of book.levels()) {
-      if (limit !== undefined && book.better(limit, l.key)) break;
-      const available = l.quantity.minus(l.consumed);
-      if (available.lte(0)) continue;
-      const o = this.engine.placeOrder(
-        this.#liquidity,
-        { marketSymbol: symbol, direction, type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: available, limit: l.rate },
-        { recordedLiquidity: true },
-      );
-      this.stats.liquidityOrders++;
-      placed.push({ id: o.id, key: l.key });
-      quantity = quantity.plus(available);
-      quote = quote.plus(available.mul(l.rate));
-      if (n.quantity !== undefined ? quantity.gte(n.quantity) : n.ceiling !== undefined && quote.gte(n.ceiling)) break;
-    }
-    return placed;
-  }
-
-  /** Bar mode: the whole order offered at the last close, if it is marketable there (bars carry no depth). */
-  #offerBar(symbol: string, side: BookSide, close: Decimal, n: NewOrder): Array<{ id: string; key: number }> {
-    if (n.limit !== undefined && (side === 'ask' ? n.limit.lt(close) : n.limit.gt(close))) return [];
-    const quantity = n.quantity ?? n.ceiling!.div(close).mul('1.01').toDecimalPlaces(8, 0);
-    const o = this.engine.placeOrder(
-      this.#liquidity,
-      { marketSymbol: symbol, direction: side === 'ask' ? 'SELL' : 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity, limit: close },
-      { recordedLiquidity: true },
-    );
-    this.stats.liquidityOrders++;
-    return [{ id: o.id, key: close.toNumber() }];
-  }
-
-  /** Take back what our order left of the offered liquidity, and mark what it took as consumed. */
-  #withdraw(placed: ReadonlyArray<{ id: string; key: number }>, book: ReturnType<RecordedBook['side']>): void {
-    for (const p of placed) {
-      let o = this.engine.getOrder(this.#liquidity, p.id);
-      if (o.status === 'OPEN') o = this.engine.cancelOrder(this.#liquidity, p.id);
-      const level = book.get(p.key);
-      if (level && o.fillQuantity.gt(0)) level.consumed = level.consumed.plus(o.fillQuantity);
-    }
-  }
-
-  /** Execute decided fills of our resting orders: the liquidity account takes them at our price. */
-  #execute(symbol: string, decisions: readonly FillDecision[]): void {
-    if (decisions.length === 0) return;
-    const queues = this.#markets.get(symbol)!.queues;
-    for (const d of decisions) {
-      const before = this.engine.getOrder(this.accountId, d.order.id);
-      if (before.status !== 'OPEN') {
-        queues.remove(d.order.id);
-        continue;
-      }
-      const remaining = before.quantity!.minus(before.fillQuantity);
-      const quantity = d.quantity.gt(remaining) ? remaining : d.quantity;
-      this.engine.placeOrder(
-        this.#liquidity,
-        {
-          marketSymbol: symbol,
-          direction: d.order.side === 'bid' ? 'SELL' : 'BUY',
-          type: 'LIMIT',
-          timeInForce: 'IMMEDIATE_OR_CANCEL',
-          quantity,
-          limit: d.order.rate,
-        },
-        { recordedLiquidity: true },
-      );
-      this.stats.makerFills++;
-      const after = this.engine.getOrder(this.accountId, d.order.id);
-      if (!after.fillQuantity.minus(before.fillQuantity).eq(quantity)) this.stats.mismatches++;
-      if (after.status === 'OPEN') d.order.remaining = after.quantity!.minus(after.fillQuantity);
-      else queues.remove(d.order.id);
-    }
-  }
-
   #onEngineEvent(e: SimEvent): void {
     if (e.kind === 'order' && e.accountId === this.accountId) {
       const listed = this.#markets.get(e.delta.marketSymbol);
@@ -411,4 +322,3 @@ export class BacktestVenue {
   }
 }
 
-const BIG: Decimal = ZERO.plus('1e15');
