@@ -87,7 +87,7 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
     const c = text.charCodeAt(j);
     if (c >= 48 && c <= 57) {
       if (first >= 0) {
-        if (++n > 15) return parseLongPlainDecimal(text, start, end);
+        if (++n > 15) return parseLongPlainDecimal(text, i, end, sign);
         v = v * 10 + (c - 48);
         if (c !== 48) {
           vLast = v;
@@ -125,15 +125,11 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
   return new DecimalOfParts(sign, e, [w0, ((low - low2) / p2) | 0, (low2 * POW10[14 - rest]!) | 0]) as unknown as Decimal;
 }
 
-/** {@link parsePlainDecimal} of a value with more than 15 significant digits, word by word. */
-function parseLongPlainDecimal(text: string, start: number, end: number): Decimal | undefined {
-  let i = start;
-  let sign = 1;
-  if (i < end && text.charCodeAt(i) === 45) {
-    sign = -1;
-    i++;
-  }
-  if (i === end) return undefined;
+/**
+ * {@link parsePlainDecimal} of a value with more than 15 significant digits, word by word: `i` is where its digits
+ * start (after the sign the caller read), and the caller has checked there is at least one character.
+ */
+function parseLongPlainDecimal(text: string, i: number, end: number, sign: number): Decimal | undefined {
   let dot = -1;
   let first = -1;
   let last = -1;
