@@ -4,7 +4,8 @@
  * synthetic L2 events (1,000,000 by default; `BENCH_BACKTEST_EVENTS` changes it), with a no-op strategy and with
  * the example market maker, and the same file only read and parsed as the baseline. Each run is its own process,
  * so the peak RSS figures are comparable: 4× the events with the no-op strategy shows whether memory stays flat.
- * Parse and no-op run twice each, alternating, and each figure is its faster run.
+ * Parse and no-op run twice each, alternating, and each figure is its faster run. Every child runs with the node
+ * flags of `rexbot backtest` (a 32 MB semi-space: src/cli/relaunch.mjs says why).
  * Targets (issue 10): ≥ 1,000,000 events/s no-op, ≥ 500,000 with the market maker, pipeline within 3× of
  * read-and-parse, peak RSS at 4M within 10 % of 1M.
  */
@@ -12,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BACKTEST_NODE_FLAGS } from '../../src/cli/relaunch.mjs';
 import { repoPath } from '../helpers/shared.js';
 import type { Bench, Figure } from './harness.js';
 import { writeSyntheticRecording } from './backtest/write-recording.js';
@@ -23,8 +25,12 @@ interface ChildResult {
   maxRssMb: number;
 }
 
+/**
+ * One run in its own process, with the node flags `rexbot backtest` runs with (src/cli/relaunch.mjs), so the
+ * figures are the command's own; the read-and-parse baseline runs with the same flags, as the reader does in a run.
+ */
 function child(mode: 'parse' | 'noop' | 'mm', file: string): ChildResult {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', repoPath('test', 'bench', 'backtest', 'child.ts'), mode, file], {
+  const out = execFileSync(process.execPath, [...BACKTEST_NODE_FLAGS, '--import', 'tsx', repoPath('test', 'bench', 'backtest', 'child.ts'), mode, file], {
     cwd: repoPath(),
     encoding: 'utf8',
     maxBuffer: 1 << 20,

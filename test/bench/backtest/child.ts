@@ -1,8 +1,9 @@
 /**
- * One measured backtest run in its own process, so its peak RSS is its own: `node --import tsx child.ts <mode>
- * <file>` with mode `parse` (read and parse the file only), `noop` (the whole pipeline with a strategy that does
- * nothing) or `mm` (the example market maker). Prints one JSON line: { events, ms, cpuMs, maxRssMb }, and for
- * `noop` the book states and trades the strategy was given (`received`).
+ * One measured backtest run in its own process, so its peak RSS is its own: `node --max-semi-space-size=32
+ * --import tsx child.ts <mode> <file>` (the bench adds the node flags `rexbot backtest` runs with), with mode
+ * `parse` (read and parse the file only), `noop` (the whole pipeline with a strategy that does nothing) or `mm`
+ * (the example market maker). Prints one JSON line: { events, ms, cpuMs, maxRssMb }, and for `noop` the book
+ * states and trades the strategy was given (`received`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
