@@ -7,26 +7,32 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { createRecorder } from '../../src/recorder/recorder.js';
 import { parseSimConfig } from '../../src/runtime/sim-config.js';
 import { startSimulator, type RunningSimulator } from '../../src/runtime/simulator.js';
 import { loadReplayFiles } from '../../src/sim/driver/replay-load.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rexbot-replay-rec-'));
 const recording = join(dir, 'btc.jsonl.gz');
+const BOOK = 'orderbook_BTC-USD_25';
 let source: RunningSimulator;
 const started: RunningSimulator[] = [];
 
 beforeAll(async () => {
   source = await startSimulator(parseSimConfig('driver: { kind: synthetic, markets: [BTC-USD], historyHours: 0 }\n', '<source>'), { port: 0, env: {} });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  // Record until the file holds what the tests read (the book's snapshot and a change after it), not for a fixed
+  // time: on a loaded machine a 2 s recording could end before the first snapshot came back. `rexbot record`
+  // itself, --duration included, is test/recorder/record-command.test.ts's.
+  const recorder = createRecorder({ hubUrl: source.server.hubUrl, restUrl: source.server.restUrl, transport: 'classic', channels: [BOOK, 'trade_BTC-USD', 'ticker_BTC-USD'], out: recording });
+  await recorder.start();
   try {
-    const code = await main(['record', '--hub', source.server.hubUrl, '--rest', source.server.restUrl, '--channels', 'orderbook_BTC-USD_25,trade_BTC-USD,ticker_BTC-USD', '--out', recording, '--duration', '2']);
-    expect(code).toBe(0);
+    await vi.waitFor(() => expect(recorder.synced(BOOK)).toBeTypeOf('number'), { timeout: 30_000, interval: 20 });
+    const snapshot = recorder.synced(BOOK)!;
+    await vi.waitFor(() => expect(recorder.synced(BOOK)!).toBeGreaterThan(snapshot), { timeout: 30_000, interval: 20 });
   } finally {
-    err.mockRestore();
+    await recorder.stop();
   }
-}, 60_000);
+}, 90_000);
 
 afterAll(async () => {
   for (const s of [source, ...started]) await s?.stop();
