@@ -304,6 +304,15 @@ export class RiskEngine {
     if (!this.#closed) this.#refreshAt(this.#ctx.clock.now());
   }
 
+  /**
+   * Stop the engine's own interval: from now on whoever calls this re-evaluates it at least as often through
+   * {@link RiskEngine.refresh} (the kernel's LimitsKeeper does at every check, at the same interval), and a second
+   * timer would only repeat the same evaluation. Evaluations still refresh first, as always.
+   */
+  stopOwnInterval(): void {
+    this.#timer.cancel();
+  }
+
   /** Stop the interval and complete {@link RiskEngine.state$}. */
   close(): void {
     if (this.#closed) return;

@@ -180,6 +180,8 @@ export class Kernel {
     this.#startCompaction();
     // Only now: resuming needs the journal as it was opened.
     this.#limits.start();
+    // The keeper refreshes the engine at every check, at the engine's own interval: one timer, not two.
+    this.risk.stopOwnInterval();
     for (const c of this.configured) this.#startStrategy(c);
     this.#state = 'running';
     logger.info({ strategies: this.#strategies.map((s) => s.name), at: clock.now() }, 'kernel running');
