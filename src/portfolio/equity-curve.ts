@@ -54,6 +54,12 @@ export class EquityCurve {
   #maxDrawdown: Decimal = ZERO;
   #day: number;
   #dayOpen: Decimal = ZERO;
+  /**
+   * The equity object the last {@link EquityCurve.record} folded into the peak and the maximum drawdown (undefined
+   * after a restore or rebase): recording it again cannot move either (the peak only grows, from values recorded
+   * since, and none was), so those comparisons are skipped. Marks are mostly the same valuation again.
+   */
+  #settled: Decimal | undefined;
 
   /** Starts at equity zero at `startMs`; keeps at most `maxPoints` points (oldest dropped first). */
   constructor(startMs: number, maxPoints = 10_000) {
@@ -110,6 +116,7 @@ export class EquityCurve {
   restore(s: EquityCurveState): void {
     this.#points = [{ at: s.at, equity: s.equity }];
     this.#head = 0;
+    this.#settled = undefined;
     this.#peak = s.peak;
     this.#maxDrawdown = s.maxDrawdown;
     this.#day = s.day;
@@ -124,6 +131,7 @@ export class EquityCurve {
   rebase(at: number, equity: Decimal): void {
     this.#points = [{ at, equity }];
     this.#head = 0;
+    this.#settled = undefined;
     this.#peak = equity;
     this.#maxDrawdown = ZERO;
     this.#day = utcDay(at);
@@ -142,9 +150,12 @@ export class EquityCurve {
       this.#dayOpen = this.last.equity;
       this.#day = day;
     }
-    if (equity.gt(this.#peak)) this.#peak = equity;
-    const dd = this.#peak.minus(equity);
-    if (dd.gt(this.#maxDrawdown)) this.#maxDrawdown = dd;
+    if (equity !== this.#settled) {
+      if (equity.gt(this.#peak)) this.#peak = equity;
+      const dd = this.#peak.minus(equity);
+      if (dd.gt(this.#maxDrawdown)) this.#maxDrawdown = dd;
+      this.#settled = equity;
+    }
     const last = this.last;
     const point = { at: Math.max(at, last.at), equity };
     if (last.equity.eq(equity)) return point;

@@ -238,7 +238,8 @@ export class Portfolio {
     const v = this.#markedValuation(marks);
     const before = this.#valuation;
     this.#valuation = v;
-    if (before.stale.join() !== v.stale.join() || before.unvalued.join() !== v.unvalued.join()) this.#staleness.next(v);
+    // The same valuation again (reused: nothing changed) has the same lists.
+    if (v !== before && (before.stale.join() !== v.stale.join() || before.unvalued.join() !== v.unvalued.join())) this.#staleness.next(v);
     return this.#curve.record(this.#clock.now(), v.equity);
   }
 

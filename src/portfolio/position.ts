@@ -86,6 +86,7 @@ export class Position {
   #cost: Decimal = ZERO;
   #trading: Decimal = ZERO;
   #commission: Decimal = ZERO;
+  #realized: { trading: Decimal; commission: Decimal; value: Decimal } | undefined;
   #lastRate: Decimal = ZERO;
 
   constructor(strategy: string, marketSymbol: string, quoteCurrency: string) {
@@ -106,7 +107,13 @@ export class Position {
 
   /** Closed-lot PnL minus commission (quote). */
   get realizedPnl(): Decimal {
-    return this.#trading.minus(this.#commission);
+    // Read at every valuation (the risk engine values at each order it evaluates), changed only by fills: the
+    // difference is kept for the pair of values it was made from.
+    const memo = this.#realized;
+    if (memo && memo.trading === this.#trading && memo.commission === this.#commission) return memo.value;
+    const value = this.#trading.minus(this.#commission);
+    this.#realized = { trading: this.#trading, commission: this.#commission, value };
+    return value;
   }
 
   /** Commission paid (quote). */

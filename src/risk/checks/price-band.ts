@@ -16,8 +16,23 @@ import type { RiskCheck } from '../risk-context.js';
  * leaves it to the division (`mid` is positive here).
  */
 function surelyWithin(diff: Decimal, mid: Decimal, band: Decimal): boolean {
-  if (band.sd() + mid.sd() > Decimal.precision) return false;
-  return dcmp(diff, band.times(mid)) <= 0;
+  const edge = exactEdge(mid, band);
+  return edge !== undefined && dcmp(diff, edge) <= 0;
+}
+
+/** The last (mid, band) pair's exact `band × mid` (undefined: it would be rounded). */
+let last: { mid: Decimal; band: Decimal; precision: number; edge: Decimal | undefined } | undefined;
+
+/**
+ * `band × mid` when exact, else undefined. Kept for the last pair of objects (and precision): the orders of one
+ * requote are judged against one mid object (midOf keeps it while the touch holds) and one configured band.
+ */
+function exactEdge(mid: Decimal, band: Decimal): Decimal | undefined {
+  const precision = Decimal.precision;
+  if (last && last.mid === mid && last.band === band && last.precision === precision) return last.edge;
+  const edge = band.sd() + mid.sd() > precision ? undefined : band.times(mid);
+  last = { mid, band, precision, edge };
+  return edge;
 }
 
 /**
