@@ -5,7 +5,7 @@
  * Peak and maximum drawdown are updated incrementally as points arrive, so trimming old points (the list is
  * bounded) never changes them.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, deq, dgt, ZERO } from '../core/decimal.js';
 
 /** Milliseconds in a UTC day. */
 export const DAY_MS = 86_400_000;
@@ -151,14 +151,14 @@ export class EquityCurve {
       this.#day = day;
     }
     if (equity !== this.#settled) {
-      if (equity.gt(this.#peak)) this.#peak = equity;
+      if (dgt(equity, this.#peak)) this.#peak = equity;
       const dd = this.#peak.minus(equity);
-      if (dd.gt(this.#maxDrawdown)) this.#maxDrawdown = dd;
+      if (dgt(dd, this.#maxDrawdown)) this.#maxDrawdown = dd;
       this.#settled = equity;
     }
     const last = this.last;
     const point = { at: Math.max(at, last.at), equity };
-    if (last.equity.eq(equity)) return point;
+    if (last.equity === equity || deq(last.equity, equity)) return point;
     this.#points.push(point);
     // Dropping the oldest point moves the head; the array is spliced only once a whole buffer's worth is dropped,
     // since a splice per point would move every point kept, at each mark once the curve is full.

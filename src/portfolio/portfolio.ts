@@ -20,7 +20,7 @@
  */
 import { Observable, Subject } from 'rxjs';
 import type { Clock } from '../core/clock.js';
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, deq, ZERO } from '../core/decimal.js';
 import { RecentIds } from '../core/recent-ids.js';
 import type { OrderEvent } from '../orders/order-events.js';
 import { type EquityCurveState, type EquityPoint, EquityCurve } from './equity-curve.js';
@@ -257,7 +257,7 @@ export class Portfolio {
       for (const p of this.#positions.values()) {
         const mark = marks(p.marketSymbol);
         const was = memo.marks[i++];
-        if (mark === undefined || was === undefined ? mark !== was : mark !== was && !mark.eq(was)) {
+        if (mark === undefined || was === undefined ? mark !== was : mark !== was && !deq(mark, was)) {
           same = false;
           break;
         }

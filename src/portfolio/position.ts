@@ -10,7 +10,7 @@
  * (a flip). Commission is in the quote currency and is charged to realized PnL when paid (opening fills
  * included), which is the conservative choice for a risk limit: a loss shows as soon as the fee is gone.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, dlt, ZERO } from '../core/decimal.js';
 
 /** An open lot: `quantity` (always > 0) bought (long) or sold (short) at `rate`. */
 interface Lot {
@@ -134,7 +134,7 @@ export class Position {
   /** PnL of the open lots at `mark`: quantity × mark − signed cost. */
   unrealizedPnl(mark: Decimal): Decimal {
     if (this.#quantity.isZero()) return ZERO;
-    const signedCost = this.#quantity.lt(ZERO) ? this.#cost.neg() : this.#cost;
+    const signedCost = dlt(this.#quantity, ZERO) ? this.#cost.neg() : this.#cost;
     return this.#quantity.times(mark).minus(signedCost);
   }
 

@@ -22,7 +22,7 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import type { Counter, Gauge } from 'prom-client';
 import type { TimerHandle } from '../core/clock.js';
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, dgt, ZERO } from '../core/decimal.js';
 import type { ProposedOrder, RiskReason, RiskVerdict } from '../model/intent.js';
 import { utcDay } from '../portfolio/equity-curve.js';
 import type { Marks } from '../portfolio/portfolio.js';
@@ -338,7 +338,7 @@ export class RiskEngine {
     // An amount no rate values is missing from `equity`: judged on it, the limits would trip (or miss) by that
     // whole amount. They wait until it can be valued; the gauge and the portfolio's staleness$ say why.
     if (valuation.unvalued.length > 0) return;
-    if (equity.gt(this.#peak)) this.#peak = equity;
+    if (dgt(equity, this.#peak)) this.#peak = equity;
     const { maxDrawdown, dailyLossLimit } = this.#config;
     if (maxDrawdown) {
       const drawdown = this.#peak.minus(equity);

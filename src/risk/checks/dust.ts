@@ -4,7 +4,7 @@
  * market it is the value itself. When no rate links the quote currency to BTC the rule cannot be evaluated and
  * is skipped — as the exchange simulator does — rather than refusing every order of that market.
  */
-import { Decimal } from '../../core/decimal.js';
+import { Decimal, dgte } from '../../core/decimal.js';
 import { reason } from '../order-value.js';
 import type { RiskCheck } from '../risk-context.js';
 
@@ -35,7 +35,7 @@ export const dustCheck: RiskCheck = {
     const btc = quote === 'BTC' ? estimate.quote : ctx.btcValue?.(quote, estimate.quote);
     if (btc === undefined) return [];
     const min = minimumBtc(config.dustMinValueSatoshi);
-    if (btc.gte(min)) return [];
+    if (dgte(btc, min)) return [];
     return [reason('DUST', `order value ${btc.toFixed()} BTC is below the ${min.toFixed()} BTC minimum`)];
   },
 };

@@ -5,7 +5,7 @@
  * too large for the book. Without a mid (one side of the book empty, or no book) nothing can be judged and the
  * order is denied.
  */
-import { dcmp, Decimal, ZERO } from '../../core/decimal.js';
+import { dcmp, Decimal, dgt, ZERO } from '../../core/decimal.js';
 import { isMarketType, midOf, reason } from '../order-value.js';
 import type { RiskCheck } from '../risk-context.js';
 
@@ -48,7 +48,7 @@ export const priceBandCheck: RiskCheck = {
     const band = config.priceBand;
     if (!band) return [];
     const mid = midOf(ctx.marketStore, order.marketSymbol);
-    if (!mid?.gt(ZERO)) return [reason('PRICE_BAND', `${order.marketSymbol}: no mid price to check against`)];
+    if (!mid || !dgt(mid, ZERO)) return [reason('PRICE_BAND', `${order.marketSymbol}: no mid price to check against`)];
     let rate = order.limit;
     if (isMarketType(order)) {
       const estimate = ctx.estimate(order);
