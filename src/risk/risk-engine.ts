@@ -167,6 +167,7 @@ export class RiskEngine {
       portfolio: ctx.portfolio,
       ...(ctx.pendingOrders ? { pendingOrders: () => ctx.pendingOrders!() } : {}),
       ...(ctx.btcValue ? { btcValue: (c: string, a: Decimal) => ctx.btcValue!(c, a) } : {}),
+      ...(ctx.btcAtLeast ? { btcAtLeast: (c: string, a: Decimal, min: Decimal) => ctx.btcAtLeast!(c, a, min) } : {}),
       get tradingState() {
         return engine.state;
       },
