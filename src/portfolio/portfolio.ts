@@ -157,8 +157,11 @@ export class Portfolio {
 
   /** Signed base position in `marketSymbol` of `strategy`, or of all strategies together. */
   position(marketSymbol: string, strategy?: string): Decimal {
+    // A plain loop: asked at every requote, where the generator of #select cost an object and its protocol.
     let sum = ZERO;
-    for (const p of this.#select(strategy)) if (p.marketSymbol === marketSymbol) sum = sum.plus(p.quantity);
+    for (const p of this.#positions.values()) {
+      if (p.marketSymbol === marketSymbol && (strategy === undefined || p.strategy === strategy)) sum = sum.plus(p.quantity);
+    }
     return sum;
   }
 
