@@ -87,15 +87,30 @@ export function quoteLadder(
   precision?: number,
   steps: LadderSteps = ladderSteps(p),
 ): { bids: Quote[]; asks: Quote[] } {
+  return ladderAround(mid, skewFor(position, p), p, precision, steps);
+}
+
+/** What the position does to the ladder: the mid's multiplier, and which sides still quote. */
+interface Skew {
+  factor: Decimal;
+  bids: boolean;
+  asks: boolean;
+}
+
+function skewFor(position: Decimal, p: MarketMakerParams): Skew {
   // Inventory ratio in [-1, 1]: +1 at maxPosition long, -1 at maxPosition short.
   const ratio = Decimal.max(MINUS_ONE, Decimal.min(ONE, position.div(p.maxPosition)));
   // Long → shift everything down: our asks get hit more, our bids less, and inventory drifts back to zero.
-  const center = mid.times(ONE.minus(p.skew.times(ratio)));
+  // At the position limit, stop quoting the side that would grow the position further.
+  return { factor: ONE.minus(p.skew.times(ratio)), bids: ratio.lt(ONE), asks: ratio.gt(MINUS_ONE) };
+}
+
+function ladderAround(mid: Decimal, skew: Skew, p: MarketMakerParams, precision: number | undefined, steps: LadderSteps): { bids: Quote[]; asks: Quote[] } {
+  const center = mid.times(skew.factor);
   const bids: Quote[] = [];
   const asks: Quote[] = [];
-  // At the position limit, stop quoting the side that would grow the position further.
-  if (ratio.lt(ONE)) for (const f of steps.bid) bids.push({ rate: roundRate(center.times(f), precision, 'down'), quantity: p.size });
-  if (ratio.gt(MINUS_ONE)) for (const f of steps.ask) asks.push({ rate: roundRate(center.times(f), precision, 'up'), quantity: p.size });
+  if (skew.bids) for (const f of steps.bid) bids.push({ rate: roundRate(center.times(f), precision, 'down'), quantity: p.size });
+  if (skew.asks) for (const f of steps.ask) asks.push({ rate: roundRate(center.times(f), precision, 'up'), quantity: p.size });
   return { bids, asks };
 }
 
@@ -130,9 +145,12 @@ function bestOfOthers(levels: readonly OrderBookEntry[], own: readonly Order[], 
  */
 export function ladderFor(p: MarketMakerParams, precision: number | undefined, steps: LadderSteps = ladderSteps(p)): (mid: Decimal, position: Decimal) => { bids: Quote[]; asks: Quote[] } {
   let last: { mid: Decimal; position: Decimal; ladder: { bids: Quote[]; asks: Quote[] } } | undefined;
+  // The position moves only with our fills, the mid with the market: the skew is kept for the last position.
+  let lastSkew: { position: Decimal; skew: Skew } | undefined;
   return (mid, position) => {
     if (last && last.mid.eq(mid) && last.position.eq(position)) return last.ladder;
-    const ladder = quoteLadder(mid, position, p, precision, steps);
+    if (!lastSkew || !lastSkew.position.eq(position)) lastSkew = { position, skew: skewFor(position, p) };
+    const ladder = ladderAround(mid, lastSkew.skew, p, precision, steps);
     last = { mid, position, ladder };
     return ladder;
   };

@@ -16,7 +16,7 @@
  * again). Updates are applied only when they are not older than what is known (fill quantity never goes back,
  * a closed order never reopens), because the stream and REST answers race each other.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, dgt, dlt, ZERO } from '../core/decimal.js';
 import type { NewOrder, Order } from '../model/order.js';
 import type { BracketLegs, OrderRole } from './journal-records.js';
 
@@ -182,13 +182,13 @@ export class InFlightOrder {
     const known = this.order;
     if (known) {
       if (known.status === 'CLOSED' && order.status === 'OPEN') return false;
-      if (order.fillQuantity.lt(known.fillQuantity)) return false;
+      if (dlt(order.fillQuantity, known.fillQuantity)) return false;
     }
     if (this.state === 'CLOSED') return false;
     this.orderId = order.id;
     this.order = order;
     const next: InFlightState =
-      order.status === 'CLOSED' ? 'CLOSED' : this.state === 'CANCEL_PENDING' ? 'CANCEL_PENDING' : order.fillQuantity.gt(0) ? 'PARTIALLY_FILLED' : 'OPEN';
+      order.status === 'CLOSED' ? 'CLOSED' : this.state === 'CANCEL_PENDING' ? 'CANCEL_PENDING' : dgt(order.fillQuantity, ZERO) ? 'PARTIALLY_FILLED' : 'OPEN';
     this.transition(next);
     return true;
   }

@@ -262,6 +262,13 @@ export class OrderRequests {
     // Marked before anything is awaited, so a plan made meanwhile sees these cancels as pending.
     const cancels = cancelsIn.filter((c) => (c.state === 'OPEN' || c.state === 'PARTIALLY_FILLED') && c.orderId !== undefined);
     for (const c of cancels) c.transition('CANCEL_PENDING');
+    // One chunk (a quote ladder's usual batch): its places and cancels are the lists themselves, in order. (No
+    // operation at all makes no chunk: a chunk draws a batch id.)
+    const count = cancels.length + places.length;
+    if (count > 0 && count <= size) {
+      await this.#batchChunk(places.slice(), cancels);
+      return;
+    }
     const ops: ({ kind: 'cancel'; entry: InFlightOrder } | { kind: 'place'; entry: InFlightOrder })[] = [
       ...cancels.map((entry) => ({ kind: 'cancel' as const, entry })),
       ...places.map((entry) => ({ kind: 'place' as const, entry })),

@@ -8,7 +8,7 @@
  * fills the stream has not delivered gets them from GET /executions after a grace period.
  */
 import type { TimerHandle } from '../core/clock.js';
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, dgte, ZERO } from '../core/decimal.js';
 import type { ConditionalOrder } from '../model/conditional-order.js';
 import type { Execution, Order } from '../model/order.js';
 import type { AccountEvent } from '../store/account-store.js';
@@ -251,7 +251,7 @@ export class OrderTracker {
   }
 
   #fillsComplete(entry: InFlightOrder): boolean {
-    return entry.filledByExecutions.gte(entry.order?.fillQuantity ?? ZERO);
+    return dgte(entry.filledByExecutions, entry.order?.fillQuantity ?? ZERO);
   }
 
   // ---- closing ---------------------------------------------------------------------------------------------

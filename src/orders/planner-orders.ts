@@ -3,7 +3,7 @@
  * precision on the safe side, deciding whether an order can only shrink a position, and building the NewOrder
  * and conditional-order requests from risk-approved proposals.
  */
-import { Decimal, ZERO } from '../core/decimal.js';
+import { Decimal, dgt, dlt, dlte, ZERO } from '../core/decimal.js';
 import type { NewConditionalOrder } from '../model/conditional-order.js';
 import type { ConditionalOperand, OrderDirection } from '../model/enums.js';
 import type { OrderSpec, ProposedOrder } from '../model/intent.js';
@@ -30,7 +30,7 @@ export function roundRate(rate: Decimal, precision: number, direction: OrderDire
 export function reducesPosition(direction: OrderDirection, quantity: Decimal | undefined, position: Decimal): boolean {
   if (quantity === undefined) return false;
   // Against the shared ZERO: a number operand would be parsed into a new Decimal at every proposal.
-  return direction === 'SELL' ? position.gt(ZERO) && quantity.lte(position) : position.lt(ZERO) && quantity.lte(position.neg());
+  return direction === 'SELL' ? dgt(position, ZERO) && dlte(quantity, position) : dlt(position, ZERO) && dlte(quantity, position.neg());
 }
 
 /** The proposal for an order spec of `strategy`'s intent `intentKey`. */

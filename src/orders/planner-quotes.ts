@@ -9,7 +9,7 @@
  * `cancels + places = |resting| + |desired| − 2·|matched|` is the least possible, and the greedy multiset
  * match maximises |matched|.
  */
-import type { Decimal } from '../core/decimal.js';
+import { type Decimal, deq } from '../core/decimal.js';
 
 /** One desired level of a side. */
 export interface LadderLevel {
@@ -51,7 +51,7 @@ const SMALL = 64;
 
 /** Equal as the level keys compare them: by value (the text of a decimal is its value), NaN equal to NaN. */
 function sameValue(a: Decimal, b: Decimal): boolean {
-  return a === b || a.eq(b) || (a.isNaN() && b.isNaN());
+  return a === b || deq(a, b) || (a.isNaN() && b.isNaN());
 }
 
 /**

@@ -5,7 +5,7 @@
  * Peak and maximum drawdown are updated incrementally as points arrive, so trimming old points (the list is
  * bounded) never changes them.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, deq, dgt, ZERO } from '../core/decimal.js';
 
 /** Milliseconds in a UTC day. */
 export const DAY_MS = 86_400_000;
@@ -54,6 +54,12 @@ export class EquityCurve {
   #maxDrawdown: Decimal = ZERO;
   #day: number;
   #dayOpen: Decimal = ZERO;
+  /**
+   * The equity object the last {@link EquityCurve.record} folded into the peak and the maximum drawdown (undefined
+   * after a restore or rebase): recording it again cannot move either (the peak only grows, from values recorded
+   * since, and none was), so those comparisons are skipped. Marks are mostly the same valuation again.
+   */
+  #settled: Decimal | undefined;
 
   /** Starts at equity zero at `startMs`; keeps at most `maxPoints` points (oldest dropped first). */
   constructor(startMs: number, maxPoints = 10_000) {
@@ -110,6 +116,7 @@ export class EquityCurve {
   restore(s: EquityCurveState): void {
     this.#points = [{ at: s.at, equity: s.equity }];
     this.#head = 0;
+    this.#settled = undefined;
     this.#peak = s.peak;
     this.#maxDrawdown = s.maxDrawdown;
     this.#day = s.day;
@@ -124,6 +131,7 @@ export class EquityCurve {
   rebase(at: number, equity: Decimal): void {
     this.#points = [{ at, equity }];
     this.#head = 0;
+    this.#settled = undefined;
     this.#peak = equity;
     this.#maxDrawdown = ZERO;
     this.#day = utcDay(at);
@@ -142,12 +150,15 @@ export class EquityCurve {
       this.#dayOpen = this.last.equity;
       this.#day = day;
     }
-    if (equity.gt(this.#peak)) this.#peak = equity;
-    const dd = this.#peak.minus(equity);
-    if (dd.gt(this.#maxDrawdown)) this.#maxDrawdown = dd;
+    if (equity !== this.#settled) {
+      if (dgt(equity, this.#peak)) this.#peak = equity;
+      const dd = this.#peak.minus(equity);
+      if (dgt(dd, this.#maxDrawdown)) this.#maxDrawdown = dd;
+      this.#settled = equity;
+    }
     const last = this.last;
     const point = { at: Math.max(at, last.at), equity };
-    if (last.equity.eq(equity)) return point;
+    if (last.equity === equity || deq(last.equity, equity)) return point;
     this.#points.push(point);
     // Dropping the oldest point moves the head; the array is spliced only once a whole buffer's worth is dropped,
     // since a splice per point would move every point kept, at each mark once the curve is full.

@@ -20,7 +20,7 @@
  */
 import { Observable, Subject } from 'rxjs';
 import type { Clock } from '../core/clock.js';
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, deq, ZERO } from '../core/decimal.js';
 import { RecentIds } from '../core/recent-ids.js';
 import type { OrderEvent } from '../orders/order-events.js';
 import { type EquityCurveState, type EquityPoint, EquityCurve } from './equity-curve.js';
@@ -157,8 +157,11 @@ export class Portfolio {
 
   /** Signed base position in `marketSymbol` of `strategy`, or of all strategies together. */
   position(marketSymbol: string, strategy?: string): Decimal {
+    // A plain loop: asked at every requote, where the generator of #select cost an object and its protocol.
     let sum = ZERO;
-    for (const p of this.#select(strategy)) if (p.marketSymbol === marketSymbol) sum = sum.plus(p.quantity);
+    for (const p of this.#positions.values()) {
+      if (p.marketSymbol === marketSymbol && (strategy === undefined || p.strategy === strategy)) sum = sum.plus(p.quantity);
+    }
     return sum;
   }
 
@@ -238,7 +241,8 @@ export class Portfolio {
     const v = this.#markedValuation(marks);
     const before = this.#valuation;
     this.#valuation = v;
-    if (before.stale.join() !== v.stale.join() || before.unvalued.join() !== v.unvalued.join()) this.#staleness.next(v);
+    // The same valuation again (reused: nothing changed) has the same lists.
+    if (v !== before && (before.stale.join() !== v.stale.join() || before.unvalued.join() !== v.unvalued.join())) this.#staleness.next(v);
     return this.#curve.record(this.#clock.now(), v.equity);
   }
 
@@ -256,7 +260,7 @@ export class Portfolio {
       for (const p of this.#positions.values()) {
         const mark = marks(p.marketSymbol);
         const was = memo.marks[i++];
-        if (mark === undefined || was === undefined ? mark !== was : mark !== was && !mark.eq(was)) {
+        if (mark === undefined || was === undefined ? mark !== was : mark !== was && !deq(mark, was)) {
           same = false;
           break;
         }

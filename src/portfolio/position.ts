@@ -10,7 +10,7 @@
  * (a flip). Commission is in the quote currency and is charged to realized PnL when paid (opening fills
  * included), which is the conservative choice for a risk limit: a loss shows as soon as the fee is gone.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, dlt, ZERO } from '../core/decimal.js';
 
 /** An open lot: `quantity` (always > 0) bought (long) or sold (short) at `rate`. */
 interface Lot {
@@ -86,6 +86,7 @@ export class Position {
   #cost: Decimal = ZERO;
   #trading: Decimal = ZERO;
   #commission: Decimal = ZERO;
+  #realized: { trading: Decimal; commission: Decimal; value: Decimal } | undefined;
   #lastRate: Decimal = ZERO;
 
   constructor(strategy: string, marketSymbol: string, quoteCurrency: string) {
@@ -106,7 +107,13 @@ export class Position {
 
   /** Closed-lot PnL minus commission (quote). */
   get realizedPnl(): Decimal {
-    return this.#trading.minus(this.#commission);
+    // Read at every valuation (the risk engine values at each order it evaluates), changed only by fills: the
+    // difference is kept for the pair of values it was made from.
+    const memo = this.#realized;
+    if (memo && memo.trading === this.#trading && memo.commission === this.#commission) return memo.value;
+    const value = this.#trading.minus(this.#commission);
+    this.#realized = { trading: this.#trading, commission: this.#commission, value };
+    return value;
   }
 
   /** Commission paid (quote). */
@@ -127,7 +134,7 @@ export class Position {
   /** PnL of the open lots at `mark`: quantity × mark − signed cost. */
   unrealizedPnl(mark: Decimal): Decimal {
     if (this.#quantity.isZero()) return ZERO;
-    const signedCost = this.#quantity.lt(ZERO) ? this.#cost.neg() : this.#cost;
+    const signedCost = dlt(this.#quantity, ZERO) ? this.#cost.neg() : this.#cost;
     return this.#quantity.times(mark).minus(signedCost);
   }
 

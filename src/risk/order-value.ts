@@ -7,7 +7,7 @@
  *   worst rate is the last level the walk reaches. If the book is too thin, the rest is valued at its last level
  *   and the estimate says it is incomplete.
  */
-import { Decimal, ZERO } from '../core/decimal.js';
+import { Decimal, deq, ZERO } from '../core/decimal.js';
 import type { OrderBookEntry } from '../model/market.js';
 import type { ProposedOrder, RiskReason } from '../model/intent.js';
 import type { ReadonlyMarketStore } from '../store/market-store.js';
@@ -55,7 +55,7 @@ let last: { bid: Decimal; ask: Decimal; mid: Decimal } | undefined;
  * every order of a batch; the answer for the last pair asked is kept, and given again for an equal pair.
  */
 export function midRate(bid: Decimal, ask: Decimal): Decimal {
-  if (last && (bid === last.bid || bid.eq(last.bid)) && (ask === last.ask || ask.eq(last.ask))) return last.mid;
+  if (last && (bid === last.bid || deq(bid, last.bid)) && (ask === last.ask || deq(ask, last.ask))) return last.mid;
   last = { bid, ask, mid: bid.plus(ask).div(TWO) };
   return last.mid;
 }

@@ -46,6 +46,11 @@ export interface RiskContext {
   portfolio: Portfolio;
   /** BTC value of `amount` of `currency` (for the dust rule); undefined when no rate is known. */
   btcValue?(currency: string, amount: Decimal): Decimal | undefined;
+  /**
+   * True only when `btcValue(currency, amount)` is surely at least `min` (false: not sure, ask btcValue). Lets the
+   * dust rule pass an order without converting its value (a division through an inverse market such as BTC-USD).
+   */
+  btcAtLeast?(currency: string, amount: Decimal, min: Decimal): boolean;
 }
 
 /** What a check sees besides the order: the engine's context plus the engine's own state. */

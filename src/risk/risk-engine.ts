@@ -22,7 +22,7 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import type { Counter, Gauge } from 'prom-client';
 import type { TimerHandle } from '../core/clock.js';
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, dgt, ZERO } from '../core/decimal.js';
 import type { ProposedOrder, RiskReason, RiskVerdict } from '../model/intent.js';
 import { utcDay } from '../portfolio/equity-curve.js';
 import type { Marks } from '../portfolio/portfolio.js';
@@ -167,6 +167,7 @@ export class RiskEngine {
       portfolio: ctx.portfolio,
       ...(ctx.pendingOrders ? { pendingOrders: () => ctx.pendingOrders!() } : {}),
       ...(ctx.btcValue ? { btcValue: (c: string, a: Decimal) => ctx.btcValue!(c, a) } : {}),
+      ...(ctx.btcAtLeast ? { btcAtLeast: (c: string, a: Decimal, min: Decimal) => ctx.btcAtLeast!(c, a, min) } : {}),
       get tradingState() {
         return engine.state;
       },
@@ -304,6 +305,15 @@ export class RiskEngine {
     if (!this.#closed) this.#refreshAt(this.#ctx.clock.now());
   }
 
+  /**
+   * Stop the engine's own interval: from now on whoever calls this re-evaluates it at least as often through
+   * {@link RiskEngine.refresh} (the kernel's LimitsKeeper does at every check, at the same interval), and a second
+   * timer would only repeat the same evaluation. Evaluations still refresh first, as always.
+   */
+  stopOwnInterval(): void {
+    this.#timer.cancel();
+  }
+
   /** Stop the interval and complete {@link RiskEngine.state$}. */
   close(): void {
     if (this.#closed) return;
@@ -329,7 +339,7 @@ export class RiskEngine {
     // An amount no rate values is missing from `equity`: judged on it, the limits would trip (or miss) by that
     // whole amount. They wait until it can be valued; the gauge and the portfolio's staleness$ say why.
     if (valuation.unvalued.length > 0) return;
-    if (equity.gt(this.#peak)) this.#peak = equity;
+    if (dgt(equity, this.#peak)) this.#peak = equity;
     const { maxDrawdown, dailyLossLimit } = this.#config;
     if (maxDrawdown) {
       const drawdown = this.#peak.minus(equity);

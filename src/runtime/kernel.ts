@@ -19,6 +19,7 @@ import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskEngine } from '../risk/risk-engine.js';
 import { LimitsKeeper, restoreLimitState } from '../risk/limits-keeper.js';
 import { midOf } from '../risk/order-value.js';
+import { quotientSurelyAtLeast } from '../risk/checks/dust.js';
 import { createStrategyContext } from '../strategy/strategy-context.js';
 import { loadConfiguredStrategy, type ConfiguredStrategy } from '../strategy/load-strategy.js';
 import { runStrategy, type RunningStrategy } from '../strategy/strategy-runner.js';
@@ -81,6 +82,7 @@ export class Kernel {
         pendingOrders: () => orders.pendingOrders(),
         portfolio: this.portfolio,
         btcValue: (c, amount) => this.#btcValue(c, amount),
+        btcAtLeast: (c, amount, min) => this.#btcAtLeast(c, amount, min),
       },
       metrics,
     );
@@ -180,6 +182,8 @@ export class Kernel {
     this.#startCompaction();
     // Only now: resuming needs the journal as it was opened.
     this.#limits.start();
+    // The keeper refreshes the engine at every check, at the engine's own interval: one timer, not two.
+    this.risk.stopOwnInterval();
     for (const c of this.configured) this.#startStrategy(c);
     this.#state = 'running';
     logger.info({ strategies: this.#strategies.map((s) => s.name), at: clock.now() }, 'kernel running');
@@ -319,6 +323,14 @@ export class Kernel {
         resolve();
       });
     });
+  }
+
+  /** Whether {@link Kernel.#btcValue} is surely at least `min`, decided without its division (see the dust rule). */
+  #btcAtLeast(currency: string, amount: Decimal, min: Decimal): boolean {
+    // BTC itself and a direct market are valued without a division: #btcValue decides those.
+    if (currency === 'BTC' || midOf(this.live.market, `${currency}-BTC`)) return false;
+    const inverse = midOf(this.live.market, `BTC-${currency}`);
+    return inverse !== undefined && quotientSurelyAtLeast(amount, inverse, min);
   }
 
   #btcValue(currency: string, amount: Decimal): Decimal | undefined {

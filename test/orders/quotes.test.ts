@@ -135,3 +135,35 @@ describe('OrderManager: quote ladders', () => {
     expect(ofType(rig.events, 'rejected')).toEqual([]);
   });
 });
+
+describe('OrderManager: a batch in chunks', () => {
+  // The chunking rule: cancels first, then placements, cut every `batchSize` operations, each chunk's cancels then
+  // its placements. A batch of one chunk (a ladder's usual) takes the lists as they are: it must send the same.
+  it('sends what the chunking rule makes of random ladders, in one chunk or many', async () => {
+    let seed = 3;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (const batchSize of [1, 2, 3, 5, 50]) {
+      rig = await makeRig({ deps: { batchSize } });
+      const batches = spyBatches(rig);
+      let live: string[] = [];
+      for (let round = 0; round < 6; round++) {
+        // Keep some levels, drop the others, add new ones.
+        const kept = live.filter(() => rand(2) === 0);
+        const added = Array.from({ length: rand(6) }, (_, i) => String(29000 - round * 100 - i * 10));
+        const want = [...kept, ...added];
+        const cancels = live.length - kept.length;
+        batches.length = 0;
+        rig.manager.submit('mm', { kind: 'quotes', key: 'l', marketSymbol: M, bids: want.map((r) => q(r)), asks: [] });
+        await rig.settle();
+        const ops = [...Array<string>(cancels).fill('DELETE'), ...Array<string>(added.length).fill('POST')];
+        const expected: string[][] = [];
+        for (let i = 0; i < ops.length; i += batchSize) expected.push(ops.slice(i, i + batchSize));
+        expect(batches.map((b) => b.map((o) => o.operation))).toEqual(expected);
+        expect(batches.flat().filter((o) => o.operation === 'POST').map((o) => (o.payload as { limit: { toFixed(): string } }).limit.toFixed())).toEqual(added);
+        live = want;
+        expect(resting(rig)).toHaveLength(live.length);
+      }
+      await rig.cleanup();
+    }
+  });
+});

@@ -55,6 +55,7 @@ describe('market-maker fast paths', () => {
         else if (r < 0.4) position = dec(((rnd() - 0.5) * 0.3).toFixed(3));
         else if (r < 0.45) position = dec(rnd() < 0.5 ? '0.2' : '-0.2');
         else if (r < 0.5) mid = new Decimal(mid.toFixed(6));
+        else if (r < 0.55) position = new Decimal(position.toFixed());
         expect(text(ladder(mid, position))).toEqual(text(quoteLadder(mid, position, p, precision, ladderSteps(p))));
       }
     }

@@ -4,7 +4,7 @@
  * market it is the value itself. When no rate links the quote currency to BTC the rule cannot be evaluated and
  * is skipped — as the exchange simulator does — rather than refusing every order of that market.
  */
-import { Decimal } from '../../core/decimal.js';
+import { Decimal, dgt, dgte, ZERO } from '../../core/decimal.js';
 import { reason } from '../order-value.js';
 import type { RiskCheck } from '../risk-context.js';
 
@@ -16,6 +16,29 @@ let minimum = { satoshi: Number.NaN, btc: new Decimal(0) };
 function minimumBtc(satoshi: number): Decimal {
   if (minimum.satoshi !== satoshi) minimum = { satoshi, btc: new Decimal(satoshi).div(SATOSHI_PER_BTC) };
   return minimum.btc;
+}
+
+/** The last (minimum, rate) pair's exact `minimum × rate` (undefined: it would be rounded). */
+let edge: { min: Decimal; rate: Decimal; precision: number; product: Decimal | undefined } | undefined;
+
+/**
+ * Whether `amount ÷ rate`, rounded to the precision as decimal.js divides, is surely at least `min` — decided by
+ * the product instead of the division where it can be: with `min × rate` exact (the digits of both fit the
+ * precision) and `rate` positive, `amount ≥ min × rate` means the exact quotient is at least `min`, and so is the
+ * rounded one (rounding is monotonic, `min` is representable). False means "not sure": divide. The product is kept
+ * for the last (min, rate) objects (one configured minimum; one mid object while the touch holds).
+ *
+ * @example
+ * quotientSurelyAtLeast(dec('300'), dec('30000.5'), dec('0.0005')); // true: 300 ≥ 15.00025
+ */
+export function quotientSurelyAtLeast(amount: Decimal, rate: Decimal, min: Decimal): boolean {
+  const precision = Decimal.precision;
+  let e = edge;
+  if (!e || e.min !== min || e.rate !== rate || e.precision !== precision) {
+    const product = dgt(rate, ZERO) && min.sd() + rate.sd() <= precision ? min.times(rate) : undefined;
+    e = edge = { min, rate, precision, product };
+  }
+  return e.product !== undefined && dgte(amount, e.product);
 }
 
 /**
@@ -32,10 +55,12 @@ export const dustCheck: RiskCheck = {
     const estimate = ctx.estimate(order);
     if (!market || !estimate) return [];
     const quote = market.quoteCurrencySymbol;
+    const min = minimumBtc(config.dustMinValueSatoshi);
+    // Most orders are worth far more than the minimum: when the context can say so without dividing, done.
+    if (quote !== 'BTC' && ctx.btcAtLeast?.(quote, estimate.quote, min)) return [];
     const btc = quote === 'BTC' ? estimate.quote : ctx.btcValue?.(quote, estimate.quote);
     if (btc === undefined) return [];
-    const min = minimumBtc(config.dustMinValueSatoshi);
-    if (btc.gte(min)) return [];
+    if (dgte(btc, min)) return [];
     return [reason('DUST', `order value ${btc.toFixed()} BTC is below the ${min.toFixed()} BTC minimum`)];
   },
 };

@@ -7,7 +7,7 @@
  * amount that buys it, rounded up to 8 decimals) — except an order that reduces a position: enlarging it could
  * flip the position, so it is denied instead.
  */
-import { Decimal, ZERO } from '../../core/decimal.js';
+import { Decimal, dgte, ZERO } from '../../core/decimal.js';
 import { baseSize, reason } from '../order-value.js';
 import type { RiskCheck } from '../risk-context.js';
 import { AMOUNT_DECIMALS } from './precision.js';
@@ -26,7 +26,7 @@ export const minTradeSizeCheck: RiskCheck = {
     if (!market) return [];
     const size = baseSize(order, ctx);
     // An order that cannot be sized is denied by the checks that need its value.
-    if (size === undefined || size.gte(market.minTradeSize)) return [];
+    if (size === undefined || dgte(size, market.minTradeSize)) return [];
     if (config.minTradeSizePolicy === 'round' && !order.reducesPosition && size.gt(ZERO)) {
       if (order.type === 'LIMIT' || order.type === 'MARKET') return { order: { ...order, quantity: market.minTradeSize } };
       // Ceiling orders: scale the ceiling by minimum ÷ size (the average rate stays the same).

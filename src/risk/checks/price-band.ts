@@ -5,7 +5,7 @@
  * too large for the book. Without a mid (one side of the book empty, or no book) nothing can be judged and the
  * order is denied.
  */
-import { dcmp, Decimal, ZERO } from '../../core/decimal.js';
+import { dcmp, Decimal, dgt, ZERO } from '../../core/decimal.js';
 import { isMarketType, midOf, reason } from '../order-value.js';
 import type { RiskCheck } from '../risk-context.js';
 
@@ -16,8 +16,23 @@ import type { RiskCheck } from '../risk-context.js';
  * leaves it to the division (`mid` is positive here).
  */
 function surelyWithin(diff: Decimal, mid: Decimal, band: Decimal): boolean {
-  if (band.sd() + mid.sd() > Decimal.precision) return false;
-  return dcmp(diff, band.times(mid)) <= 0;
+  const edge = exactEdge(mid, band);
+  return edge !== undefined && dcmp(diff, edge) <= 0;
+}
+
+/** The last (mid, band) pair's exact `band × mid` (undefined: it would be rounded). */
+let last: { mid: Decimal; band: Decimal; precision: number; edge: Decimal | undefined } | undefined;
+
+/**
+ * `band × mid` when exact, else undefined. Kept for the last pair of objects (and precision): the orders of one
+ * requote are judged against one mid object (midOf keeps it while the touch holds) and one configured band.
+ */
+function exactEdge(mid: Decimal, band: Decimal): Decimal | undefined {
+  const precision = Decimal.precision;
+  if (last && last.mid === mid && last.band === band && last.precision === precision) return last.edge;
+  const edge = band.sd() + mid.sd() > precision ? undefined : band.times(mid);
+  last = { mid, band, precision, edge };
+  return edge;
 }
 
 /**
@@ -33,7 +48,7 @@ export const priceBandCheck: RiskCheck = {
     const band = config.priceBand;
     if (!band) return [];
     const mid = midOf(ctx.marketStore, order.marketSymbol);
-    if (!mid?.gt(ZERO)) return [reason('PRICE_BAND', `${order.marketSymbol}: no mid price to check against`)];
+    if (!mid || !dgt(mid, ZERO)) return [reason('PRICE_BAND', `${order.marketSymbol}: no mid price to check against`)];
     let rate = order.limit;
     if (isMarketType(order)) {
       const estimate = ctx.estimate(order);

@@ -39,6 +39,16 @@ describe('price-band without the division', () => {
       if (band.sd() + mid.sd() <= Decimal.precision && rate.minus(mid).abs().lte(edge)) fast++;
       const got = priceBandCheck.check(order({ limit: rate }), checkCtx(fx), config({ priceBand: band }));
       expect('order' in got ? [] : got.map((x) => x.message)).toEqual(reference(rate, mid, band));
+      // The same book (the same mid object) again, as for the other orders of a requote: with the same band, with
+      // another one (exact or not), and with the same band object under another mid.
+      const other = rnd() < 0.5 ? band : rnd() < 0.5 ? dec(`0.${digits(1 + Math.floor(rnd() * 3))}1`) : dec(`0.${digits(35)}1`);
+      const again = mid.plus(mid.times(rnd() * 0.12).times(side));
+      const got2 = priceBandCheck.check(order({ limit: again }), checkCtx(fx), config({ priceBand: other }));
+      expect('order' in got2 ? [] : got2.map((x) => x.message)).toEqual(reference(again, mid, other));
+      fx.book('BTC-USD', [lvl('1', bid.plus(1).toFixed())], [lvl('1', ask.plus(1).toFixed())]);
+      const moved = mid.plus(1);
+      const got3 = priceBandCheck.check(order({ limit: again }), checkCtx(fx), config({ priceBand: other }));
+      expect('order' in got3 ? [] : got3.map((x) => x.message)).toEqual(reference(again, moved, other));
     }
     expect(fast).toBeGreaterThan(500);
   });
