@@ -202,6 +202,12 @@ export class ConditionalOrders {
   onTrades(marketSymbol: string, trades: readonly Trade[]): void {
     if (trades.length === 0) return;
     const symbol = this.#d.catalog.market(marketSymbol).symbol;
+    if (!this.#store.anyOpenOnMarket(symbol)) {
+      // Nothing watches this market (the usual case, on every recorded trade of a backtest): only the last rate is
+      // remembered, as the loop below would leave it, without a snapshot of the open ones and a set of modified.
+      this.#lastRate.set(symbol, trades[trades.length - 1]!.rate);
+      return;
+    }
     const modified = new Set<Entry>();
     // Nothing closes while trades are observed (actions run later, through the clock), so one snapshot serves.
     const open = this.#store.openOnMarket(symbol);
