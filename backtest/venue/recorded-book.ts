@@ -224,9 +224,17 @@ export class RecordedBook {
    * when none of our orders rests in this market (no queue to update), without a change object per level.
    */
   update(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[]): boolean {
+    // Indexed loops: a reader hands out one shared frozen empty list, and a for-of over lists of two elements kinds
+    // allocated an iterator and a result per step here.
     let changed = false;
-    for (const e of bidDeltas) if (!sameValue(this.bid.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
-    for (const e of askDeltas) if (!sameValue(this.ask.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
+    for (let i = 0; i < bidDeltas.length; i++) {
+      const e = bidDeltas[i]!;
+      if (!sameValue(this.bid.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
+    }
+    for (let i = 0; i < askDeltas.length; i++) {
+      const e = askDeltas[i]!;
+      if (!sameValue(this.ask.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
+    }
     return changed;
   }
 
@@ -237,14 +245,16 @@ export class RecordedBook {
    */
   applyWatched(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[], watch: LevelWatch): LevelChange[] | undefined {
     let changes: LevelChange[] | undefined;
-    for (const e of bidDeltas) {
+    for (let i = 0; i < bidDeltas.length; i++) {
+      const e = bidDeltas[i]!;
       const key = orderingKey(e.rate);
       const before = this.bid.set(e.rate, e.quantity, key);
       if (sameValue(before, e.quantity)) continue;
       changes ??= [];
       if (watch.watches('bid', key)) changes.push({ side: 'bid', key, rate: e.rate, before, after: e.quantity });
     }
-    for (const e of askDeltas) {
+    for (let i = 0; i < askDeltas.length; i++) {
+      const e = askDeltas[i]!;
       const key = orderingKey(e.rate);
       const before = this.ask.set(e.rate, e.quantity, key);
       if (sameValue(before, e.quantity)) continue;
