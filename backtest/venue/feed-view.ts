@@ -117,7 +117,9 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       const q = side.get(key)!.quantity;
       const old = view.quantities[i]!;
       view.quantities[i] = q;
-      return old === q || sameValue(old, q) ? NO_DELTAS : [{ quantity: q, rate: view.rates[i]! }];
+      if (old === q || sameValue(old, q)) return NO_DELTAS;
+      const rate = view.rates[i]!;
+      return recordedList(side, q, rate) ?? [{ quantity: q, rate }];
     }
     case 'insert': {
       // A new level at `rank`: it enters the view if it ranks within `depth`, and pushes the last one out of a
@@ -125,6 +127,15 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       const rank = side.changeRank;
       if (rank >= depth) return NO_DELTAS;
       const l = side.atRank(rank)!;
+      if (keys.length < depth) {
+        const list = recordedList(side, l.quantity, l.rate);
+        if (list !== undefined) {
+          keys.splice(rank, 0, key);
+          view.rates.splice(rank, 0, l.rate);
+          view.quantities.splice(rank, 0, l.quantity);
+          return list;
+        }
+      }
       return insertAt(view, rank, key, l.rate, l.quantity, depth);
     }
     case 'remove': {
@@ -136,7 +147,7 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       keys.splice(rank, 1);
       view.rates.splice(rank, 1);
       view.quantities.splice(rank, 1);
-      if (side.size < depth) return [{ quantity: ZERO, rate }];
+      if (side.size < depth) return recordedList(side, ZERO, rate) ?? [{ quantity: ZERO, rate }];
       const l = side.atRank(depth - 1)!;
       keys.push(l.key);
       view.rates.push(l.rate);
@@ -147,6 +158,18 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       ];
     }
   }
+}
+
+/**
+ * The recorded list of one entry that made the side's last change ({@link RecordedSide.changeList}), when that entry
+ * is `{ quantity, rate }` by value: the one-entry list {@link followChange} would otherwise build (the recorded
+ * entry's own objects are published, as immutable as the feed's); undefined otherwise.
+ */
+function recordedList(side: RecordedSide, quantity: Decimal, rate: Decimal): OrderBookEntry[] | undefined {
+  if (side.changeListVersion !== side.version) return undefined;
+  const e = side.changeList[0]!;
+  // A message's lists are only read (see NO_DELTAS): the readonly list goes out as one.
+  return (e.quantity === quantity || sameValue(e.quantity, quantity)) && (e.rate === rate || sameValue(e.rate, rate)) ? (side.changeList as OrderBookEntry[]) : undefined;
 }
 
 /**
