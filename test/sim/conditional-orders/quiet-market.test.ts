@@ -1,7 +1,7 @@
 /**
  * ConditionalOrders.onTrades on a market where nothing is open takes a short way (only the last rate is kept, no
- * snapshot of open orders): checked against the loop every trade goes through while something is open, by the
- * trigger prices of trailing stops created between random batches of trades on two markets.
+ * snapshot of open orders): checked against the loop every trade goes through while something is open, and against
+ * the rule, by the trigger prices of trailing stops created between random batches of trades on two markets.
  */
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
@@ -15,6 +15,7 @@ describe('onTrades on a market with nothing open', () => {
     const busy = setup();
     // On `busy`, account B keeps a stop on each market that never fires: every batch takes the general loop there.
     for (const m of ['BTC-USD', 'ETH-USD']) busy.co.create(B, stop('0.00000001', { marketSymbol: m, orderToCreate: marketSell(m) }));
+    const lastRate = new Map<string, string>();
     const got: string[] = [];
     const want: string[] = [];
     for (let step = 0; step < 400; step++) {
@@ -26,13 +27,19 @@ describe('onTrades on a market with nothing open', () => {
         const b = busy.co.create(A, n);
         got.push(`${market} ${q.triggerPrice?.toString() ?? '-'}`);
         want.push(`${market} ${b.triggerPrice?.toString() ?? '-'}`);
+        // And the rule itself: 10 % below the market's last trade rate.
+        const last = lastRate.get(market);
+        expect(q.triggerPrice?.toString()).toBe(last === undefined ? undefined : dec(last).times('0.9').toString());
         quiet.co.cancel(A, q.id);
         busy.co.cancel(A, b.id);
         continue;
       }
       const rates = Array.from({ length: 1 + rng.int(4) }, () => String(50 + rng.int(100)));
-      quiet.trade(market, ...rates);
-      busy.trade(market, ...rates);
+      // Named as given (the catalog upper-cases it), now one way, now another.
+      const name = rng.chance(0.3) ? market.toLowerCase() : market;
+      quiet.trade(name, ...rates);
+      busy.trade(name, ...rates);
+      lastRate.set(market, rates[rates.length - 1]!);
     }
     expect(got.length).toBeGreaterThan(50);
     expect(got).toEqual(want);
