@@ -173,9 +173,11 @@ const sharedValues: Decimal[] = new Array<Decimal>(1 << SHARED_BITS).fill(ZERO);
  * {@link parsePlainDecimal}, answering the Decimal it made for the same value lately instead of a new one: a table of
  * 4096 slots keyed by the scanned value (sign, exponent, significant digits: the same key for `1.50` and `1.5`,
  * which decimal.js represents identically). Decimal values are immutable, so a shared one is as good as a fresh
- * one wherever only values count; do not use it where identity may matter. Recorded data repeats a few rates and
- * quantities over and over: a hit costs no allocation (two objects per value otherwise, ~110 bytes, most of the
- * young-generation garbage a recorded book line made). Values of more than 15 significant digits are not shared.
+ * one wherever only values count; do not use it where identity may matter. Recorded data repeats a few rates over
+ * and over: a hit costs no allocation (two objects per value otherwise, ~110 bytes, the largest part of the
+ * young-generation garbage a recorded book line made). For values that rarely repeat it costs more than it saves (a
+ * table churned by them keeps young decimals alive across collections). Values of more than 15 significant digits
+ * are not shared.
  *
  * @example
  * parseSharedDecimal('30009', 0, 5) === parseSharedDecimal('"30009.0"', 1, 8) // true (while neither was evicted)
