@@ -15,7 +15,8 @@
  * builds; anything else, including values the decoders refuse (a negative quantity, a zero rate, a date
  * `Date.parse` cannot read), answers undefined and goes the general way, which also writes every error.
  */
-import { type Decimal, parsePlainDecimal, parseSharedDecimal } from '../../src/core/decimal.js';
+import { type Decimal, parsePlainDecimal } from '../../src/core/decimal.js';
+import { parseSharedDecimal } from '../../src/core/shared-decimal.js';
 import type { OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { LineRef } from '../../src/sim/driver/replay-error.js';
 import type { ReplayOrderBookDelta, ReplayTrade } from '../../src/sim/driver/replay-events.js';

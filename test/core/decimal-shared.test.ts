@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Decimal, parsePlainDecimal, parseSharedDecimal } from '../../src/core/decimal.js';
+import { Decimal, parsePlainDecimal } from '../../src/core/decimal.js';
+import { parseSharedDecimal } from '../../src/core/shared-decimal.js';
 import { Prng } from '../sync/prng.js';
 
 /** decimal.js's documented representation of a value, as text. */
