@@ -157,13 +157,16 @@ export class BacktestStreams implements GatewayStreams {
   readonly #epoch = new BehaviorSubject<number>(1);
   readonly #channels = new Set<string>();
   /**
-   * The queue, as two parallel arrays from #head on: what to deliver and when it is due. Not an object per item:
-   * nearly every recorded event queues one message, and an object holding a time (a double, boxed on its own) was
-   * two allocations per message.
+   * The queue, as a ring in two parallel arrays: what to deliver and when it is due, `#size` items from `#head` on
+   * (indexes modulo the capacity, a power of two). Not an object per item: nearly every recorded event queues one
+   * message, and an object holding a time (a double, boxed on its own) was two allocations per message. A ring rather
+   * than arrays emptied now and then: those grew again from nothing after each emptying (~70 bytes of backing stores
+   * per message); a slot is cleared as it is delivered, so a delivered message is let go at once.
    */
-  #out: Outgoing[] = [];
-  #dues: number[] = [];
+  #out: Array<Outgoing | undefined> = new Array<Outgoing | undefined>(64).fill(undefined);
+  #dues = new Float64Array(64);
   #head = 0;
+  #size = 0;
   #lastDue = 0;
   #timer: TimerHandle | undefined;
   #timerAt = 0;
@@ -246,8 +249,8 @@ export class BacktestStreams implements GatewayStreams {
     this.#closed = true;
     this.#off();
     this.#timer?.cancel();
-    this.#out = [];
-    this.#dues = [];
+    this.#out.fill(undefined);
+    this.#size = 0;
     this.#messages.complete();
     this.#epoch.complete();
   }
@@ -258,13 +261,31 @@ export class BacktestStreams implements GatewayStreams {
     // One connection: nothing overtakes what was sent before it.
     const due = Math.max(this.#lastDue, now + this.#latency.next());
     this.#lastDue = due;
-    this.#out.push(o);
-    this.#dues.push(due);
+    if (this.#size === this.#dues.length) this.#grow();
+    const at = (this.#head + this.#size) & (this.#dues.length - 1);
+    this.#out[at] = o;
+    this.#dues[at] = due;
+    this.#size++;
     this.#schedule();
   }
 
+  /** Twice the room, the queue's items first in order. */
+  #grow(): void {
+    const n = this.#dues.length;
+    const out = new Array<Outgoing | undefined>(n * 2).fill(undefined);
+    const dues = new Float64Array(n * 2);
+    for (let k = 0; k < n; k++) {
+      const i = (this.#head + k) & (n - 1);
+      out[k] = this.#out[i];
+      dues[k] = this.#dues[i]!;
+    }
+    this.#out = out;
+    this.#dues = dues;
+    this.#head = 0;
+  }
+
   #schedule(): void {
-    if (this.#head >= this.#out.length) return;
+    if (this.#size === 0) return;
     const due = this.#dues[this.#head]!;
     const now = this.#clock.now();
     if (due <= now) {
@@ -294,25 +315,19 @@ export class BacktestStreams implements GatewayStreams {
     this.#microtask = false;
     const now = this.#clock.now();
     // Items queued while draining are due no earlier than those before them, so one pass keeps the order.
-    while (this.#head < this.#out.length && this.#dues[this.#head]! <= now) {
-      const o = this.#out[this.#head++]!;
+    while (this.#size > 0 && this.#dues[this.#head]! <= now) {
+      const head = this.#head;
+      const o = this.#out[head]!;
+      // Let go at once: a delivered message held on (with the books and trades it carries) outlived young-generation
+      // collections and was promoted.
+      this.#out[head] = undefined;
+      this.#head = (head + 1) & (this.#dues.length - 1);
+      this.#size--;
       if (typeof o === 'function') o();
       else {
         this.delivered++;
         this.#messages.next(o);
       }
-    }
-    // Delivered items are let go soon: held until a compaction at 1024, they (and the books and trades they carry)
-    // outlived young-generation collections and were promoted. Not at every drain: setting an array's length is a
-    // runtime call.
-    if (this.#head === this.#out.length && this.#head >= 64) {
-      this.#out.length = 0;
-      this.#dues.length = 0;
-      this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#out.length) {
-      this.#out = this.#out.slice(this.#head);
-      this.#dues = this.#dues.slice(this.#head);
-      this.#head = 0;
     }
     this.#schedule();
   }

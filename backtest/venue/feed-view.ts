@@ -81,14 +81,14 @@ export function diff(side: RecordedSide, view: View, n: number): OrderBookEntry[
     if (i < ok.length && j < n && ok[i] === keys[j]) {
       const q = quantities[j]!;
       const old = view.quantities[i]!;
-      if (old !== q && !sameValue(old, q)) gathered[g++] = { rate: rates[j]!, quantity: q };
+      if (old !== q && !sameValue(old, q)) gathered[g++] = { quantity: q, rate: rates[j]! };
       i++;
       j++;
     } else if (j < n && (i >= ok.length || side.better(keys[j]!, ok[i]!))) {
-      gathered[g++] = { rate: rates[j]!, quantity: quantities[j]! };
+      gathered[g++] = { quantity: quantities[j]!, rate: rates[j]! };
       j++;
     } else {
-      gathered[g++] = { rate: view.rates[i]!, quantity: ZERO };
+      gathered[g++] = { quantity: ZERO, rate: view.rates[i]! };
       i++;
     }
   }
@@ -117,7 +117,9 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       const q = side.get(key)!.quantity;
       const old = view.quantities[i]!;
       view.quantities[i] = q;
-      return old === q || sameValue(old, q) ? NO_DELTAS : [{ rate: view.rates[i]!, quantity: q }];
+      if (old === q || sameValue(old, q)) return NO_DELTAS;
+      const rate = view.rates[i]!;
+      return recordedList(side, q, rate) ?? [{ quantity: q, rate }];
     }
     case 'insert': {
       // A new level at `rank`: it enters the view if it ranks within `depth`, and pushes the last one out of a
@@ -125,6 +127,15 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       const rank = side.changeRank;
       if (rank >= depth) return NO_DELTAS;
       const l = side.atRank(rank)!;
+      if (keys.length < depth) {
+        const list = recordedList(side, l.quantity, l.rate);
+        if (list !== undefined) {
+          keys.splice(rank, 0, key);
+          view.rates.splice(rank, 0, l.rate);
+          view.quantities.splice(rank, 0, l.quantity);
+          return list;
+        }
+      }
       return insertAt(view, rank, key, l.rate, l.quantity, depth);
     }
     case 'remove': {
@@ -136,17 +147,29 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       keys.splice(rank, 1);
       view.rates.splice(rank, 1);
       view.quantities.splice(rank, 1);
-      if (side.size < depth) return [{ rate, quantity: ZERO }];
+      if (side.size < depth) return recordedList(side, ZERO, rate) ?? [{ quantity: ZERO, rate }];
       const l = side.atRank(depth - 1)!;
       keys.push(l.key);
       view.rates.push(l.rate);
       view.quantities.push(l.quantity);
       return [
-        { rate, quantity: ZERO },
-        { rate: l.rate, quantity: l.quantity },
+        { quantity: ZERO, rate },
+        { quantity: l.quantity, rate: l.rate },
       ];
     }
   }
+}
+
+/**
+ * The recorded list of one entry that made the side's last change ({@link RecordedSide.changeList}), when that entry
+ * is `{ quantity, rate }` by value: the one-entry list {@link followChange} would otherwise build (the recorded
+ * entry's own objects are published, as immutable as the feed's); undefined otherwise.
+ */
+function recordedList(side: RecordedSide, quantity: Decimal, rate: Decimal): OrderBookEntry[] | undefined {
+  if (side.changeListVersion !== side.version) return undefined;
+  const e = side.changeList[0]!;
+  // A message's lists are only read (see NO_DELTAS): the readonly list goes out as one.
+  return (e.quantity === quantity || sameValue(e.quantity, quantity)) && (e.rate === rate || sameValue(e.rate, rate)) ? (side.changeList as OrderBookEntry[]) : undefined;
 }
 
 /**
@@ -199,17 +222,17 @@ export function followMerged(side: RecordedSide, view: View, depth: number, mine
         else if (!side.get(m.key)) alone++;
       }
       const l = side.atRank(keys.length - alone);
-      const gone: OrderBookEntry = { rate, quantity: ZERO };
+      const gone: OrderBookEntry = { quantity: ZERO, rate };
       let entering: OrderBookEntry;
       if (l && (next === undefined || side.better(l.key, next.key))) {
         keys.push(l.key);
-        entering = { rate: l.rate, quantity: l.quantity };
+        entering = { quantity: l.quantity, rate: l.rate };
       } else if (l && next!.key === l.key) {
         keys.push(l.key);
-        entering = { rate: l.rate, quantity: l.quantity.plus(next!.entry.quantity) };
+        entering = { quantity: l.quantity.plus(next!.entry.quantity), rate: l.rate };
       } else if (next) {
         keys.push(next.key);
-        entering = { rate: next.entry.rate, quantity: next.entry.quantity };
+        entering = { quantity: next.entry.quantity, rate: next.entry.rate };
       } else {
         return [gone];
       }
@@ -229,13 +252,13 @@ function insertAt(view: View, rank: number, key: number, rate: Decimal, quantity
   keys.splice(rank, 0, key);
   view.rates.splice(rank, 0, rate);
   view.quantities.splice(rank, 0, quantity);
-  if (keys.length <= depth) return [{ rate, quantity }];
+  if (keys.length <= depth) return [{ quantity, rate }];
   keys.pop();
   view.quantities.pop();
   const left = view.rates.pop()!;
   return [
-    { rate, quantity },
-    { rate: left, quantity: ZERO },
+    { quantity, rate },
+    { quantity: ZERO, rate: left },
   ];
 }
 
@@ -244,5 +267,5 @@ function requantify(view: View, i: number, rate: Decimal, quantity: Decimal): Or
   const old = view.quantities[i]!;
   view.rates[i] = rate;
   view.quantities[i] = quantity;
-  return old === quantity || sameValue(old, quantity) ? NO_DELTAS : [{ rate, quantity }];
+  return old === quantity || sameValue(old, quantity) ? NO_DELTAS : [{ quantity, rate }];
 }

@@ -67,6 +67,13 @@ export class RecordedSide {
   changeKind: 'update' | 'insert' | 'remove' = 'update';
   changeKey = 0;
   changeRank = 0;
+  /**
+   * The recorded list of one entry that made the last change ({@link RecordedBook.update}), while `version` is still
+   * `changeListVersion`: the feed publishes that very list when its message would hold the same one entry (most
+   * events), instead of an entry and a list of its own.
+   */
+  changeList: readonly OrderBookEntry[] = [];
+  changeListVersion = -1;
 
   constructor(side: BookSide) {
     this.side = side;
@@ -192,6 +199,26 @@ export class RecordedSide {
   }
 }
 
+/**
+ * {@link RecordedBook.update} of one side; a list of one entry that changed the side is noted as the side's
+ * {@link RecordedSide.changeList}.
+ */
+function updateSide(side: RecordedSide, deltas: readonly OrderBookEntry[]): boolean {
+  // An indexed loop: a reader hands out one shared frozen empty list, and a for-of over lists of two elements kinds
+  // allocated an iterator and a result per step.
+  let changed = false;
+  const version = side.version;
+  for (let i = 0; i < deltas.length; i++) {
+    const e = deltas[i]!;
+    if (!sameValue(side.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
+  }
+  if (deltas.length === 1 && side.version === version + 1) {
+    side.changeList = deltas;
+    side.changeListVersion = side.version;
+  }
+  return changed;
+}
+
 /** Both sides of one market's recorded book. */
 export class RecordedBook {
   readonly bid = new RecordedSide('bid');
@@ -224,10 +251,9 @@ export class RecordedBook {
    * when none of our orders rests in this market (no queue to update), without a change object per level.
    */
   update(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[]): boolean {
-    let changed = false;
-    for (const e of bidDeltas) if (!sameValue(this.bid.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
-    for (const e of askDeltas) if (!sameValue(this.ask.set(e.rate, e.quantity, orderingKey(e.rate)), e.quantity)) changed = true;
-    return changed;
+    const bid = updateSide(this.bid, bidDeltas);
+    const ask = updateSide(this.ask, askDeltas);
+    return bid || ask;
   }
 
   /**
@@ -237,14 +263,16 @@ export class RecordedBook {
    */
   applyWatched(bidDeltas: readonly OrderBookEntry[], askDeltas: readonly OrderBookEntry[], watch: LevelWatch): LevelChange[] | undefined {
     let changes: LevelChange[] | undefined;
-    for (const e of bidDeltas) {
+    for (let i = 0; i < bidDeltas.length; i++) {
+      const e = bidDeltas[i]!;
       const key = orderingKey(e.rate);
       const before = this.bid.set(e.rate, e.quantity, key);
       if (sameValue(before, e.quantity)) continue;
       changes ??= [];
       if (watch.watches('bid', key)) changes.push({ side: 'bid', key, rate: e.rate, before, after: e.quantity });
     }
-    for (const e of askDeltas) {
+    for (let i = 0; i < askDeltas.length; i++) {
+      const e = askDeltas[i]!;
       const key = orderingKey(e.rate);
       const before = this.ask.set(e.rate, e.quantity, key);
       if (sameValue(before, e.quantity)) continue;

@@ -43,7 +43,8 @@ interface DecimalParts {
  * and prototype as one made by decimal.js's constructor, so it is a Decimal in every respect (instanceof, methods,
  * equality), without running the constructor's type dispatch and throwing away the `[0]` it allocates.
  */
-const DecimalOfParts = function (this: DecimalParts & { constructor: unknown }, s: number, e: number, d: number[]) {
+// Exported for shared-decimal.ts, which builds the same representation.
+export const DecimalOfParts = function (this: DecimalParts & { constructor: unknown }, s: number, e: number, d: number[]) {
   this.constructor = Decimal;
   this.s = s;
   this.e = e;
@@ -52,9 +53,9 @@ const DecimalOfParts = function (this: DecimalParts & { constructor: unknown }, 
 DecimalOfParts.prototype = Decimal.prototype;
 
 /** 10^k, k = 0..7, to pad the last base-1e7 word (small integers: a double among them would make words doubles). */
-const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
+export const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
 /** 10^k, k = 0..14, to split up to 15 digits into words (all exact doubles; results go through `| 0`). */
-const POW10_SPLIT = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14];
+export const POW10_SPLIT = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14];
 
 /**
  * The wire's plain decimal form (`-?\d+(\.\d+)?`, e.g. `"30001.12300000"`) in `text[start, end)`, or undefined

@@ -148,17 +148,21 @@ class BookSide {
     return -lo - 1;
   }
 
-  set(rate: Decimal, quantity: Decimal): void {
+  /**
+   * Apply one delta entry. The entry itself becomes the level (no copy per delta): entries are immutable values, as
+   * every producer of stream messages makes them (decoders, the backtest feed, the sims' depth views).
+   */
+  set(entry: OrderBookEntry): void {
+    const rate = entry.rate;
     const key = this.sign * orderingKey(rate);
     const i = this.find(key, rate);
-    if (isZero(quantity)) {
+    if (isZero(entry.quantity)) {
       if (i >= 0) this.removeAt(i);
       // Removing an unknown level is normal: the rate may have left the subscribed depth before we saw it.
       return;
     }
-    const level: OrderBookEntry = { quantity, rate };
-    if (i >= 0) this.levels[i] = level;
-    else this.insertAt(-i - 1, key, level);
+    if (i >= 0) this.levels[i] = entry;
+    else this.insertAt(-i - 1, key, entry);
   }
 
   // Hand-written shifts: cheaper than Array#splice (no result array) and the moves are short near the top.
@@ -291,8 +295,8 @@ export class OrderBookState implements ReadonlyOrderBook {
       checkDeltas(bidDeltas, 'bidDeltas', where);
       checkDeltas(askDeltas, 'askDeltas', where);
     }
-    for (let i = 0; i < bidDeltas.length; i++) this.#bid.set(bidDeltas[i]!.rate, bidDeltas[i]!.quantity);
-    for (let i = 0; i < askDeltas.length; i++) this.#ask.set(askDeltas[i]!.rate, askDeltas[i]!.quantity);
+    for (let i = 0; i < bidDeltas.length; i++) this.#bid.set(bidDeltas[i]!);
+    for (let i = 0; i < askDeltas.length; i++) this.#ask.set(askDeltas[i]!);
     if (sequence !== undefined) this.#sequence = sequence;
   }
 

@@ -225,7 +225,9 @@ function newTrades(batches: Observable<readonly Trade[]>): Observable<Trade> {
       next(batch) {
         let fresh: Trade[] | undefined;
         let single: Trade | undefined;
-        for (const t of batch) {
+        // Indexed: a for-of here allocated its iterator per batch (batches come as lists of several kinds).
+        for (let i = 0; i < batch.length; i++) {
+          const t = batch[i]!;
           if (!seen.add(t.id)) continue;
           if (single === undefined && fresh === undefined) single = t;
           else (fresh ??= [single!]).push(t);

@@ -37,6 +37,18 @@ describe('OrderBookState', () => {
     expect(b.crossed()).toBe(false);
   });
 
+  it('keeps the entry of a delta itself as the level (entries are immutable values: no copy per delta)', () => {
+    const b = new OrderBookState('BTC-USD', 25);
+    b.reset({ bid: [e('1', '100')], ask: [e('1', '101')] });
+    const bid = e('2', '100');
+    const ask = e('3', '100.5');
+    b.applyDeltas([bid], [ask]);
+    expect(b.bestBid()).toBe(bid);
+    expect(b.bestAsk()).toBe(ask);
+    expect(b.top(1).bid[0]).toBe(bid);
+    expect(Object.keys(b.bestAsk()!)).toEqual(['quantity', 'rate']);
+  });
+
   it('knows when it is crossed', () => {
     const b = new OrderBookState('X-Y', 1);
     b.reset({ bid: [e('1', '100')], ask: [e('1', '101')] });

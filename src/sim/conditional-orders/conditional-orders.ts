@@ -103,6 +103,9 @@ export class ConditionalOrders {
   readonly #d: ConditionalOrdersDeps;
   readonly #store = new ConditionalStore();
   readonly #lastRate = new Map<string, Decimal>();
+  /** The market name {@link onTrades} was last given, and the catalog's symbol for it. */
+  #tradesName: string | undefined;
+  #tradesSymbol = '';
   #placed = 0;
 
   constructor(deps: ConditionalOrdersDeps) {
@@ -201,7 +204,19 @@ export class ConditionalOrders {
    */
   onTrades(marketSymbol: string, trades: readonly Trade[]): void {
     if (trades.length === 0) return;
-    const symbol = this.#d.catalog.market(marketSymbol).symbol;
+    // The catalog's lookup upper-cases its argument (a new string per call): the last answer is kept for the same name.
+    let symbol = this.#tradesSymbol;
+    if (marketSymbol !== this.#tradesName) {
+      symbol = this.#d.catalog.market(marketSymbol).symbol;
+      this.#tradesName = marketSymbol;
+      this.#tradesSymbol = symbol;
+    }
+    if (!this.#store.anyOpenOnMarket(symbol)) {
+      // Nothing watches this market (the usual case, on every recorded trade of a backtest): only the last rate is
+      // remembered, as the loop below would leave it, without a snapshot of the open ones and a set of modified.
+      this.#lastRate.set(symbol, trades[trades.length - 1]!.rate);
+      return;
+    }
     const modified = new Set<Entry>();
     // Nothing closes while trades are observed (actions run later, through the clock), so one snapshot serves.
     const open = this.#store.openOnMarket(symbol);

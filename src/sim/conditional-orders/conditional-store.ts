@@ -70,6 +70,12 @@ export class ConditionalStore {
     return open ? [...open.values()] : [];
   }
 
+  /** Whether any entry tracking `marketSymbol` is open (what {@link openOnMarket} would list, without the list). */
+  anyOpenOnMarket(marketSymbol: string): boolean {
+    const open = this.#openByMarket.get(marketSymbol);
+    return open !== undefined && open.size > 0;
+  }
+
   /** Take a closed entry out of the open index. */
   markClosed(e: Entry): void {
     this.#openByMarket.get(e.rec.marketSymbol)?.delete(e.rec.id);
