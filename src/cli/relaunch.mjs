@@ -5,11 +5,12 @@ import { spawn } from 'node:child_process';
 
 /**
  * Node flags of a backtest process. A backtest allocates fast and keeps a little of it for a while: the store's
- * last 1,000 trades per market, book levels, the latency queue. With V8's default 16 MB semi-space these objects
- * outlive two scavenges, are promoted, and die in the old generation, which then grows until V8's growth limit
- * before a full collection frees them: peak RSS kept rising with the length of the data up to ~2M events (216 MB
- * at 1M, 242 MB at 4M, 22 MB live after a full collection at both). With 32 MB they die young: peak RSS is flat
- * (~185 MB at 1M and at 4M) and the no-op pipeline spends ~10 % less CPU. Measured with the `backtest` bench.
+ * last 1,000 trades per market, book levels, the latency queue. With V8's default young generation, peak RSS of the
+ * same no-op run depends on when V8 happens to collect the old generation: over 1M events 147-202 MB, over 4M
+ * 148-256 MB in repeated runs (c353780, quiet machine), so memory did not look flat as the data grew. With a 32 MB
+ * semi-space it is steady: 181-197 MB at 1M and 182-189 MB at 4M. The price, measured alternately on the same
+ * file: about 5 % more CPU for the no-op pipeline and 15 % for reading alone; the market maker is unchanged.
+ * (Before this session's allocation cuts the flag also saved CPU; revisit when allocation changes again.)
  */
 export const BACKTEST_NODE_FLAGS = Object.freeze(['--max-semi-space-size=32']);
 
