@@ -43,8 +43,7 @@ interface DecimalParts {
  * and prototype as one made by decimal.js's constructor, so it is a Decimal in every respect (instanceof, methods,
  * equality), without running the constructor's type dispatch and throwing away the `[0]` it allocates.
  */
-// Exported for shared-decimal.ts, which builds the same representation.
-export const DecimalOfParts = function (this: DecimalParts & { constructor: unknown }, s: number, e: number, d: number[]) {
+const DecimalOfParts = function (this: DecimalParts & { constructor: unknown }, s: number, e: number, d: number[]) {
   this.constructor = Decimal;
   this.s = s;
   this.e = e;
@@ -53,9 +52,9 @@ export const DecimalOfParts = function (this: DecimalParts & { constructor: unkn
 DecimalOfParts.prototype = Decimal.prototype;
 
 /** 10^k, k = 0..7, to pad the last base-1e7 word (small integers: a double among them would make words doubles). */
-export const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
+const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
 /** 10^k, k = 0..14, to split up to 15 digits into words (all exact doubles; results go through `| 0`). */
-export const POW10_SPLIT = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14];
+const POW10_SPLIT = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14];
 
 /**
  * The wire's plain decimal form (`-?\d+(\.\d+)?`, e.g. `"30001.12300000"`) in `text[start, end)`, or undefined
@@ -69,13 +68,38 @@ export const POW10_SPLIT = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10
  * parsePlainDecimal('1e-8', 0, 4)                                    // undefined (not the plain form)
  */
 export function parsePlainDecimal(text: string, start: number, end: number): Decimal | undefined {
+  const k = scanPlain(text, start, end);
+  if (k === SCANNED) return plainOfParts(scanned.sign, scanned.e, scanned.v, scanned.n);
+  // A long value goes on from its first digit: the sign was read by the scan.
+  return k === LONG ? parseLongPlainDecimal(text, scanned.sign < 0 ? start + 1 : start, end, scanned.sign) : undefined;
+}
+
+/** {@link scanPlain}'s answers: a value of up to 15 significant digits, not the plain form, a longer value. */
+export const SCANNED = 0;
+export const NOT_PLAIN = 1;
+export const LONG = 2;
+
+/**
+ * What the last {@link scanPlain} read (one parse runs at a time: no object per value): the sign, the exponent of
+ * the first significant digit, the significant digits up to the last non-zero one as an integer (0 for zero) and
+ * their count. For shared-decimal.ts, which keys its table by them. (`v` starts as a fraction so its field holds
+ * doubles from the start: digits go past 2^31.)
+ */
+export const scanned = { sign: 1, e: 0, v: 0.5, n: 0 };
+
+/**
+ * Read the plain form in `text[start, end)` into {@link scanned}: {@link SCANNED}, {@link NOT_PLAIN} (and nothing
+ * read), or {@link LONG} (only the sign read).
+ */
+export function scanPlain(text: string, start: number, end: number): number {
   let i = start;
   let sign = 1;
   if (i < end && text.charCodeAt(i) === 45) {
     sign = -1;
     i++;
   }
-  if (i === end) return undefined;
+  scanned.sign = sign;
+  if (i === end) return NOT_PLAIN;
   // One pass: the digits from the first significant one go into `v` (exact while there are at most 15 of them,
   // below 2^53); `vLast`/`nLast` are the value and count up to the last non-zero digit (trailing zeros dropped).
   let dot = -1;
@@ -88,7 +112,7 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
     const c = text.charCodeAt(j);
     if (c >= 48 && c <= 57) {
       if (first >= 0) {
-        if (++n > 15) return parseLongPlainDecimal(text, i, end, sign);
+        if (++n > 15) return LONG;
         v = v * 10 + (c - 48);
         if (c !== 48) {
           vLast = v;
@@ -102,24 +126,37 @@ export function parsePlainDecimal(text: string, start: number, end: number): Dec
     } else if (c === 46 && dot < 0 && j > i && j < end - 1) {
       dot = j;
     } else {
-      return undefined;
+      return NOT_PLAIN;
     }
   }
-  // Zero keeps its sign, as decimal.js parses "-0.00".
-  if (first < 0) return new DecimalOfParts(sign, 0, [0]) as unknown as Decimal;
+  scanned.v = vLast;
+  scanned.n = nLast;
+  if (first < 0) {
+    scanned.e = 0;
+    return SCANNED;
+  }
   const point = dot < 0 ? end : dot;
-  const e = first < point ? point - first - 1 : point - first;
+  scanned.e = first < point ? point - first - 1 : point - first;
+  return SCANNED;
+}
+
+/**
+ * The Decimal of a scanned value: sign, exponent `e` of the first significant digit, and its `n` significant digits
+ * (trailing zeros dropped) as the integer `v` (0 for zero, which keeps its sign, as decimal.js parses "-0.00").
+ */
+export function plainOfParts(sign: number, e: number, v: number, n: number): Decimal {
+  if (v === 0) return new DecimalOfParts(sign, 0, [0]) as unknown as Decimal;
   // The first base-1e7 word holds the digits up to a multiple-of-7 exponent boundary, the others 7 each, the last
   // one padded with zeros. Remainders and exact divisions of integers below 2^53 by powers of ten are exact.
   // Every word is below 1e7 and goes through `| 0`: computed in floating point it would otherwise be stored as a
   // double, the words array would get double elements instead of decimal.js's small integers, and every
   // decimal.js loop over a mix of both kinds runs slower (the market maker's run took ~25% more CPU).
   const cap = (((e + 1) % 7) + 7) % 7 || 7;
-  if (nLast <= cap) return new DecimalOfParts(sign, e, [(vLast * POW10[cap - nLast]!) | 0]) as unknown as Decimal;
-  const rest = nLast - cap;
+  if (n <= cap) return new DecimalOfParts(sign, e, [(v * POW10[cap - n]!) | 0]) as unknown as Decimal;
+  const rest = n - cap;
   const p = POW10_SPLIT[rest]!;
-  const low = vLast % p;
-  const w0 = ((vLast - low) / p) | 0;
+  const low = v % p;
+  const w0 = ((v - low) / p) | 0;
   if (rest <= 7) return new DecimalOfParts(sign, e, [w0, (low * POW10[7 - rest]!) | 0]) as unknown as Decimal;
   const p2 = POW10_SPLIT[rest - 7]!;
   const low2 = low % p2;
