@@ -23,6 +23,7 @@ import { createSimEngine } from '../../src/sim/engine.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import { repoPath } from '../helpers/shared.js';
+import { startOnVirtualClock } from '../helpers/start-on-virtual-clock.js';
 
 const logger = createLogger({ level: 'silent' });
 const DAY1 = Date.parse('2024-03-01T00:00:00Z');
@@ -72,10 +73,7 @@ async function run(journalPath: string, start: number, risk: Partial<RiskConfig>
     baseDir: repoPath(),
     onStrategyFailure: 'cancel',
   });
-  let started = false;
-  const starting = kernel.start().finally(() => (started = true));
-  for (let i = 0; i < 100 && !started; i++) await clock.advance(i < 10 ? 0 : 100);
-  await starting;
+  await startOnVirtualClock(kernel, clock);
   return {
     kernel,
     clock,

@@ -20,6 +20,7 @@ import { createSimEngine } from '../../src/sim/engine.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import { repoPath } from '../helpers/shared.js';
+import { startOnVirtualClock } from '../helpers/start-on-virtual-clock.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -50,10 +51,7 @@ describe('max position with resting and in-flight orders', () => {
     });
     const events: OrderEvent[] = [];
     kernel.orders.events$.subscribe((e) => events.push(e));
-    let started = false;
-    const starting = kernel.start().finally(() => (started = true));
-    for (let i = 0; i < 100 && !started; i++) await clock.advance(i < 10 ? 0 : 100);
-    await starting;
+    await startOnVirtualClock(kernel, clock);
 
     let most = { bids: ZERO, asks: ZERO };
     for (let t = 0; t < 60; t++) {

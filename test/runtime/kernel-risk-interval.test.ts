@@ -18,6 +18,7 @@ import { createMarketDriver } from '../../src/sim/driver/market-driver.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import { repoPath } from '../helpers/shared.js';
+import { startOnVirtualClock } from '../helpers/start-on-virtual-clock.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -46,10 +47,7 @@ async function startKernel(evaluationIntervalMs: number) {
     onStrategyFailure: 'cancel',
   });
   const refresh = vi.spyOn(kernel.risk, 'refresh');
-  let started = false;
-  const starting = kernel.start().finally(() => (started = true));
-  for (let i = 0; i < 100 && !started; i++) await clock.advance(i < 10 ? 0 : 100);
-  await starting;
+  await startOnVirtualClock(kernel, clock);
   return {
     kernel,
     clock,

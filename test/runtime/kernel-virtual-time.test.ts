@@ -52,6 +52,7 @@ import { createLogger } from '../../src/telemetry/logger.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import { guardRealTime, type RealTimeCall } from '../helpers/real-time-guard.js';
 import { repoPath } from '../helpers/shared.js';
+import { startOnVirtualClock } from '../helpers/start-on-virtual-clock.js';
 
 const T0 = Date.parse('2024-03-01T00:00:00Z');
 /**
@@ -142,10 +143,7 @@ async function startRun(opts: {
   const k = kernel;
   k.orders.events$.subscribe((e) => events.push(e));
   // start() waits for snapshots (gateway promises) and then for every stream to be live, on the clock: move it.
-  let started = false;
-  const starting = k.start().finally(() => (started = true));
-  for (let i = 0; i < 100 && !started; i++) await clock.advance(i < 10 ? 0 : 100);
-  await starting;
+  await startOnVirtualClock(k, clock);
   const startedAt = clock.now();
 
   return {
