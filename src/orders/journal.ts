@@ -34,7 +34,7 @@
 import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RexbotError } from '../core/errors.js';
-import { compactRecords } from './journal-compaction.js';
+import { boundDiscardedFold, compactRecords, DISCARD_FOLD_REQUESTS } from './journal-compaction.js';
 import { discardingJournalFs, JournalAppender, type JournalFs, JournalWriteError, nodeJournalFs } from './journal-appender.js';
 import { appendHistory, syncDirectory, writeAll } from './journal-fs.js';
 import { JournalCorruptError, parseJournal } from './journal-parse.js';
@@ -54,11 +54,7 @@ interface Pending {
 
 const EMPTY = Buffer.alloc(0);
 
-/**
- * A discarding journal folds its records into a state nothing writes back (no file, so no compaction): it is kept
- * to what a compaction would keep once it holds this many requests, and again at twice what was kept.
- */
-export const DISCARD_FOLD_REQUESTS = 4096;
+export { DISCARD_FOLD_REQUESTS } from './journal-compaction.js';
 
 /** The temporary file a compaction writes before renaming it over the journal at `path`. */
 export function compactionTempPath(path: string): string {
@@ -101,7 +97,7 @@ export class Journal {
   #fsync = true;
   /** On {@link discardingJournalFs} nothing is written: records are folded and counted but never encoded. */
   #discard = false;
-  /** A discarding journal's fold is compacted in memory when it holds this many requests (see below). */
+  /** A discarding journal's fold is compacted in memory when it holds this many requests (boundDiscardedFold). */
   #discardFoldAt = DISCARD_FOLD_REQUESTS;
   #auto: AutoCompactOptions | undefined;
   #autoScheduled = false;
@@ -305,7 +301,10 @@ export class Journal {
     }
     // Folded only once written: a record whose write failed was never in the file, and must not be compacted in.
     for (const p of queue) this.#state.apply(p.record);
-    if (this.#discard) this.#boundDiscardedFold(queue[queue.length - 1]!.record.at);
+    if (this.#discard) {
+      const bounded = boundDiscardedFold(this.#state, queue[queue.length - 1]!.record.at, this.#discardFoldAt);
+      if (bounded) ({ state: this.#state, dueAt: this.#discardFoldAt } = bounded);
+    }
     for (const w of waiters) w.resolve();
     this.#maybeAutoCompact();
   }
@@ -373,19 +372,6 @@ export class Journal {
         auto.onError?.(err);
       }
     });
-  }
-
-  /**
-   * A discarding journal's fold, reduced to what a compaction keeps (the same records {@link Journal.compact}
-   * writes, folded again) once it holds {@link DISCARD_FOLD_REQUESTS} requests, then twice what the last one kept:
-   * nothing ever compacts it otherwise, and a long backtest's fold held every order of the run (memory, and maps
-   * the fold of each record looks up growing without end). What a restart would need of it is unchanged.
-   */
-  #boundDiscardedFold(at: number): void {
-    const s = this.#state;
-    if (s.orders.size + s.conditionals.size < this.#discardFoldAt) return;
-    this.#state = JournalState.from(compactRecords(s, at));
-    this.#discardFoldAt = Math.max(DISCARD_FOLD_REQUESTS, 2 * (this.#state.orders.size + this.#state.conditionals.size));
   }
 
   #enqueue(record: JournalRecord, durable: boolean): void {
