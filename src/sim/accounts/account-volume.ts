@@ -3,8 +3,10 @@
  *
  * The trading side reports each fill's quote amount through {@link AccountVolumeTracker.record}; the amount is
  * valued in USD at that moment (the value of the trade when it happened, not at read time) with a pluggable
- * {@link UsdRateSource}. Entries older than 30 days leave the sum and are dropped, so memory stays bounded by
- * the trades of one window.
+ * {@link UsdRateSource}. Fills are summed per account in buckets of one clock minute ({@link VOLUME_BUCKET_MS}),
+ * so a simulator that runs for months keeps at most 43,200 buckets per account whatever its trade rate (one entry
+ * per fill grew without bound under load). A bucket counts while its newest fill is inside the 30 days: at the
+ * far edge of the window, fills up to one minute older than 30 days may still count.
  */
 import type { Clock } from '../../core/clock.js';
 import { type Decimal, ONE, ZERO } from '../../core/decimal.js';
@@ -13,6 +15,9 @@ import { normalizeId } from './account-registry.js';
 
 /** 30 days in milliseconds. */
 export const VOLUME_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Fills within one clock minute share one bucket (see the module comment). */
+export const VOLUME_BUCKET_MS = 60_000;
 
 /** USD value of one unit of `currency`, or undefined when unknown (that trade then adds nothing). */
 export type UsdRateSource = (currency: string) => Decimal | undefined;
@@ -31,7 +36,11 @@ export function usdRatesFromBtcReference(btcRates: Record<string, Decimal> | und
   };
 }
 
-interface Entry {
+/** The fills of one account in one clock minute. */
+interface Bucket {
+  /** Start of the minute (epoch ms, a multiple of VOLUME_BUCKET_MS). */
+  minute: number;
+  /** The newest fill's time: the bucket leaves the window when this does. */
   at: number;
   usd: Decimal;
 }
@@ -39,7 +48,7 @@ interface Entry {
 /** Rolling 30-day USD volume per account. */
 export class AccountVolumeTracker {
   readonly #clock: Clock;
-  readonly #entries = new Map<string, Entry[]>();
+  readonly #entries = new Map<string, Bucket[]>();
   #rates: UsdRateSource;
 
   constructor(clock: Clock, rates: UsdRateSource) {
@@ -66,7 +75,13 @@ export class AccountVolumeTracker {
     let list = this.#entries.get(key);
     if (!list) this.#entries.set(key, (list = []));
     // USD-quoted fills (rate ONE) are their own USD value.
-    list.push({ at, usd: rate === ONE ? quoteAmount : quoteAmount.times(rate) });
+    const usd = rate === ONE ? quoteAmount : quoteAmount.times(rate);
+    const minute = Math.floor(at / VOLUME_BUCKET_MS) * VOLUME_BUCKET_MS;
+    const last = list[list.length - 1];
+    if (last && last.minute === minute) {
+      last.usd = last.usd.plus(usd);
+      if (at > last.at) last.at = at;
+    } else list.push({ minute, at, usd });
     this.#prune(list);
   }
 
@@ -82,7 +97,15 @@ export class AccountVolumeTracker {
     return { updated: new Date(now), volume30days: sum };
   }
 
-  #prune(list: Entry[]): void {
+  /** How many buckets the account holds now (diagnostics and tests: the bound is one per clock minute). */
+  bucketCount(accountId: string): number {
+    const list = this.#entries.get(normalizeId(accountId));
+    if (!list) return 0;
+    this.#prune(list);
+    return list.length;
+  }
+
+  #prune(list: Bucket[]): void {
     // Fills are reported in time order, so the expired entries are at the head; this keeps record() O(1)
     // amortized on the matching hot path. A rare out-of-order entry is still excluded by volume()'s window test.
     const cutoff = this.#clock.now() - VOLUME_WINDOW_MS;

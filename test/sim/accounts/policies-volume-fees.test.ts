@@ -83,6 +83,22 @@ describe('AccountVolumeTracker', () => {
     expect(v.volume('a').volume30days.toString()).toBe('0');
   });
 
+  it('sums fills per clock minute, so a busy account keeps one bucket per minute, and counts a bucket while its newest fill is inside the window', async () => {
+    const t0 = Date.parse('2021-06-14T00:00:00Z');
+    const clock = new VirtualClock(t0);
+    const v = new AccountVolumeTracker(clock, rates);
+    for (let i = 0; i < 600; i++) v.record('a', dec('0.5'), 'USD', t0 + i * 100); // 600 fills in the first minute
+    v.record('a', dec('7'), 'USD', t0 + 60_000); // the next minute
+    await clock.advance(60_000);
+    expect(v.volume('a').volume30days.toString()).toBe('307');
+    expect(v.bucketCount('a')).toBe(2);
+    await clock.advance(VOLUME_WINDOW_MS - 60_000 + 1_000); // the first fill is 30 days old, the bucket's newest is not
+    expect(v.volume('a').volume30days.toString()).toBe('307');
+    await clock.advance(58_900); // now the first minute's newest fill (t0 + 59.9 s) is 30 days old too
+    expect(v.volume('a').volume30days.toString()).toBe('7');
+    expect(v.bucketCount('a')).toBe(1);
+  });
+
   it('ignores currencies without a rate and non-positive amounts; the rate source is replaceable', () => {
     const clock = new VirtualClock(0);
     const v = new AccountVolumeTracker(clock, rates);
