@@ -30,6 +30,12 @@ export interface ParseSink {
  */
 export interface LineParser {
   line(text: string, ref: LineRef, out: ParseSink): void;
+  /**
+   * Optional fast path: read the line `text[start, end)` where it lies in the reader's block of text, without a
+   * string of its own. True when it was read (events put into `out`); false when it is left to {@link line}, having
+   * put nothing into `out` and thrown nothing. What it reads it must read exactly as `line` would.
+   */
+  lineAt?(text: string, start: number, end: number, ref: LineRef, out: ParseSink): boolean;
   end?(out: ParseSink): void;
 }
 
@@ -75,11 +81,16 @@ export function lineReader(
       if (started) throw new Error(`${file}: a reader is iterated once; open a new one to read again`);
       started = true;
       const parser = makeParser();
-      /** Parse one non-empty line, applying the bad-line policy. */
-      const parse = (text: string, line: number): void => {
+      /**
+       * Parse the non-empty line `text[start, end)`, applying the bad-line policy: the parser's fast path first, where
+       * the line lies (no string per line when it reads it), else the line's own text.
+       */
+      const parse = (text: string, start: number, end: number, line: number): void => {
         const ref: LineRef = { file, line };
         try {
-          parser.line(text, ref, sink);
+          if (parser.lineAt === undefined || !parser.lineAt(text, start, end, ref, sink)) {
+            parser.line(start === 0 && end === text.length ? text : text.slice(start, end), ref, sink);
+          }
         } catch (err) {
           if (err instanceof UnreadableFileError) throw err;
           const error = err instanceof ReplayFormatError ? err : new ReplayFormatError(ref, err instanceof Error ? err.message : String(err), { cause: err });
@@ -93,7 +104,7 @@ export function lineReader(
       if (source) {
         for await (const chunk of source(path, file)) {
           for (const { text, line } of chunk) {
-            if (text.length > 0) parse(text, line);
+            if (text.length > 0) parse(text, 0, text.length, line);
             if (batch.length >= BATCH_EVENTS) {
               const out = batch;
               batch = [];
@@ -108,7 +119,7 @@ export function lineReader(
           for (let k = 0; k < count; k++) {
             const nl = ends[k]!;
             const end = lineEnd(text, start, nl);
-            if (end > start) parse(text.slice(start, end), first + k);
+            if (end > start) parse(text, start, end, first + k);
             start = nl + 1;
             if (batch.length >= BATCH_EVENTS) {
               const out = batch;

@@ -6,7 +6,9 @@
  *     {"t":1709251200010,"name":"orderBook","payload":{"marketSymbol":"BTC-USD","depth":500,"sequence":2,"bidDeltas":[],"askDeltas":[{"quantity":"1.2062","rate":"30009"}]}}
  *     {"t":1709251200030,"name":"trade","payload":{"sequence":8,"marketSymbol":"BTC-USD","deltas":[{"id":"a1","executedAt":"2023-11-14T22:13:20.004Z","quantity":"0.5","rate":"101","takerSide":"BUY"}]}}
  *
- * A line is first checked whole against one regular expression of that canonical form (a strict subset of JSON
+ * A line is read where it lies in the reader's block of text (`text[start, end)`): a string of its own per line was
+ * ~32 bytes of garbage each. It is first checked whole against one regular expression of that canonical form
+ * (sticky, at `start`, and its match must end at `end`; a strict subset of JSON
  * and of what the typed decoders accept: no escapes or control characters in strings, integers without leading
  * zeros, decimals in the plain `-?\d+(\.\d+)?` form, BUY or SELL), then read without checking its punctuation
  * again. Checking the literals one `startsWith` at a time cost more than everything else the reader did per line
@@ -32,10 +34,12 @@ const list = (item: string) => `\\[(?:${item}(?:,${item})*)?\\]`;
 const BOOK_HEAD = ',"name":"orderBook","payload":{"marketSymbol":"';
 const TRADE_HEAD = ',"name":"trade","payload":{"sequence":';
 const BOOK_LINE = new RegExp(
-  `^\\{"t":${INT},"name":"orderBook","payload":\\{"marketSymbol":"${TEXT}*","depth":(?:1|25|500),"sequence":${INT},"bidDeltas":${list(LEVEL)},"askDeltas":${list(LEVEL)}\\}\\}$`,
+  `\\{"t":${INT},"name":"orderBook","payload":\\{"marketSymbol":"${TEXT}*","depth":(?:1|25|500),"sequence":${INT},"bidDeltas":${list(LEVEL)},"askDeltas":${list(LEVEL)}\\}\\}`,
+  'y',
 );
 const TRADE_LINE = new RegExp(
-  `^\\{"t":${INT},"name":"trade","payload":\\{"sequence":${INT},"marketSymbol":"${TEXT}+","deltas":${list(TRADE)}\\}\\}$`,
+  `\\{"t":${INT},"name":"trade","payload":\\{"sequence":${INT},"marketSymbol":"${TEXT}+","deltas":${list(TRADE)}\\}\\}`,
+  'y',
 );
 
 /** decimal.js's documented sign field (`s`: 1 or -1; -1 for -0 too). */
@@ -78,6 +82,33 @@ function digits(text: string, i: number): number {
 function str(text: string, i: number): string {
   at = text.indexOf('"', i);
   return text.slice(i, at);
+}
+
+/** The market symbol {@link symbol} read last (lines of one market repeat it). */
+let lastSymbol = '';
+
+/**
+ * {@link str} for a market symbol: the one read last when the characters are the same, so a line of the market read
+ * before costs no string (a copy of up to 12 characters, 32 bytes, per line otherwise).
+ */
+function symbol(text: string, i: number): string {
+  const end = text.indexOf('"', i);
+  at = end;
+  const n = end - i;
+  const last = lastSymbol;
+  if (n === last.length) {
+    let k = 0;
+    while (k < n && text.charCodeAt(i + k) === last.charCodeAt(k)) k++;
+    if (k === n) return last;
+  }
+  lastSymbol = text.slice(i, end);
+  return lastSymbol;
+}
+
+/** `re` (sticky) matches `text` from `start` exactly to `end`: the line there is whole in the canonical form. */
+function matchesLine(re: RegExp, text: string, start: number, end: number): boolean {
+  re.lastIndex = start;
+  return re.test(text) && re.lastIndex === end;
 }
 
 /** The minute of the last canonical time {@link executedAt} read (`YYYY-MM-DDTHH:MM:`, copied) and its epoch ms. */
@@ -171,15 +202,16 @@ function levels(text: string, i: number): OrderBookEntry[] | undefined {
 }
 
 /**
- * The `orderBookDelta` event of a canonical recorded `orderBook` line, or undefined (then read it the general way).
+ * The `orderBookDelta` event of a canonical recorded `orderBook` line (`text[start, end)`, by default the whole
+ * text), or undefined (then read it the general way).
  *
  * @example
  * orderBookLineEvent('{"t":5,"name":"orderBook","payload":{"marketSymbol":"A-B","depth":25,"sequence":7,"bidDeltas":[],"askDeltas":[]}}', ref)?.sequence // 7
  */
-export function orderBookLineEvent(text: string, source: LineRef): ReplayOrderBookDelta | undefined {
-  if (!BOOK_LINE.test(text)) return undefined;
-  const t = digits(text, 5);
-  const marketSymbol = str(text, at + BOOK_HEAD.length);
+export function orderBookLineEvent(text: string, source: LineRef, start = 0, end = text.length): ReplayOrderBookDelta | undefined {
+  if (!matchesLine(BOOK_LINE, text, start, end)) return undefined;
+  const t = digits(text, start + 5);
+  const marketSymbol = symbol(text, at + BOOK_HEAD.length);
   const depth = digits(text, at + 10); // ","depth":
   const sequence = digits(text, at + 12); // ,"sequence":
   const bidDeltas = levels(text, at + 14); // ,"bidDeltas":[
@@ -190,16 +222,17 @@ export function orderBookLineEvent(text: string, source: LineRef): ReplayOrderBo
 }
 
 /**
- * The `trade` event of a canonical recorded `trade` line, or undefined (then read it the general way).
+ * The `trade` event of a canonical recorded `trade` line (`text[start, end)`, by default the whole text), or
+ * undefined (then read it the general way).
  *
  * @example
  * tradeLineEvent('{"t":5,"name":"trade","payload":{"sequence":1,"marketSymbol":"A-B","deltas":[]}}', ref)?.trades // []
  */
-export function tradeLineEvent(text: string, source: LineRef): ReplayTrade | undefined {
-  if (!TRADE_LINE.test(text)) return undefined;
-  const t = digits(text, 5);
+export function tradeLineEvent(text: string, source: LineRef, start = 0, end = text.length): ReplayTrade | undefined {
+  if (!matchesLine(TRADE_LINE, text, start, end)) return undefined;
+  const t = digits(text, start + 5);
   const sequence = digits(text, at + TRADE_HEAD.length);
-  const marketSymbol = str(text, at + 17); // ,"marketSymbol":"
+  const marketSymbol = symbol(text, at + 17); // ,"marketSymbol":"
   let i = at + 12; // ","deltas":[
   while (text.charCodeAt(i) !== 93) {
     const id = str(text, i + 7); // {"id":"

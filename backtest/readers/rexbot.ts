@@ -56,8 +56,13 @@ export function recordingParser(): LineParser {
 class RecordingParser implements LineParser {
   #header = false;
 
+  /** The hot lines where they lie in the block, without a string per line (see {@link LineParser.lineAt}). */
+  lineAt(text: string, start: number, end: number, ref: LineRef, out: ParseSink): boolean {
+    return this.#header && this.#fast(text, start, end, ref, out);
+  }
+
   line(text: string, ref: LineRef, out: ParseSink): void {
-    if (this.#header && this.#fast(text, ref, out)) return;
+    if (this.#header && this.#fast(text, 0, text.length, ref, out)) return;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -79,12 +84,16 @@ class RecordingParser implements LineParser {
 
   /**
    * The hot lines, `orderBook` and `trade` messages in the recorder's canonical form, read without JSON.parse
-   * (recording-lines.ts). Anything else answers false and goes the general way, which also writes every error.
+   * (recording-lines.ts) from `text[start, end)`. Anything else answers false and goes the general way, which also writes every error.
    */
-  #fast(text: string, ref: LineRef, out: ParseSink): boolean {
-    // {"t":<ms>,"name":"o... or "t...: the character after `"name":"` tells which form to try.
-    const kind = text.charCodeAt(text.indexOf(',', 5) + 9);
-    const e = kind === 111 ? orderBookLineEvent(text, ref) : kind === 116 ? tradeLineEvent(text, ref) : undefined;
+  #fast(text: string, start: number, end: number, ref: LineRef, out: ParseSink): boolean {
+    // {"t":<ms>,"name":"o... or "t...: the character after `"name":"` tells which form to try (the form's check
+    // makes sure the line is one; a comma past the line's end only picks a form that then refuses it).
+    const kind = text.charCodeAt(text.indexOf(',', start + 5) + 9);
+    const e =
+      kind === 111 ? orderBookLineEvent(text, ref, start, end)
+      : kind === 116 ? tradeLineEvent(text, ref, start, end)
+      : undefined;
     if (e === undefined) return false;
     out.event(e);
     return true;

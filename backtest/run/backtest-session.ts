@@ -86,7 +86,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const markets = [...new Set(v.markets ?? strategies.flatMap((s) => s.markets))];
   if (markets.length === 0) throw new Error(`${cfg.file}: no markets to backtest (no enabled strategy names one)`);
   const events = mergeByTime(opts.readers)[Symbol.asyncIterator]();
-  let batch: MarketEvent[] = [];
+  let batch: readonly MarketEvent[] = [];
   let bi = 0;
   const next = async (): Promise<MarketEvent | undefined> => {
     while (bi >= batch.length) {

@@ -14,7 +14,7 @@ interface Cursor {
 }
 
 /** Batches of events from all readers, in time order (ties: reader order). */
-export async function* mergeByTime(readers: readonly MarketDataReader[], batchSize = 512): AsyncGenerator<MarketEvent[], void, undefined> {
+export async function* mergeByTime(readers: readonly MarketDataReader[], batchSize = 512): AsyncGenerator<readonly MarketEvent[], void, undefined> {
   const cursors: Cursor[] = readers.map((r) => ({ it: r.batches()[Symbol.asyncIterator](), batch: [], i: 0, done: false }));
   const refill = async (c: Cursor): Promise<void> => {
     while (!c.done && c.i >= c.batch.length) {
@@ -29,10 +29,10 @@ export async function* mergeByTime(readers: readonly MarketDataReader[], batchSi
   try {
     for (const c of cursors) await refill(c);
     if (cursors.length === 1) {
-      // One reader: its batches as they are.
+      // One reader: its batches as they are (handed on, not copied: batches are read-only on both sides).
       const c = cursors[0]!;
       while (!c.done) {
-        yield c.i === 0 ? [...c.batch] : c.batch.slice(c.i);
+        yield c.i === 0 ? c.batch : c.batch.slice(c.i);
         c.i = c.batch.length;
         await refill(c);
       }

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { orderBookLineEvent, tradeLineEvent } from '../../../backtest/readers/recording-lines.js';
+import { recordingParser } from '../../../backtest/readers/rexbot.js';
 import { eventsOfMessage } from '../../../backtest/readers/stream-events.js';
 import { decodeStreamMessage } from '../../../src/bittrex/hub/messages.js';
 import { readEntry } from '../../../src/recorder/recording-reader.js';
 import { Prng } from '../../sync/prng.js';
 
 const ref = { file: 'r.jsonl', line: 2 };
+const HEADER_LINE = '{"format":"rexbot-recording","version":1,"startedAt":0,"channels":[],"source":{"hub":"h","rest":"r","transport":"classic"}}';
 
 /** What the reader's general way makes of a line: the event as comparable text, or why it refuses it. */
 function general(text: string): string {
@@ -19,10 +21,33 @@ function general(text: string): string {
   }
 }
 
-/** The fast way: the event as the same text, or undefined when it leaves the line to the general way. */
+/** Lines around the one read where it lies in a block (the reader's way): a line must be read up to its end only. */
+const NEIGHBOURS = ['', 'x', '{"t":1,"name":"orderBook"}', ']}}', '"}]}}', '{"t":9,"name":"trade","payload":{"sequence":1,"marketSymbol":"A-B","deltas":[]}}'];
+let around = 0;
+
+/**
+ * The fast way: the event as the same text, or undefined when it leaves the line to the general way. The line is
+ * read alone, and also inside a block of text between other lines (as the reader hands it to the parser's
+ * `lineAt`, by the functions and by the parser itself): every way must give the same answer.
+ */
 function fast(text: string): string | undefined {
   const e = orderBookLineEvent(text, ref) ?? tradeLineEvent(text, ref);
-  return e === undefined ? undefined : `ok ${JSON.stringify(e)}`;
+  const alone = e === undefined ? undefined : `ok ${JSON.stringify(e)}`;
+  const before = `${NEIGHBOURS[around % NEIGHBOURS.length]!}\n`;
+  const after = `${around % 3 === 0 ? '\r\n' : '\n'}${NEIGHBOURS[(around + 2) % NEIGHBOURS.length]!}`;
+  around++;
+  const block = before + text + after;
+  const start = before.length;
+  const end = start + text.length;
+  const at = orderBookLineEvent(block, ref, start, end) ?? tradeLineEvent(block, ref, start, end);
+  expect(at === undefined ? undefined : `ok ${JSON.stringify(at)}`, text).toBe(alone);
+  // The parser's fast path (after its header line) reads the same, and says so exactly when it read it.
+  const parser = recordingParser();
+  parser.line(HEADER_LINE, { file: 'r.jsonl', line: 1 }, { event() {}, ignore() {} });
+  const got: unknown[] = [];
+  const read = parser.lineAt!(block, start, end, ref, { event: (x) => void got.push(x), ignore: () => got.push('ignored') });
+  expect([read, read ? `ok ${JSON.stringify(got[0])}` : got.length], text).toEqual([alone !== undefined, alone ?? 0]);
+  return alone;
 }
 
 const BOOK =
