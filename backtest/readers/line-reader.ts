@@ -113,7 +113,8 @@ export function lineReader(
           }
         }
       } else {
-        // The file in order, read in blocks: no object per line but the text the parser gets.
+        // The file in order, read in blocks: no object per line but its ref, and its text only for a parser without
+        // `lineAt` or a line that `lineAt` leaves to `line`.
         for await (const { text, first, count, ends } of readLineBlocks(path, file)) {
           let start = 0;
           for (let k = 0; k < count; k++) {
