@@ -4,6 +4,7 @@
  */
 import { isDecimal } from '../core/decimal.js';
 import { formatFixed } from '../core/decimal-format.js';
+import type { Decimal } from '../core/decimal.js';
 
 /** How decimals are written: `fixed8` as the service answered (`"0.00010000"`), `plain` as clients send (`"0.0001"`). */
 export type DecimalStyle = 'fixed8' | 'plain';
@@ -244,7 +245,7 @@ function putValue(value: unknown, style: DecimalStyle, inArray: boolean): boolea
   }
   if (isDecimal(value)) {
     putByte(0x22);
-    putText(formatFixed(value, style === 'fixed8' ? 8 : undefined));
+    putDecimal(value, style === 'fixed8' ? 8 : undefined);
     putByte(0x22);
     return true;
   }
@@ -281,4 +282,80 @@ function putValue(value: unknown, style: DecimalStyle, inArray: boolean): boolea
   }
   putByte(0x7d);
   return true;
+}
+
+/** decimal.js's documented representation (as decimal-format.ts reads it): base-1e7 words, exponent, sign. */
+interface DecimalParts {
+  s: number;
+  e: number;
+  d: number[] | null;
+}
+
+/** The significant digits of the decimal being written (at most 9 words of 7 digits). */
+const digitsOf = new Uint8Array(63);
+
+/**
+ * Append `formatFixed(d, dp)` as bytes, read straight from the decimal's words: every amount of every answer was
+ * first built as a string (digits, slices, padding) only to be copied out byte by byte. The same cases as
+ * `formatFixed`, in the same order; what it hands to decimal.js (non-finite, far exponents, rounding) and very long
+ * values go through it here too, so the bytes are always its text. test/model/encode-decimal-bytes.test.ts
+ * compares the two on random decimals.
+ */
+function putDecimal(d: Decimal, dp: number | undefined): void {
+  const x = d as unknown as DecimalParts;
+  const words = x.d;
+  if (words === null || x.e > 40 || x.e < -40 || words.length > 9) return putText(formatFixed(d, dp));
+  if (words.length === 1 && words[0] === 0) {
+    if (dp === undefined || dp === 0) return putByte(0x30);
+    room(dp + 2);
+    scratch[pos++] = 0x30;
+    scratch[pos++] = 0x2e;
+    for (let i = 0; i < dp; i++) scratch[pos++] = 0x30;
+    return;
+  }
+  // The digits: the first word as it is, every further word as exactly 7 digits.
+  let n = 0;
+  let w = words[0]!;
+  let k = w < 10 ? 1 : w < 100 ? 2 : w < 1e3 ? 3 : w < 1e4 ? 4 : w < 1e5 ? 5 : w < 1e6 ? 6 : 7;
+  for (let i = k - 1; i >= 0; i--, w = Math.floor(w / 10)) digitsOf[n + i] = 48 + (w % 10);
+  n += k;
+  for (let j = 1; j < words.length; j++) {
+    w = words[j]!;
+    for (let i = 6; i >= 0; i--, w = Math.floor(w / 10)) digitsOf[n + i] = 48 + (w % 10);
+    n += 7;
+  }
+  // Trailing zeros are not significant.
+  let len = n;
+  while (len > 1 && digitsOf[len - 1] === 48) len--;
+  const e = x.e;
+  const places = len - e - 1;
+  if (dp !== undefined && places > dp) return putText(formatFixed(d, dp)); // needs rounding: decimal.js decides
+  const pad = dp !== undefined && places < dp ? dp - places : 0;
+  room(len + (e >= 0 ? e + 1 : -e) + (dp ?? 0) + 4);
+  const buf = scratch;
+  let p = pos;
+  if (x.s < 0) buf[p++] = 0x2d;
+  if (e >= 0) {
+    const intLen = e + 1;
+    if (len <= intLen) {
+      for (let i = 0; i < len; i++) buf[p++] = digitsOf[i]!;
+      for (let i = len; i < intLen; i++) buf[p++] = 0x30;
+      if (dp) {
+        buf[p++] = 0x2e;
+        for (let i = 0; i < dp; i++) buf[p++] = 0x30;
+      }
+    } else {
+      for (let i = 0; i < intLen; i++) buf[p++] = digitsOf[i]!;
+      buf[p++] = 0x2e;
+      for (let i = intLen; i < len; i++) buf[p++] = digitsOf[i]!;
+      for (let i = 0; i < pad; i++) buf[p++] = 0x30;
+    }
+  } else {
+    buf[p++] = 0x30;
+    buf[p++] = 0x2e;
+    for (let i = 1; i < -e; i++) buf[p++] = 0x30;
+    for (let i = 0; i < len; i++) buf[p++] = digitsOf[i]!;
+    for (let i = 0; i < pad; i++) buf[p++] = 0x30;
+  }
+  pos = p;
 }

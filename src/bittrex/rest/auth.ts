@@ -66,6 +66,16 @@ export function hmacSha512Hex(secret: string, message: string): string {
   return createHmac('sha512', key).update(message).digest('hex');
 }
 
+/** What {@link signRequest} signs: the method, the full URI as sent, the raw body, the timestamp, the sub-account. */
+export interface SignInput {
+  method: string;
+  uri: string;
+  /** The body exactly as sent, as text or bytes (the same digest either way). */
+  body?: string | Uint8Array | undefined;
+  timestamp: number | string;
+  subaccountId?: string | undefined;
+}
+
 /**
  * Sign one REST request.
  *
@@ -73,21 +83,25 @@ export function hmacSha512Hex(secret: string, message: string): string {
  * const h = signRequest({ apiKey, apiSecret }, { method: 'GET', uri: 'http://127.0.0.1:8080/v3/balances', timestamp: Date.now() });
  * await fetch(uri, { headers: { ...h } });
  */
-export function signRequest(
-  creds: Credentials,
-  req: { method: string; uri: string; body?: string | undefined; timestamp: number | string; subaccountId?: string | undefined },
-): SignedHeaders {
+export function signRequest(creds: Credentials, req: SignInput): SignedHeaders {
+  const headers = {} as SignedHeaders;
+  writeSignedHeaders(headers as unknown as Record<string, string>, creds, req);
+  return headers;
+}
+
+/**
+ * Add the signed headers of {@link signRequest} (same names, values and order) to `headers`: the transport writes
+ * them straight into the headers it sends rather than copying them over from a second object per request.
+ */
+export function writeSignedHeaders(headers: Record<string, string>, creds: Credentials, req: SignInput): void {
   const ts = String(req.timestamp);
   const hash = contentHash(req.body);
   const sig = hmacSha512Hex(creds.apiSecret, signaturePreimage(ts, req.uri, req.method, hash, req.subaccountId));
-  const headers: SignedHeaders = {
-    'Api-Key': creds.apiKey,
-    'Api-Timestamp': ts,
-    'Api-Content-Hash': hash,
-    'Api-Signature': sig,
-  };
+  headers['Api-Key'] = creds.apiKey;
+  headers['Api-Timestamp'] = ts;
+  headers['Api-Content-Hash'] = hash;
+  headers['Api-Signature'] = sig;
   if (req.subaccountId) headers['Api-Subaccount-Id'] = req.subaccountId;
-  return headers;
 }
 
 /**

@@ -12,8 +12,8 @@ import { Agent, type Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../../core/clock.js';
 import { ApiError, NetworkError, type RequestRef, RequestNotSentError, TimeoutError, ValidationError, WireFormatError } from '../../core/errors.js';
 import { type Decoder } from '../../model/decode.js';
-import { toWireJson } from '../../model/encode.js';
-import { type Credentials, signRequest } from './auth.js';
+import { toWireJsonBytes } from '../../model/encode.js';
+import { type Credentials, writeSignedHeaders } from './auth.js';
 import type { RequestPriority, Throttler } from './throttler.js';
 
 /** HTTP methods the v3 interface uses. */
@@ -222,9 +222,11 @@ export class HttpTransport {
     }
     const ref: RequestRef = { method: req.method, path: this.#basePath + req.path };
     const target = ref.path + buildQuery(req.query);
-    let body: string | undefined;
+    // The body's bytes, written once: hashed for the signature and handed to undici as they are (a string body
+    // was encoded to text, hashed as text, then converted to bytes again by undici).
+    let body: Buffer | undefined;
     try {
-      body = req.body === undefined ? undefined : toWireJson(req.body, 'plain');
+      body = req.body === undefined ? undefined : toWireJsonBytes(req.body, 'plain');
     } catch (err) {
       // Nothing has left: the caller must know this request cannot have reached the server.
       throw new RequestNotSentError(ref, err);
@@ -257,16 +259,17 @@ export class HttpTransport {
     req: RestRequest,
     ref: RequestRef,
     target: string,
-    body: string | undefined,
+    body: Buffer | undefined,
     subaccountId: string | undefined,
   ): Promise<RawResponse> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (req.signed) {
-      // Signed here, after the throttler let us through, so a long queue wait cannot stale the timestamp.
-      let signed: ReturnType<typeof signRequest>;
+      // Signed here, after the throttler let us through, so a long queue wait cannot stale the timestamp. The
+      // headers are those of `signRequest`, in its order, written straight into this request's headers (no
+      // second object to copy from).
       try {
-        signed = signRequest(this.#credentials!, {
+        writeSignedHeaders(headers, this.#credentials!, {
           method: req.method,
           uri: this.#origin + target,
           body,
@@ -276,7 +279,6 @@ export class HttpTransport {
       } catch (err) {
         throw new RequestNotSentError(ref, err);
       }
-      Object.assign(headers, signed);
     }
     const started = this.#logger ? this.#clock.now() : 0;
     let res: RawResponse;

@@ -40,8 +40,8 @@ export class ReplayGuard {
   readonly #base: number;
   readonly #max: number;
   readonly #memory: number;
-  /** API key -> lower-case signature -> when it stops verifying. */
-  readonly #seen = new Map<string, Map<string, number>>();
+  /** API key -> signature id ({@link signatureId}) -> the Api-Timestamp(s) it was sent with. */
+  readonly #seen = new Map<string, Map<number | string, number | number[]>>();
   readonly #keyFailures = new Map<string, Failures>();
   readonly #connFailures = new WeakMap<object, Failures>();
   #nextPrune = 0;
@@ -59,28 +59,45 @@ export class ReplayGuard {
    * Record a verified state-changing request; false when the same key already sent the same signature inside the
    * window (a replay, to be refused).
    *
-   * Remembered per key by the signature alone, the header text itself: the signature is the HMAC of a preimage
-   * that holds the timestamp, so a verified signature fixes its timestamp and (key, signature) names the same
-   * requests as (key, timestamp, signature), barring an HMAC-SHA512 collision, which would only make this refuse
-   * more. It saves building and keeping a ~210-character `key timestamp signature` string per signed request for
-   * the whole window (issue 9 item 9).
+   * Remembered per key as (timestamp, the signature's first 52 bits as a number), not as the 128-character header
+   * text: every signed POST was kept as its own string for the whole window (5 minutes; ~150 retained bytes per
+   * order the GC had to copy and mark), where two numbers do (issue 9 item 9). A replay carries the identical
+   * signature and timestamp, so it is always refused. A distinct request is refused wrongly only if the same key
+   * signed another one in the same millisecond whose signature shares its first 52 bits (chance 2^-52 per such
+   * pair; rexbot's own client never signs two requests of a key in one millisecond). A signature that is not hex
+   * (never one that verified) is remembered by its lower-case text, as before.
    */
   firstUse(apiKey: string, timestamp: string, signature: string): boolean {
     const now = this.#clock.now();
     this.#prune(now);
-    const sig = signature.toLowerCase(); // the same string when already lower case, as clients send it
+    const ts = Number(timestamp);
+    const id = signatureId(signature);
     let seen = this.#seen.get(apiKey);
     if (seen === undefined) this.#seen.set(apiKey, (seen = new Map()));
-    const until = seen.get(sig);
-    if (until !== undefined && until >= now) return false;
-    seen.set(sig, Number(timestamp) + this.#window);
+    const until = ts + this.#window;
+    const known = seen.get(id);
+    if (known === undefined) {
+      seen.set(id, ts);
+      return true;
+    }
+    // Still verifiable with the same timestamp: the same request again. Another timestamp under the same id is
+    // another request (or one that can no longer verify): keep both while either could.
+    if (typeof known === 'number') {
+      if (known === ts && until >= now) return false;
+      seen.set(id, known + this.#window >= now ? [known, ts] : ts);
+      return true;
+    }
+    for (const t of known) if (t === ts && until >= now) return false;
+    const live = known.filter((t) => t + this.#window >= now && t !== ts);
+    live.push(ts);
+    seen.set(id, live.length === 1 ? live[0]! : live);
     return true;
   }
 
   /** Signatures remembered now (for tests and diagnostics). */
   get remembered(): number {
     let n = 0;
-    for (const seen of this.#seen.values()) n += seen.size;
+    for (const seen of this.#seen.values()) for (const v of seen.values()) n += typeof v === 'number' ? 1 : v.length;
     return n;
   }
 
@@ -114,10 +131,37 @@ export class ReplayGuard {
   #prune(now: number): void {
     if (now < this.#nextPrune) return;
     this.#nextPrune = now + 10_000;
+    const oldest = now - this.#window; // a timestamp before this can no longer verify
     for (const [key, seen] of this.#seen) {
-      for (const [sig, until] of seen) if (until < now) seen.delete(sig);
+      for (const [id, ts] of seen) {
+        if (typeof ts === 'number') {
+          if (ts < oldest) seen.delete(id);
+        } else {
+          const live = ts.filter((t) => t >= oldest);
+          if (live.length === 0) seen.delete(id);
+          else seen.set(id, live.length === 1 ? live[0]! : live);
+        }
+      }
       if (seen.size === 0) this.#seen.delete(key);
     }
     for (const [k, f] of this.#keyFailures) if (now - f.lastAt > this.#memory) this.#keyFailures.delete(k);
   }
+}
+
+/**
+ * The first 13 hex digits (52 bits, exact in a double) of a hex signature as a number, either case; the lower-case
+ * text itself when it does not start with 13 hex digits. Read digit by digit: no substring, no lower-cased copy.
+ */
+export function signatureId(signature: string): number | string {
+  if (signature.length < 13) return signature.toLowerCase();
+  let v = 0;
+  for (let i = 0; i < 13; i++) {
+    const c = signature.charCodeAt(i);
+    let d: number;
+    if (c >= 48 && c <= 57) d = c - 48;
+    else if ((c | 32) >= 97 && (c | 32) <= 102) d = (c | 32) - 87; // a-f or A-F (only they fold into a-f)
+    else return signature.toLowerCase();
+    v = v * 16 + d;
+  }
+  return v;
 }

@@ -7,6 +7,8 @@ import { dec } from '../../../src/core/decimal.js';
 import { ApiError, NetworkError, TimeoutError, ValidationError, WireFormatError } from '../../../src/core/errors.js';
 import { createRestClient } from '../../../src/bittrex/rest/client.js';
 import { buildQuery, parseRetryAfter, parseSequence } from '../../../src/bittrex/rest/http.js';
+import { signRequest } from '../../../src/bittrex/rest/auth.js';
+import { toWireJson } from '../../../src/model/encode.js';
 import { createThrottler } from '../../../src/bittrex/rest/throttler.js';
 import { type Harness, startHarness, T0 } from './harness.js';
 import { SUBACCOUNT_ID } from './wire-samples.js';
@@ -89,6 +91,37 @@ describe('sub-accounts', () => {
     expect((await client.account.get({ subaccountId: null })).subaccountId).toBeUndefined();
     await client.close();
     expect(h.server.requests.map((r) => r.subaccountId)).toEqual([SUBACCOUNT_ID, 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee', undefined]);
+  });
+
+  it('sends the body bytes of toWireJson and the headers of signRequest over them (the general path)', async () => {
+    const sent: Array<{ headers: Record<string, string>; body: unknown; path: string }> = [];
+    const client = createRestClient({
+      baseUrl: h.server.url,
+      credentials: h.server.credentials,
+      throttler: quiet(),
+      dispatcher: (await import('undici')).getGlobalDispatcher().compose((dispatch) => (opts, handler) => {
+        sent.push({ headers: { ...(opts.headers as Record<string, string>) }, body: opts.body, path: opts.path });
+        return dispatch(opts, handler);
+      }),
+    });
+    const orders = [order, { ...order, quantity: dec('0.00012345'), limit: dec('30010.5'), clientOrderId: 'é-ü' }];
+    for (const [i, o] of orders.entries()) {
+      h.server.next({ status: 201, body: {} });
+      await client.orders.create(o, i === 1 ? { subaccountId: SUBACCOUNT_ID } : undefined).catch(() => undefined);
+      const s = sent.at(-1)!;
+      const text = toWireJson(o, 'plain');
+      expect(Buffer.isBuffer(s.body) && (s.body as Buffer).equals(Buffer.from(text, 'utf8'))).toBe(true);
+      const want = signRequest(h.server.credentials, {
+        method: 'POST',
+        uri: new URL(s.path, h.server.url).href,
+        body: text,
+        timestamp: s.headers['Api-Timestamp']!,
+        subaccountId: i === 1 ? SUBACCOUNT_ID : undefined,
+      });
+      expect(s.headers).toEqual({ 'content-type': 'application/json', ...want });
+      expect(Object.keys(s.headers)).toEqual(['content-type', ...Object.keys(want)]);
+    }
+    await client.close();
   });
 
   it('a sub-account id the signature did not cover is rejected', async () => {
