@@ -26,11 +26,21 @@ export const TOMBSTONE_MS = 3_600_000;
 /** Ids of dropped items, forgotten after {@link TOMBSTONE_MS} (insertion order is time order). */
 export class Tombstones {
   readonly #at = new Map<string, number>();
+  /**
+   * At most the time of the first (oldest) entry: while `now` is within {@link TOMBSTONE_MS} of it, nothing can
+   * have expired and the sweep (an iterator per add, three adds per order once retention drops) is skipped.
+   */
+  #oldest = Infinity;
 
   add(id: string, now: number): void {
+    if (this.#at.size === 0) this.#oldest = now;
     this.#at.set(id.toLowerCase(), now);
+    if (now - this.#oldest < TOMBSTONE_MS) return;
     for (const [k, t] of this.#at) {
-      if (now - t < TOMBSTONE_MS) break;
+      if (now - t < TOMBSTONE_MS) {
+        this.#oldest = t;
+        break;
+      }
       this.#at.delete(k);
     }
   }
