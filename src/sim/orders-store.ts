@@ -89,11 +89,12 @@ export class OrderStore {
     const k = dropCount(acc.closed, this.#retention, closedAt, now);
     if (k === 0) return;
     const gone = acc.closed.splice(0, k);
+    const ids = new Array<string>(gone.length);
     for (let i = 0; i < gone.length; i++) {
-      const old = gone[i]!;
-      if (i < acc.indexed) acc.closedIndex.delete(old.order.id.toLowerCase());
-      this.dropped.add(old.order.id, now);
+      ids[i] = gone[i]!.order.id;
+      if (i < acc.indexed) acc.closedIndex.delete(ids[i]!.toLowerCase());
     }
+    this.dropped.addAll(ids, now);
     acc.indexed = Math.max(0, acc.indexed - k);
   }
 

@@ -48,11 +48,12 @@ export class ExecutionStore {
     const k = dropCount(list, this.#retention, executedAt, now);
     if (k === 0) return;
     const gone = list.splice(0, k);
+    const ids = new Array<string>(gone.length);
     for (let i = 0; i < gone.length; i++) {
-      const old = gone[i]!;
-      if (i < acc.indexed) acc.index.delete(old.id.toLowerCase());
-      this.dropped.add(old.id, now);
+      ids[i] = gone[i]!.id;
+      if (i < acc.indexed) acc.index.delete(ids[i]!.toLowerCase());
     }
+    this.dropped.addAll(ids, now);
     acc.indexed = Math.max(0, acc.indexed - k);
   }
 
