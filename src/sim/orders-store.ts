@@ -77,15 +77,15 @@ export class OrderStore {
 
   /**
    * Move an order to the closed list (its status is set by the caller): from the open list when it was
-   * {@link add}ed, else it closed during its placement. Closing an order twice is a bug.
+   * {@link add}ed, else it closed during its placement. Closing an order twice is a bug. `now` (default the
+   * clock's) is the time retention judges ages by.
    */
-  markClosed(rec: OrderRecord): void {
+  markClosed(rec: OrderRecord, now: number = this.#now()): void {
     if (rec.closeSeq !== 0) throw new Error(`orders: ${rec.order.id} is not open`);
     const acc = this.#account(rec.accountId);
     if (acc.open.delete(rec.order.id)) this.#openById.delete(rec.order.id.toLowerCase());
     rec.closeSeq = ++this.#closeSeq;
     acc.closed.push(rec);
-    const now = this.#now();
     const k = dropCount(acc.closed, this.#retention, closedAt, now);
     if (k === 0) return;
     const gone = acc.closed.splice(0, k);

@@ -38,13 +38,12 @@ export class ExecutionStore {
     this.#retention = retention;
   }
 
-  /** Record an execution of `accountId`. */
-  add(accountId: string, execution: Execution): void {
+  /** Record an execution of `accountId`; `now` (default the clock's) is the time retention judges ages by. */
+  add(accountId: string, execution: Execution, now: number = this.#now()): void {
     let acc = this.#byAccount.get(accountId);
     if (!acc) this.#byAccount.set(accountId, (acc = { list: [], index: new Map(), indexed: 0 }));
     const list = acc.list;
     list.push(execution);
-    const now = this.#now();
     const k = dropCount(list, this.#retention, executedAt, now);
     if (k === 0) return;
     const gone = list.splice(0, k);

@@ -179,10 +179,11 @@ export class Trading implements OrderPort {
     }
     const reserveCurrency = v.direction === 'BUY' ? m.quoteCurrencySymbol : m.baseCurrencySymbol;
     const reserve = reservation(v, plan, feeMax);
-    ledger.hold(accountId, reserveCurrency, reserve);
+    // One clock read for the whole operation: the order's times, its executions' and the balances' updatedAt.
+    const at = new Date(this.#d.clock.now());
+    ledger.hold(accountId, reserveCurrency, reserve, at.getTime());
     // Nothing below refuses: the order is accepted.
 
-    const at = new Date(this.#d.clock.now());
     const order: Order = {
       id: this.#newId(),
       marketSymbol: m.symbol,
