@@ -11,11 +11,23 @@ interface AccountOrders {
   open: Map<string, OrderRecord>;
   /** Closed orders in closing order. */
   closed: OrderRecord[];
+  /** Lower-cased id -> record, for `closed[0, indexed)`: built when a lookup asks (see {@link OrderStore}). */
+  closedIndex: Map<string, OrderRecord>;
+  /** How many closed orders from the front of `closed` are in `closedIndex`. */
+  indexed: number;
 }
 
-/** Order records of all accounts. */
+/**
+ * Order records of all accounts.
+ *
+ * Open orders are indexed by id as they are added (fills look their makers up). Closed orders are indexed per
+ * account when a lookup asks, from where the previous one stopped: an order that trades and closes while it is
+ * being placed (an IMMEDIATE_OR_CANCEL taker, the usual bot order) is never {@link add}ed as open, and is only
+ * appended to its account's closed list, instead of costing four map operations (id index and open list, in and
+ * out) on the order path for a lookup most clients never make. Answers are those of an index kept up to date.
+ */
 export class OrderStore {
-  readonly #byId = new Map<string, OrderRecord>();
+  readonly #openById = new Map<string, OrderRecord>();
   readonly #accounts = new Map<string, AccountOrders>();
   #closeSeq = 0;
   readonly #retention: RetentionLimits;
@@ -29,37 +41,61 @@ export class OrderStore {
     this.#retention = retention;
   }
 
-  /** Register a new (open) order. */
+  /** Register an order that is open after its placement (one that closes during it needs only {@link markClosed}). */
   add(rec: OrderRecord): void {
-    this.#byId.set(rec.order.id.toLowerCase(), rec);
+    this.#openById.set(rec.order.id.toLowerCase(), rec);
     this.#account(rec.accountId).open.set(rec.order.id, rec);
   }
 
   /** The record of `id`, whoever owns it. */
   get(id: string): OrderRecord | undefined {
-    return this.#byId.get(id.toLowerCase());
+    const key = id.toLowerCase();
+    const open = this.#openById.get(key);
+    if (open) return open;
+    // Closed orders are indexed per account; fills only ever look up open makers, so this walk is rare.
+    for (const acc of this.#accounts.values()) {
+      const rec = closedIndexOf(acc).get(key);
+      if (rec) return rec;
+    }
+    return undefined;
   }
 
   /** The record of `id` owned by `accountId`; 404 NOT_FOUND when unknown or another account's (no information leak). */
   owned(accountId: string, id: string): OrderRecord {
-    const rec = typeof id === 'string' ? this.get(id) : undefined;
+    let rec: OrderRecord | undefined;
+    if (typeof id === 'string') {
+      const key = id.toLowerCase();
+      rec = this.#openById.get(key);
+      if (!rec) {
+        const acc = this.#accounts.get(accountId);
+        rec = acc ? closedIndexOf(acc).get(key) : undefined;
+      }
+    }
     if (!rec || rec.accountId !== accountId) throw notFound('NOT_FOUND', `order ${String(id)} not found`);
     return rec;
   }
 
-  /** Move an order from the open to the closed list (its status is set by the caller). */
-  markClosed(rec: OrderRecord): void {
+  /**
+   * Move an order to the closed list (its status is set by the caller): from the open list when it was
+   * {@link add}ed, else it closed during its placement. Closing an order twice is a bug. `now` (default the
+   * clock's) is the time retention judges ages by.
+   */
+  markClosed(rec: OrderRecord, now: number = this.#now()): void {
+    if (rec.closeSeq !== 0) throw new Error(`orders: ${rec.order.id} is not open`);
     const acc = this.#account(rec.accountId);
-    if (!acc.open.delete(rec.order.id)) throw new Error(`orders: ${rec.order.id} is not open`);
+    if (acc.open.delete(rec.order.id)) this.#openById.delete(rec.order.id.toLowerCase());
     rec.closeSeq = ++this.#closeSeq;
     acc.closed.push(rec);
-    const now = this.#now();
     const k = dropCount(acc.closed, this.#retention, closedAt, now);
     if (k === 0) return;
-    for (const old of acc.closed.splice(0, k)) {
-      this.#byId.delete(old.order.id.toLowerCase());
-      this.dropped.add(old.order.id, now);
+    const gone = acc.closed.splice(0, k);
+    const ids = new Array<string>(gone.length);
+    for (let i = 0; i < gone.length; i++) {
+      ids[i] = gone[i]!.order.id;
+      if (i < acc.indexed) acc.closedIndex.delete(ids[i]!.toLowerCase());
     }
+    this.dropped.addAll(ids, now);
+    acc.indexed = Math.max(0, acc.indexed - k);
   }
 
   /** Number of open orders of an account. */
@@ -90,9 +126,17 @@ export class OrderStore {
 
   #account(accountId: string): AccountOrders {
     let acc = this.#accounts.get(accountId);
-    if (!acc) this.#accounts.set(accountId, (acc = { open: new Map(), closed: [] }));
+    if (!acc) this.#accounts.set(accountId, (acc = { open: new Map(), closed: [], closedIndex: new Map(), indexed: 0 }));
     return acc;
   }
+}
+
+/** The account's closed-order index, brought up to date with its closed list. */
+function closedIndexOf(acc: AccountOrders): Map<string, OrderRecord> {
+  const { closed, closedIndex } = acc;
+  for (let i = acc.indexed; i < closed.length; i++) closedIndex.set(closed[i]!.order.id.toLowerCase(), closed[i]!);
+  acc.indexed = closed.length;
+  return closedIndex;
 }
 
 function closedAt(rec: OrderRecord): number | undefined {

@@ -62,7 +62,10 @@ export class Publisher {
     const copy = this.#bus.wants('order');
     const orders = [...op.touched.values()].map((rec) => ({ accountId: rec.accountId, delta: copy ? orderView(rec) : undefined }));
     const executions = [...op.executions];
-    const deltas = book.flushDeltas();
+    // Entries only for a listener that will use them; each changed depth's sequence moves either way.
+    const bookWanted = this.#bus.wants('orderBook');
+    const deltas = bookWanted ? book.flushDeltas() : undefined;
+    const changedDepths = bookWanted ? undefined : book.flushChangedDepths();
     const after = topOf(book);
     const topMoved = !sameRate(before.bid, after.bid) || !sameRate(before.ask, after.ask);
     const trades = op.trades;
@@ -82,7 +85,8 @@ export class Publisher {
         const sequence = seq.next(seqKey.account('execution', accountId));
         if (executionWanted) bus.emit({ kind: 'execution', accountId, sequence, deltas: list });
       }
-      for (const d of deltas) {
+      if (changedDepths) for (const depth of changedDepths) seq.next(seqKey.orderBook(market, depth));
+      for (const d of deltas ?? []) {
         bus.emit({
           kind: 'orderBook',
           marketSymbol: market,

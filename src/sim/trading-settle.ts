@@ -89,9 +89,10 @@ export function settleFill(ctx: SettleContext, taker: OrderRecord, fill: Planned
   const sellerCommission = takerBuys ? makerCommission : fill.takerCommission;
 
   const { ledger } = ctx;
-  ledger.move(seller.accountId, buyer.accountId, taker.baseCurrency, fill.quantity, { fromHeld: true });
-  ledger.move(buyer.accountId, seller.accountId, taker.quoteCurrency, fill.quote.minus(sellerCommission), { fromHeld: true });
-  ledger.move(buyer.accountId, FEE_ACCOUNT_ID, taker.quoteCurrency, dsum(buyerCommission, sellerCommission), { fromHeld: true });
+  const moved = { fromHeld: true, at: ctx.at.getTime() };
+  ledger.move(seller.accountId, buyer.accountId, taker.baseCurrency, fill.quantity, moved);
+  ledger.move(buyer.accountId, seller.accountId, taker.quoteCurrency, fill.quote.minus(sellerCommission), moved);
+  ledger.move(buyer.accountId, FEE_ACCOUNT_ID, taker.quoteCurrency, dsum(buyerCommission, sellerCommission), moved);
   seller.reserved = seller.reserved.minus(fill.quantity);
   buyer.reserved = buyer.reserved.minus(dsum(fill.quote, buyerCommission));
 
@@ -135,21 +136,21 @@ export function closeOrder(ctx: Pick<SettleContext, 'ledger' | 'orders' | 'at' |
   rec.order.closedAt = ctx.at;
   rec.order.updatedAt = ctx.at;
   // Reservations are never negative, so "positive" is "not zero" (cheaper than gt(0), which builds a Decimal).
-  if (!rec.reserved.isZero()) ctx.ledger.release(rec.accountId, rec.reserveCurrency, rec.reserved);
+  if (!rec.reserved.isZero()) ctx.ledger.release(rec.accountId, rec.reserveCurrency, rec.reserved, ctx.at.getTime());
   rec.reserved = ZERO;
   rec.resting = undefined;
-  ctx.orders.markClosed(rec);
+  ctx.orders.markClosed(rec, ctx.at.getTime());
   ctx.op.touch(rec);
 }
 
 /** Release what an open order holds beyond {@link reserveFor} its remaining quantity. */
-export function trimReserve(ctx: Pick<SettleContext, 'ledger' | 'feeMax'>, rec: OrderRecord): void {
+export function trimReserve(ctx: Pick<SettleContext, 'ledger' | 'feeMax' | 'at'>, rec: OrderRecord): void {
   const need = reserveFor(rec, ctx.feeMax);
   const excess = rec.reserved.minus(need);
   // A negative excess would mean a reservation too small for the remaining fills: a bug, never a user error.
   if (excess.isNegative()) throw new Error(`trading: order ${rec.order.id} reserves ${rec.reserved.toFixed()} < ${need.toFixed()}`);
   if (!excess.isZero()) {
-    ctx.ledger.release(rec.accountId, rec.reserveCurrency, excess);
+    ctx.ledger.release(rec.accountId, rec.reserveCurrency, excess, ctx.at.getTime());
     rec.reserved = need;
   }
 }
@@ -177,7 +178,7 @@ function record(ctx: SettleContext, rec: OrderRecord, fill: PlannedFill, commiss
     direction: takerSide,
   };
   rec.executions.push(execution);
-  ctx.executions.add(rec.accountId, execution);
+  ctx.executions.add(rec.accountId, execution, ctx.at.getTime());
   ctx.op.addExecution(rec.accountId, execution);
   ctx.op.touch(rec);
   ctx.op.fills.push({ accountId: rec.accountId, marketSymbol: o.marketSymbol, quoteCurrency: rec.quoteCurrency, quote: fill.quote, execution });

@@ -179,10 +179,11 @@ export class Trading implements OrderPort {
     }
     const reserveCurrency = v.direction === 'BUY' ? m.quoteCurrencySymbol : m.baseCurrencySymbol;
     const reserve = reservation(v, plan, feeMax);
-    ledger.hold(accountId, reserveCurrency, reserve);
+    // One clock read for the whole operation: the order's times, its executions' and the balances' updatedAt.
+    const at = new Date(this.#d.clock.now());
+    ledger.hold(accountId, reserveCurrency, reserve, at.getTime());
     // Nothing below refuses: the order is accepted.
 
-    const at = new Date(this.#d.clock.now());
     const order: Order = {
       id: this.#newId(),
       marketSymbol: m.symbol,
@@ -212,7 +213,6 @@ export class Trading implements OrderPort {
       executions: [],
       closeSeq: 0,
     };
-    this.#orders.add(rec);
     if (v.clientOrderId !== undefined) idempotency.remember(accountId, clientKey(v.clientOrderId), order.id);
 
     const before = topOf(book);
@@ -225,6 +225,8 @@ export class Trading implements OrderPort {
     // limit) is not tradable: it does not rest, the order closes with what it filled (matcher.ts).
     if (v.rests && !rec.remaining!.isZero() && !plan.dust && !isDust(rec.remaining!, v.limit!)) {
       rec.resting = book.add(order.id, accountId, v.direction, v.limit!, rec.remaining!);
+      // Registered as open only now that it rests: nothing looks the taker up while it trades (see OrderStore).
+      this.#orders.add(rec);
       // Without fills the reservation is exactly what the full quantity needs (see `reservation`): nothing to trim.
       if (plan.fills.length > 0) trimReserve(ctx, rec);
     } else {

@@ -85,6 +85,9 @@ export function v1EngineBackend(engine: SimEngine): V1EngineBackend {
       const symbol = v1MarketToSymbol(marketName) as string;
       const book = engine.orderBook(symbol, 500).data;
       const trades = engine.trades(symbol).data.slice(0, V1_STATE_FILLS);
+      // Trades of a market nobody followed yet were not numbered (see the bridge): numbered now oldest first,
+      // so ids still grow with time within the market, as the ones numbered while it is followed do.
+      for (let i = trades.length - 1; i >= 0; i--) fillIds.idOf(trades[i]!.id);
       return {
         MarketName: marketName,
         Buys: book.bid.map((l) => ({ Quantity: l.quantity, Rate: l.rate })),
@@ -168,10 +171,13 @@ export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1En
     if (name === undefined) names.set(symbol, (name = symbolToV1Market(symbol)));
     return name;
   };
-  // What this bridge acts on: book, trade and summary events always (the hub keeps per-market state and moves
-  // the summary nonce whether or not anyone listens), account deltas only while a connection is open.
+  // What this bridge acts on: summary events always (the hub moves the summary nonce whether or not anyone
+  // listens), book and trade events once the hub follows a market (it keeps per-market state from then on),
+  // account deltas only while a connection is open.
   const interest = (kind: SimEvent['kind']): boolean =>
-    kind === 'orderBook' || kind === 'trade' || kind === 'marketSummaries' || ((kind === 'order' || kind === 'balance') && hub.hasConnections);
+    kind === 'marketSummaries' ||
+    ((kind === 'orderBook' || kind === 'trade') && hub.followsMarkets) ||
+    ((kind === 'order' || kind === 'balance') && hub.hasConnections);
   return engine.bus.on((e) => {
     switch (e.kind) {
       case 'orderBook': {
@@ -184,6 +190,8 @@ export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1En
       }
       case 'trade': {
         const name = v1Name(e.marketSymbol);
+        // A market nobody follows gets no fill id yet: the snapshot that starts following it numbers its trades.
+        if (!hub.follows(name)) return;
         for (const t of e.deltas) hub.filled(name, deltaFill(t, backend.fillIds.idOf(t.id)));
         return;
       }

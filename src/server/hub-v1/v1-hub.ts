@@ -137,6 +137,19 @@ export class V1Hub {
     };
   }
 
+  /**
+   * True once any market's served book is followed (a connection asked for its state or its deltas; a market
+   * stays followed for good, its nonce goes on): until then book changes and trades concern nobody.
+   */
+  get followsMarkets(): boolean {
+    return this.#markets.size > 0;
+  }
+
+  /** True when `marketName`'s served book is followed (see {@link followsMarkets}). */
+  follows(marketName: string): boolean {
+    return this.#markets.has(marketName);
+  }
+
   /** True while a connection is open: without one, account deltas (uO, uB) reach nobody. */
   get hasConnections(): boolean {
     return this.#sessions.size > 0;

@@ -81,8 +81,12 @@ export class AccountVolumeTracker {
     if (last && last.minute === minute) {
       last.usd = last.usd.plus(usd);
       if (at > last.at) last.at = at;
-    } else list.push({ minute, at, usd });
-    this.#prune(list);
+    } else {
+      list.push({ minute, at, usd });
+      // Pruned when the list grows (at most once per clock minute and account), not on every fill: a clock read
+      // per fill on the matching path for a list that did not get longer. Reads prune for themselves.
+      this.#prune(list);
+    }
   }
 
   /** GET /account/volume: the USD volume of the last 30 days, as of now. */

@@ -62,19 +62,36 @@ export class DepthViews {
    * view changed (entries best first), updating the published boundaries.
    */
   flush(): DepthDelta[] {
+    const out: DepthDelta[] = [];
+    this.#flush(true, (depth, bidDeltas, askDeltas) => out.push({ depth, bidDeltas, askDeltas }));
+    return out;
+  }
+
+  /**
+   * Like {@link flush}, but only say which depths changed (in the same order): for a caller that numbers the
+   * changes and has nobody to send the entries to. Builds no entry.
+   */
+  flushChangedDepths(): BookDepth[] {
+    const out: BookDepth[] = [];
+    this.#flush(false, (depth) => out.push(depth));
+    return out;
+  }
+
+  /** Consume the changes; `changed` gets each changed depth, with its entries when `entries` (else empty lists). */
+  #flush(entries: boolean, changed: (depth: BookDepth, bidDeltas: OrderBookEntry[], askDeltas: OrderBookEntry[]) => void): void {
     const bidDirty = this.#bids.takeDirty();
     const askDirty = this.#asks.takeDirty();
-    if (bidDirty.size === 0 && askDirty.size === 0) return [];
-    const out: DepthDelta[] = [];
+    if (bidDirty.size === 0 && askDirty.size === 0) return;
     for (const depth of BOOK_DEPTHS) {
       // A side with no changed level has an unchanged view at every depth.
-      const bidDeltas = bidDirty.size > 0 ? sideDeltas(this.#bids, depth, this.#bidWorst.get(depth), bidDirty) : [];
-      const askDeltas = askDirty.size > 0 ? sideDeltas(this.#asks, depth, this.#askWorst.get(depth), askDirty) : [];
+      const bidRanked = entries ? [] : undefined;
+      const askRanked = entries ? [] : undefined;
+      const bidChanged = bidDirty.size > 0 && sideDeltas(this.#bids, depth, this.#bidWorst.get(depth), bidDirty, bidRanked);
+      const askChanged = askDirty.size > 0 && sideDeltas(this.#asks, depth, this.#askWorst.get(depth), askDirty, askRanked);
       this.#bidWorst.set(depth, worstInView(this.#bids, depth));
       this.#askWorst.set(depth, worstInView(this.#asks, depth));
-      if (bidDeltas.length > 0 || askDeltas.length > 0) out.push({ depth, bidDeltas, askDeltas });
+      if (bidChanged || askChanged) changed(depth, entriesOf(this.#bids, bidRanked), entriesOf(this.#asks, askRanked));
     }
-    return out;
   }
 }
 
@@ -87,14 +104,18 @@ function worstInView(side: BookSide, depth: number): Boundary | undefined {
   return side.atRank(depth - 1)!;
 }
 
-/** Deltas of one side at one depth, given the old boundary and the levels that changed. */
+/**
+ * Deltas of one side at one depth, given the old boundary and the levels that changed: pushed to `out` (unsorted),
+ * or, without `out`, only whether there is any (stopping at the first). True when there is at least one.
+ */
 function sideDeltas(
   side: BookSide,
   depth: number,
   oldWorst: Boundary | undefined,
   dirty: ReadonlyMap<string, DirtyMark>,
-): OrderBookEntry[] {
-  const out: RankedEntry[] = [];
+  out: RankedEntry[] | undefined,
+): boolean {
+  let any = false;
   const n = side.size;
   const newWorst = worstInView(side, depth);
   // A level was in the old view iff it existed and is at least as good as the old boundary; likewise now.
@@ -104,8 +125,14 @@ function sideDeltas(
     const wasIn = m.existedBefore && (oldWorst === undefined || !side.betterThan(oldWorst, m));
     const isIn = level !== undefined && (newWorst === undefined || !side.betterThan(newWorst, m));
     if (isIn) {
-      if (!wasIn || !deq(level.total, m.totalBefore)) out.push({ quantity: level.total, level });
+      if (!wasIn || !deq(level.total, m.totalBefore)) {
+        if (!out) return true;
+        any = true;
+        out.push({ quantity: level.total, level });
+      }
     } else if (wasIn) {
+      if (!out) return true;
+      any = true;
       out.push({ quantity: ZERO, level: m });
     }
   }
@@ -114,18 +141,32 @@ function sideDeltas(
     for (let r = Math.min(depth, n) - 1; r >= 0; r--) {
       const level = side.atRank(r)!;
       if (!side.betterThan(oldWorst, level)) break;
-      if (!dirty.has(level.key)) out.push({ quantity: level.total, level });
+      if (!dirty.has(level.key)) {
+        if (!out) return true;
+        any = true;
+        out.push({ quantity: level.total, level });
+      }
     }
   }
   // Unchanged levels that left the view: beyond the new depth but at least as good as the old boundary.
   for (let r = depth; r < n; r++) {
     const level = side.atRank(r)!;
     if (oldWorst !== undefined && side.betterThan(oldWorst, level)) break;
-    if (!dirty.has(level.key)) out.push({ quantity: ZERO, level });
+    if (!dirty.has(level.key)) {
+      if (!out) return true;
+      any = true;
+      out.push({ quantity: ZERO, level });
+    }
   }
+  return any;
+}
+
+/** The published entries of `ranked`, best first (none without `ranked`). */
+function entriesOf(side: BookSide, ranked: RankedEntry[] | undefined): OrderBookEntry[] {
+  if (ranked === undefined || ranked.length === 0) return [];
   // Entries are distinct rates, so the order is strict; betterThan decides on doubles nearly always.
-  if (out.length > 1) out.sort((a, b) => (side.betterThan(a.level, b.level) ? -1 : 1));
-  return out.map((e) => ({ quantity: e.quantity, rate: e.level.rate }));
+  if (ranked.length > 1) ranked.sort((a, b) => (side.betterThan(a.level, b.level) ? -1 : 1));
+  return ranked.map((e) => ({ quantity: e.quantity, rate: e.level.rate }));
 }
 
 /** A delta entry before publication, with its level's ranking data. */

@@ -17,7 +17,7 @@ import type { Decimal } from '../../core/decimal.js';
 import type { OrderDirection } from '../../model/enums.js';
 import type { OrderBook as OrderBookView } from '../../model/market.js';
 import { BookSide } from './book-side.js';
-import { type DepthDelta, DepthViews, sideView } from './depth-views.js';
+import { type BookDepth, type DepthDelta, DepthViews, sideView } from './depth-views.js';
 import { type MatchPlan, type TakerOrder, planMatch } from './matcher.js';
 import { type RestingOrder, restingOrder } from './price-level.js';
 
@@ -109,5 +109,10 @@ export class OrderBook {
   /** Deltas of every depth whose view changed since the previous call. */
   flushDeltas(): DepthDelta[] {
     return this.#views.flush();
+  }
+
+  /** The depths whose view changed since the previous call, without their entries (see {@link DepthViews.flushChangedDepths}). */
+  flushChangedDepths(): BookDepth[] {
+    return this.#views.flushChangedDepths();
   }
 }

@@ -131,7 +131,9 @@ export class MarketData {
     st.lastTradeRate = trades[trades.length - 1]!.rate;
     this.#armExpiry(st);
 
-    this.#bus.emit({ kind: 'trade', marketSymbol: st.symbol, sequence: this.#seq.next(seqKey.trade(st.symbol)), deltas: [...trades] });
+    // Numbered either way (REST reads the sequence); the copy and the event only for a listener that would use them.
+    const sequence = this.#seq.next(seqKey.trade(st.symbol));
+    if (this.#bus.wants('trade')) this.#bus.emit({ kind: 'trade', marketSymbol: st.symbol, sequence, deltas: [...trades] });
     if (!sameRate(before, st.lastTradeRate)) this.#publishTicker(st);
     for (let i = 0; i < CANDLE_INTERVALS.length; i++) {
       const interval = CANDLE_INTERVALS[i]!;

@@ -82,6 +82,32 @@ describe('v1.1 hub c2 on the simulator', () => {
     expect(again.Fills.slice(0, 2).map((f) => f.Id).sort()).toEqual(fills.map((f) => f.FillId).sort());
   });
 
+  it('numbers the fills of a market traded before anyone followed it oldest first, and later fills above them', async () => {
+    // ETH-USD: no connection follows it yet, so its trades get no fill id when they happen (see the bridge).
+    const eth = (direction: 'BUY' | 'SELL', account: TestAccount, limit: string) =>
+      fx.engine.placeOrder(account.accountId, { marketSymbol: 'ETH-USD', direction, type: 'LIMIT', timeInForce: direction === 'SELL' ? 'GOOD_TIL_CANCELLED' : 'IMMEDIATE_OR_CANCEL', quantity: dec('0.5'), limit: dec(limit) });
+    for (const limit of ['3000', '3001', '3002']) {
+      eth('SELL', maker, limit);
+      eth('BUY', taker, limit);
+    }
+    place('BUY', '20000'); // a followed market trades in between: numbered at once
+    place('SELL', '20000', '0.1', taker);
+    const { c, seen } = await connect();
+    expect(await c.subscribeToExchangeDeltas('USD-ETH')).toBe(true);
+    const state = await c.queryExchangeState('USD-ETH');
+    expect(state.Fills.map((f) => f.Price.toString())).toEqual(['3002', '3001', '3000']);
+    const ids = state.Fills.map((f) => f.Id);
+    // Newest first, ids growing with time within the market.
+    expect(ids[0]! > ids[1]! && ids[1]! > ids[2]!).toBe(true);
+    eth('SELL', maker, '3003');
+    eth('BUY', taker, '3003');
+    await vi.waitFor(() => expect(messages(seen, 'uE').some((d) => d.Fills.length > 0)).toBe(true));
+    const fill = messages(seen, 'uE').flatMap((d) => d.Fills)[0]!;
+    expect(fill.FillId).toBeGreaterThan(ids[0]!);
+    const again = await c.queryExchangeState('USD-ETH');
+    expect(again.Fills.map((f) => f.Id)).toEqual([fill.FillId, ...ids]);
+  });
+
   it('numbers nonces per connection: each connection sees its own offset, both agree with their snapshots', async () => {
     const a = await connect();
     const b = await connect();

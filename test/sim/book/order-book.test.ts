@@ -201,4 +201,45 @@ describe('per-depth deltas', () => {
     }
     expect(maxLevels).toBeGreaterThan(500);
   });
+
+  it('flushChangedDepths names exactly the depths flushDeltas publishes, under random operations', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    // Two books under the same operations: one flushed with entries, one with depths only.
+    const full = new OrderBook('ETH-BTC');
+    const lean = new OrderBook('ETH-BTC');
+    const live: string[] = [];
+    let n = 0;
+    let changedSteps = 0;
+    for (let step = 0; step < 3000; step++) {
+      const r = rnd();
+      const dir = rnd() < 0.5 ? 'BUY' : 'SELL';
+      // Few levels near the top (views cross depths 1 and 25 often), some far (depth 500's boundary).
+      const offset = rnd() < 0.7 ? Math.floor(rnd() * 40) / 4 : Math.floor(rnd() * 3000) / 4;
+      const rate = dec(dir === 'BUY' ? 600 - offset : 601 + offset);
+      let apply: (b: OrderBook) => void;
+      if (r < 0.7 || live.length === 0) {
+        const id = `o${n++}`;
+        const q = dec(1 + Math.floor(rnd() * 5));
+        apply = (b) => b.add(id, 'x', dir, rate, q);
+        live.push(id);
+      } else if (r < 0.85) {
+        const [id] = live.splice(Math.floor(rnd() * live.length), 1);
+        apply = (b) => b.remove(id!);
+      } else {
+        // A taker order's fills (partial or whole fills of makers); the books are equal, so are their plans.
+        const quantity = dec(rnd() < 0.5 ? '0.5' : 1 + Math.floor(rnd() * 12));
+        apply = (b) => {
+          for (const f of b.plan({ accountId: 't', direction: dir, quantity, takerFee: FEE }).fills) b.fill(f.maker, f.quantity);
+        };
+      }
+      apply(full);
+      apply(lean);
+      for (let i = live.length - 1; i >= 0; i--) if (!full.resting(live[i]!)) live.splice(i, 1);
+      const depths = full.flushDeltas().map((d) => d.depth);
+      expect(lean.flushChangedDepths(), `step ${step}`).toEqual(depths);
+      if (depths.length > 0) changedSteps++;
+    }
+    expect(changedSteps).toBeGreaterThan(1000);
+  });
 });
