@@ -5,20 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
+import { mulberry32 as rng } from '../../../src/core/prng.js';
 import type { Execution } from '../../../src/model/order.js';
 import { ExecutionStore } from '../../../src/sim/trading-executions.js';
 
-/** A small deterministic generator (mulberry32), so a failure repeats. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function execution(id: string, at: number): Execution {
   return {

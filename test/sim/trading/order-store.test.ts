@@ -6,21 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ZERO } from '../../../src/core/decimal.js';
+import { mulberry32 as rng } from '../../../src/core/prng.js';
 import { OrderStore } from '../../../src/sim/orders-store.js';
 import { type RetentionLimits, dropCount } from '../../../src/sim/retention.js';
 import type { OrderRecord } from '../../../src/sim/trading-types.js';
 
-/** A small deterministic generator (mulberry32), so a failure repeats. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The eager store: every order added as open, one id index for all (the store before the change). */
 class EagerStore {
