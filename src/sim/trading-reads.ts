@@ -14,14 +14,12 @@ import { type SequenceCounters, type Sequenced, seqKey } from './sequences.js';
 import { badRequest } from './sim-error.js';
 import type { ExecutionStore } from './trading-executions.js';
 import { orderView } from './trading-publish.js';
+import { LIST_CAP } from './trading-types.js';
 
 /** Query of GET /orders/closed and GET /executions. */
 export interface MarketPageQuery extends PageQuery {
   marketSymbol?: string | undefined;
 }
-
-/** Endpoints cap these lists at their first 1000 items (seed section 8). */
-const LIST_CAP = 1000;
 
 /** Reads of orders, executions and books. */
 export class TradingReads {

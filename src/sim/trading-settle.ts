@@ -21,7 +21,7 @@ import { FEE_ACCOUNT_ID, type Ledger } from './ledger.js';
 import type { OrderStore } from './orders-store.js';
 import { SATOSHI, buyReserve, commissionOn, fillQuote } from './trading-amounts.js';
 import type { ExecutionStore } from './trading-executions.js';
-import type { FillNotice, OrderRecord } from './trading-types.js';
+import { type FillNotice, LIST_CAP, type OrderRecord } from './trading-types.js';
 
 /** Everything one placement or cancellation changed, collected for publication after the state is complete. */
 export class Operation {
@@ -178,6 +178,8 @@ function record(ctx: SettleContext, rec: OrderRecord, fill: PlannedFill, commiss
     direction: takerSide,
   };
   rec.executions.push(execution);
+  // Only the newest LIST_CAP are ever read (GET /orders/{id}/executions): trim in steps of LIST_CAP, not per fill.
+  if (rec.executions.length >= 2 * LIST_CAP) rec.executions.splice(0, rec.executions.length - LIST_CAP);
   ctx.executions.add(rec.accountId, execution, ctx.at.getTime());
   ctx.op.addExecution(rec.accountId, execution);
   ctx.op.touch(rec);

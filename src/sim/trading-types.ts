@@ -8,6 +8,9 @@ import type { Execution, Order } from '../model/order.js';
 import type { Trade } from '../model/market.js';
 import type { RestingOrder } from './book/price-level.js';
 
+/** Endpoints cap these lists at their first 1000 items (seed section 8). */
+export const LIST_CAP = 1000;
+
 /** The engine's record of one order. `order` is mutated in place and copied on the way out. */
 export interface OrderRecord {
   readonly accountId: string;
@@ -22,7 +25,11 @@ export interface OrderRecord {
   remaining: Decimal | undefined;
   /** The book entry while the order rests. */
   resting: RestingOrder | undefined;
-  /** Executions of this order, oldest first. */
+  /**
+   * This order's newest executions, oldest first: GET /orders/{id}/executions answers at most the newest
+   * {@link LIST_CAP}, so no more than twice that are kept (a maker order resting for days otherwise kept every
+   * partial fill it ever had).
+   */
   readonly executions: Execution[];
   /** Monotonic number of the order's closing, to order closed orders closed in the same millisecond. */
   closeSeq: number;
