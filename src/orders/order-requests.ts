@@ -12,6 +12,7 @@ import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
 import type { BatchOperation, BatchResponse, Order } from '../model/order.js';
+import { batchChunks } from './batch-chunks.js';
 import type { InFlightConditional } from './in-flight-conditional.js';
 import type { InFlightOrder, InFlightState } from './in-flight.js';
 import type { Journal } from './journal.js';
@@ -262,24 +263,7 @@ export class OrderRequests {
     // Marked before anything is awaited, so a plan made meanwhile sees these cancels as pending.
     const cancels = cancelsIn.filter((c) => (c.state === 'OPEN' || c.state === 'PARTIALLY_FILLED') && c.orderId !== undefined);
     for (const c of cancels) c.transition('CANCEL_PENDING');
-    // One chunk (a quote ladder's usual batch): its places and cancels are the lists themselves, in order. (No
-    // operation at all makes no chunk: a chunk draws a batch id.)
-    const count = cancels.length + places.length;
-    if (count > 0 && count <= size) {
-      await this.#batchChunk(places.slice(), cancels);
-      return;
-    }
-    const ops: ({ kind: 'cancel'; entry: InFlightOrder } | { kind: 'place'; entry: InFlightOrder })[] = [
-      ...cancels.map((entry) => ({ kind: 'cancel' as const, entry })),
-      ...places.map((entry) => ({ kind: 'place' as const, entry })),
-    ];
-    for (let i = 0; i < ops.length; i += size) {
-      const chunk = ops.slice(i, i + size);
-      await this.#batchChunk(
-        chunk.filter((o) => o.kind === 'place').map((o) => o.entry),
-        chunk.filter((o) => o.kind === 'cancel').map((o) => o.entry),
-      );
-    }
+    for (const chunk of batchChunks(places, cancels, size)) await this.#batchChunk(chunk.places, chunk.cancels);
   }
 
   async #batchChunk(places: InFlightOrder[], cancelsIn: InFlightOrder[]): Promise<void> {
