@@ -2,6 +2,7 @@
  * Every order the simulated exchange ever accepted, indexed by id and per account into open and closed lists.
  * Ids are matched case-insensitively (they are uuids; clients may send them upper-case).
  */
+import { LazyIdList } from './lazy-id-list.js';
 import { notFound } from './sim-error.js';
 import { DEFAULT_RETENTION, dropCount, type RetentionLimits, Tombstones } from './retention.js';
 import type { OrderRecord } from './trading-types.js';
@@ -10,11 +11,7 @@ interface AccountOrders {
   /** Open orders in placement order. */
   open: Map<string, OrderRecord>;
   /** Closed orders in closing order. */
-  closed: OrderRecord[];
-  /** Lower-cased id -> record, for `closed[0, indexed)`: built when a lookup asks (see {@link OrderStore}). */
-  closedIndex: Map<string, OrderRecord>;
-  /** How many closed orders from the front of `closed` are in `closedIndex`. */
-  indexed: number;
+  closed: LazyIdList<OrderRecord>;
 }
 
 /**
@@ -54,7 +51,7 @@ export class OrderStore {
     if (open) return open;
     // Closed orders are indexed per account; fills only ever look up open makers, so this walk is rare.
     for (const acc of this.#accounts.values()) {
-      const rec = closedIndexOf(acc).get(key);
+      const rec = acc.closed.get(key);
       if (rec) return rec;
     }
     return undefined;
@@ -68,7 +65,7 @@ export class OrderStore {
       rec = this.#openById.get(key);
       if (!rec) {
         const acc = this.#accounts.get(accountId);
-        rec = acc ? closedIndexOf(acc).get(key) : undefined;
+        rec = acc ? acc.closed.get(key) : undefined;
       }
     }
     if (!rec || rec.accountId !== accountId) throw notFound('NOT_FOUND', `order ${String(id)} not found`);
@@ -86,16 +83,8 @@ export class OrderStore {
     if (acc.open.delete(rec.order.id)) this.#openById.delete(rec.order.id.toLowerCase());
     rec.closeSeq = ++this.#closeSeq;
     acc.closed.push(rec);
-    const k = dropCount(acc.closed, this.#retention, closedAt, now);
-    if (k === 0) return;
-    const gone = acc.closed.splice(0, k);
-    const ids = new Array<string>(gone.length);
-    for (let i = 0; i < gone.length; i++) {
-      ids[i] = gone[i]!.order.id;
-      if (i < acc.indexed) acc.closedIndex.delete(ids[i]!.toLowerCase());
-    }
-    this.dropped.addAll(ids, now);
-    acc.indexed = Math.max(0, acc.indexed - k);
+    const k = dropCount(acc.closed.items, this.#retention, closedAt, now);
+    if (k > 0) this.dropped.addAll(acc.closed.dropFront(k), now);
   }
 
   /** Number of open orders of an account. */
@@ -117,8 +106,9 @@ export class OrderStore {
     const acc = this.#accounts.get(accountId);
     if (!acc) return [];
     const out: OrderRecord[] = [];
-    for (let i = acc.closed.length - 1; i >= 0; i--) {
-      const rec = acc.closed[i]!;
+    const closed = acc.closed.items;
+    for (let i = closed.length - 1; i >= 0; i--) {
+      const rec = closed[i]!;
       if (!marketSymbol || rec.order.marketSymbol === marketSymbol) out.push(rec);
     }
     return out;
@@ -126,17 +116,13 @@ export class OrderStore {
 
   #account(accountId: string): AccountOrders {
     let acc = this.#accounts.get(accountId);
-    if (!acc) this.#accounts.set(accountId, (acc = { open: new Map(), closed: [], closedIndex: new Map(), indexed: 0 }));
+    if (!acc) this.#accounts.set(accountId, (acc = { open: new Map(), closed: new LazyIdList(closedId) }));
     return acc;
   }
 }
 
-/** The account's closed-order index, brought up to date with its closed list. */
-function closedIndexOf(acc: AccountOrders): Map<string, OrderRecord> {
-  const { closed, closedIndex } = acc;
-  for (let i = acc.indexed; i < closed.length; i++) closedIndex.set(closed[i]!.order.id.toLowerCase(), closed[i]!);
-  acc.indexed = closed.length;
-  return closedIndex;
+function closedId(rec: OrderRecord): string {
+  return rec.order.id;
 }
 
 function closedAt(rec: OrderRecord): number | undefined {
