@@ -30,6 +30,8 @@ const MAX_CACHED_SECRETS = 256;
 let innerInput = Buffer.allocUnsafe(BLOCK + 1024);
 /** The outer hash's input: the outer pad, then the inner digest. */
 const outerInput = Buffer.allocUnsafe(BLOCK + DIGEST);
+/** Whose pads the two inputs start with now: one key signs nearly every request, so they are rarely copied in. */
+let padsLoaded: KeyPads | undefined;
 
 function padsOf(secret: string): KeyPads {
   let pads = padsBySecret.get(secret);
@@ -57,11 +59,17 @@ export function hmacSha512Hex(secret: string, message: string): string {
   // UTF-8 takes at most 3 bytes per UTF-16 unit; grow first so a write is never cut short.
   if (message.length * 3 > innerInput.length - BLOCK) {
     const need = Buffer.byteLength(message, 'utf8');
-    if (need > innerInput.length - BLOCK) innerInput = Buffer.allocUnsafe(BLOCK + need);
+    if (need > innerInput.length - BLOCK) {
+      innerInput = Buffer.allocUnsafe(BLOCK + need);
+      padsLoaded = undefined;
+    }
   }
-  pads.inner.copy(innerInput, 0);
+  if (padsLoaded !== pads) {
+    pads.inner.copy(innerInput, 0);
+    pads.outer.copy(outerInput, 0);
+    padsLoaded = pads;
+  }
   const n = innerInput.write(message, BLOCK, 'utf8');
-  pads.outer.copy(outerInput, 0);
   // The inner digest goes into the outer input as its 64 bytes: its 'binary' (latin1) text is one character per
   // byte, a flat one-byte string, cheaper than a Buffer made to be copied once.
   outerInput.write(oneShotHash('sha512', innerInput.subarray(0, BLOCK + n), 'binary'), BLOCK, 'binary');
