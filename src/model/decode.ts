@@ -107,24 +107,29 @@ export function object<T extends object>(
   required: Fields<Pick<T, RequiredKeys<T>>>,
   optional: Fields<Pick<T, OptionalKeys<T>>>,
 ): Decoder<T> {
-  const req = Object.entries(required) as [string, Decoder<unknown>][];
-  const opt = Object.entries(optional) as [string, Decoder<unknown>][];
+  // Keys and decoders in parallel arrays, walked by index: no entry tuple to unpack per field of every value decoded.
+  const reqKeys = Object.keys(required);
+  const reqDecoders = Object.values(required) as Decoder<unknown>[];
+  const optKeys = Object.keys(optional);
+  const optDecoders = Object.values(optional) as Decoder<unknown>[];
   return (v, path, where) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
       return fail(where, path, `is not an object: ${show(v)}`);
     }
     const src = v as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const [key, d] of req) {
+    for (let i = 0; i < reqKeys.length; i++) {
+      const key = reqKeys[i]!;
       const fv = src[key];
       const fp = path ? `${path}.${key}` : key;
       if (fv === undefined || fv === null) fail(where, fp, 'is missing');
-      out[key] = d(fv, fp, where);
+      out[key] = reqDecoders[i]!(fv, fp, where);
     }
-    for (const [key, d] of opt) {
+    for (let i = 0; i < optKeys.length; i++) {
+      const key = optKeys[i]!;
       const fv = src[key];
       if (fv === undefined || fv === null) continue;
-      out[key] = d(fv, path ? `${path}.${key}` : key, where);
+      out[key] = optDecoders[i]!(fv, path ? `${path}.${key}` : key, where);
     }
     return out as T;
   };

@@ -226,15 +226,40 @@ function putByte(c: number): void {
   scratch[pos++] = c;
 }
 
+/**
+ * Append the JSON text of string `s`. ASCII with nothing to escape (ids, symbols, enums: nearly every wire string)
+ * is quoted and written in the one pass that checks it, without a regex test first; any other string (a quote,
+ * backslash or control character, or any non-ASCII one) goes the general way from where it started.
+ */
+function putString(s: string): void {
+  const n = s.length;
+  if (pos + n + 2 > scratch.length) room(n + 2);
+  const buf = scratch;
+  let p = pos;
+  buf[p++] = 0x22;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7f) return putStringSlow(s);
+    buf[p++] = c;
+  }
+  buf[p++] = 0x22;
+  pos = p;
+}
+
+/** {@link putString} of a string that may need escaping or is not ASCII: as `writeInto` writes it. */
+function putStringSlow(s: string): void {
+  if (NEEDS_ESCAPE.test(s)) putText(JSON.stringify(s));
+  else {
+    putByte(0x22);
+    putText(s);
+    putByte(0x22);
+  }
+}
+
 /** `writeInto` over bytes: same decisions, same text, in the same order. */
 function putValue(value: unknown, style: DecimalStyle, inArray: boolean): boolean {
   if (typeof value === 'string') {
-    if (NEEDS_ESCAPE.test(value)) putText(JSON.stringify(value));
-    else {
-      putByte(0x22);
-      putText(value);
-      putByte(0x22);
-    }
+    putString(value);
     return true;
   }
   if (typeof value !== 'object' || value === null || value instanceof Date) {

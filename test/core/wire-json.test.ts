@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseDecimal } from '../../src/core/decimal.js';
+import { mulberry32 } from '../../src/core/prng.js';
 import { parseWireJson, previewJson, WIRE_JSON_MAX_DEPTH, WireJsonError, WireNumber } from '../../src/core/wire-json.js';
 
 describe('parseWireJson', () => {
@@ -15,6 +16,36 @@ describe('parseWireJson', () => {
       '"just a string"', '12345678901234', 'true', 'false', 'null', '-1623635618775',
     ];
     for (const t of texts) expect(parseWireJson(t), t).toEqual(JSON.parse(t));
+  });
+
+  it('reads random strings and keys as JSON.parse does, escapes and control characters included', () => {
+    // Strings go through a one-pass fast path unless they hold a backslash or a control character; keys are also
+    // swapped for remembered copies of their text (bounded): both must give exactly JSON.parse's values, and a raw
+    // control character must still be refused where it is.
+    const rand = mulberry32(77);
+    // JSON texts of string pieces: plain characters, every escape, and non-ASCII characters as they are.
+    const pieces = ['a', 'Z', ' ', '-', '\\"', '\\\\', '/', '\\/', '\\b', '\\f', '\\n', '\\r', '\\t', 'é', '😀', '\\u0041', '\\u00e9', '\\ud83d\\ude00', '\\u0000'];
+    const piece = () => pieces[Math.floor(rand() * pieces.length)]!;
+    const text = (n: number) => Array.from({ length: Math.floor(rand() * n) }, piece).join('');
+    for (let i = 0; i < 3000; i++) {
+      const keys = new Set<string>();
+      const fields: string[] = [];
+      const count = Math.floor(rand() * 5);
+      for (let k = 0; k < count; k++) {
+        // Some keys from a few names (remembered ones), some new each time (past the bound of remembered keys).
+        const key = rand() < 0.5 ? ['type', 'limit', '__proto__', 'x\\"y'][Math.floor(rand() * 4)]! : `k${i}_${k}${text(4)}`;
+        const plain = JSON.parse(`"${key}"`) as string;
+        if (keys.has(plain)) continue;
+        keys.add(plain);
+        fields.push(`"${key}":"${text(12)}"`);
+      }
+      const json = `{${fields.join(',')}}`;
+      expect(parseWireJson(json), json).toEqual(JSON.parse(json));
+      if (fields.length > 0) {
+        const broken = json.replace(/:"/, ':"\u0001'); // a raw control character, not an escape
+        expect(() => parseWireJson(broken), broken).toThrow(WireJsonError);
+      }
+    }
   });
 
   it('refuses what JSON.parse refuses, with a position', () => {

@@ -53,11 +53,14 @@ describe('REST authentication end to end', () => {
 
   it('refuses stale, future and malformed timestamps with 401 INVALID_TIMESTAMP', async () => {
     const now = fx.clock.now();
-    for (const timestamp of [now - 6 * 60_000, now + 6 * 60_000, 'yesterday', '']) {
+    // Only 1 to 16 ASCII digits are a timestamp: not a sign, point, exponent, other digits, or a 17th digit.
+    const malformed = [`${now}.5`, `-${now}`, `+${now}`, '1.7e12', `${now}x`, `0000${now}`];
+    for (const timestamp of [now - 6 * 60_000, now + 6 * 60_000, 'yesterday', '', ...malformed]) {
       const r = await fx.signed(me, 'GET', '/balances', { timestamp });
       expect(code(r), String(timestamp)).toEqual({ status: 401, code: 'INVALID_TIMESTAMP' });
     }
     expect((await fx.signed(me, 'GET', '/balances', { timestamp: now - 4 * 60_000 })).status).toBe(200);
+    expect((await fx.signed(me, 'GET', '/balances', { timestamp: `000${now + 1}` })).status).toBe(200); // 16 digits
     // A client whose clock is 10 minutes off is refused the same way.
     const c = fx.clock;
     const behind: Clock = { now: () => c.now() - 600_000, setTimeout: (f, ms) => c.setTimeout(f, ms), setInterval: (f, ms) => c.setInterval(f, ms), sleep: (ms) => c.sleep(ms) };

@@ -7,7 +7,8 @@
  *
  * The full URI is exactly what goes on the wire, query included, so callers sign the string they send.
  */
-import { createHmac, createSecretKey, hash as oneShotHash, type KeyObject, randomUUID } from 'node:crypto';
+import { hash as oneShotHash, randomUUID } from 'node:crypto';
+import { hmacSha512Hex } from './hmac-sha512.js';
 
 /** API credentials. The secret never leaves this process and is redacted from logs. */
 export interface Credentials {
@@ -47,24 +48,7 @@ export function signaturePreimage(
   return timestamp + uri + method.toUpperCase() + hash + (subaccountId ?? '');
 }
 
-/**
- * Secrets as imported keys: an HMAC keyed by a KeyObject skips converting and importing the secret each time
- * (every signed request is signed by the client and checked by the server). Bounded: a process that sees many
- * keys starts over rather than keeping every secret it ever saw; nothing here is ever logged.
- */
-const importedKeys = new Map<string, KeyObject>();
-const MAX_IMPORTED_KEYS = 256;
-
-/** Hex HMAC-SHA512 of `message` keyed by `secret` (the secret's UTF-8 bytes, as `createHmac(alg, secret)` takes it). */
-export function hmacSha512Hex(secret: string, message: string): string {
-  let key = importedKeys.get(secret);
-  if (key === undefined) {
-    if (importedKeys.size >= MAX_IMPORTED_KEYS) importedKeys.clear();
-    key = createSecretKey(Buffer.from(secret, 'utf8'));
-    importedKeys.set(secret, key);
-  }
-  return createHmac('sha512', key).update(message).digest('hex');
-}
+export { hmacSha512Hex } from './hmac-sha512.js';
 
 /** What {@link signRequest} signs: the method, the full URI as sent, the raw body, the timestamp, the sub-account. */
 export interface SignInput {

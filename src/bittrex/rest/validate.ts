@@ -91,7 +91,15 @@ export function optionalBoolean(field: string, value: unknown, where: string): v
 /** A strictly positive exact decimal (never a JS number: money does not travel as a float). */
 export function requirePositive(field: string, value: unknown, where: string): void {
   if (!isDecimal(value)) fail(field, `must be a Decimal (use dec('...')), got ${show(value)}`, where);
-  if (!value.isFinite() || !value.gt(0)) fail(field, `must be positive, got ${show(value)}`, where);
+  if (!isPositiveDecimal(value)) fail(field, `must be positive, got ${show(value)}`, where);
+}
+
+/**
+ * A finite Decimal above zero: `d.isFinite() && d.gt(0)` without the Decimal that `gt(0)` makes of its operand
+ * (a finite value is above zero exactly when it is neither zero, of either sign, nor negative).
+ */
+function isPositiveDecimal(value: unknown): boolean {
+  return isDecimal(value) && value.isFinite() && !value.isZero() && !value.isNegative();
 }
 
 function optionalDate(field: string, value: unknown, where: string): void {
@@ -159,12 +167,14 @@ export function validateCandleDate(interval: CandleInterval, date: CandleDate, w
 
 /** NewOrder rules from the seed's NewOrder table and timeInForce table. */
 export function validateNewOrder(order: NewOrder, where: string, field = 'newOrder'): void {
+  // Every order placed goes through here: each rule is first tested on its own, and the field's name
+  // (`newOrder.quantity`) is built, and the rule's helper asked for its message, only when it fails.
   if (typeof order !== 'object' || order === null) fail(field, `must be an object, got ${show(order)}`, where);
-  requireText(`${field}.marketSymbol`, order.marketSymbol, where);
-  requireOneOf(`${field}.direction`, order.direction, ORDER_DIRECTIONS, where);
-  requireOneOf(`${field}.type`, order.type, ORDER_TYPES, where);
-  requireOneOf(`${field}.timeInForce`, order.timeInForce, TIME_IN_FORCES, where);
-  const { type, timeInForce: tif } = order;
+  const { marketSymbol, direction, type, timeInForce: tif } = order;
+  if (typeof marketSymbol !== 'string' || marketSymbol.length === 0) requireText(`${field}.marketSymbol`, marketSymbol, where);
+  if (!ORDER_DIRECTIONS.includes(direction)) requireOneOf(`${field}.direction`, direction, ORDER_DIRECTIONS, where);
+  if (!ORDER_TYPES.includes(type)) requireOneOf(`${field}.type`, type, ORDER_TYPES, where);
+  if (!TIME_IN_FORCES.includes(tif)) requireOneOf(`${field}.timeInForce`, tif, TIME_IN_FORCES, where);
   if (tif === 'BUY_NOW' || tif === 'INSTANT') {
     fail(`${field}.timeInForce`, `${tif} is not allowed for any order type`, where);
   }
@@ -172,19 +182,24 @@ export function validateNewOrder(order: NewOrder, where: string, field = 'newOrd
     fail(`${field}.timeInForce`, `${tif} is only allowed for LIMIT orders, not ${type}`, where);
   }
   const ceilingType = type === 'CEILING_LIMIT' || type === 'CEILING_MARKET';
-  const [needed, excluded] = ceilingType ? (['ceiling', 'quantity'] as const) : (['quantity', 'ceiling'] as const);
-  if (order[needed] === undefined) fail(`${field}.${needed}`, `is required for ${type} orders`, where);
+  const needed = ceilingType ? 'ceiling' : 'quantity';
+  const excluded = ceilingType ? 'quantity' : 'ceiling';
+  const amount = order[needed];
+  if (amount === undefined) fail(`${field}.${needed}`, `is required for ${type} orders`, where);
   if (order[excluded] !== undefined) fail(`${field}.${excluded}`, `must be left out of ${type} orders`, where);
-  requirePositive(`${field}.${needed}`, order[needed], where);
+  if (!isPositiveDecimal(amount)) requirePositive(`${field}.${needed}`, amount, where);
   const limitType = type === 'LIMIT' || type === 'CEILING_LIMIT';
   if (limitType) {
     if (order.limit === undefined) fail(`${field}.limit`, `is required for ${type} orders`, where);
-    requirePositive(`${field}.limit`, order.limit, where);
+    if (!isPositiveDecimal(order.limit)) requirePositive(`${field}.limit`, order.limit, where);
   } else if (order.limit !== undefined) {
     fail(`${field}.limit`, `must be left out of ${type} orders`, where);
   }
-  optionalText(`${field}.clientOrderId`, order.clientOrderId, where);
-  optionalBoolean(`${field}.useAwards`, order.useAwards, where);
+  const { clientOrderId, useAwards } = order;
+  if (clientOrderId !== undefined && (typeof clientOrderId !== 'string' || clientOrderId.length === 0)) {
+    requireText(`${field}.clientOrderId`, clientOrderId, where);
+  }
+  if (useAwards !== undefined && typeof useAwards !== 'boolean') optionalBoolean(`${field}.useAwards`, useAwards, where);
 }
 
 /** NewConditionalOrder rules (seed: conditional order rules and NewConditionalOrder table). */

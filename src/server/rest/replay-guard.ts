@@ -40,8 +40,14 @@ export class ReplayGuard {
   readonly #base: number;
   readonly #max: number;
   readonly #memory: number;
-  /** API key -> signature id ({@link signatureId}) -> the Api-Timestamp(s) it was sent with. */
-  readonly #seen = new Map<string, Map<number | string, number | number[]>>();
+  /**
+   * Time slot of the Api-Timestamp (its `#slotMs` span) -> API key -> signature id ({@link signatureId}) -> the
+   * Api-Timestamp(s) it was sent with, as offsets into the slot. A replay carries the same timestamp, so it is looked
+   * for in one slot only; a slot whose every timestamp can no longer verify is dropped whole (no walk over every
+   * remembered request), and no map grows with the whole window (4000 orders/s for 5 minutes is 1.2M requests).
+   */
+  readonly #slots = new Map<number, Map<string, Map<number | string, number | number[]>>>();
+  readonly #slotMs: number;
   readonly #keyFailures = new Map<string, Failures>();
   readonly #connFailures = new WeakMap<object, Failures>();
   #nextPrune = 0;
@@ -53,6 +59,8 @@ export class ReplayGuard {
     this.#base = opts.baseDelayMs ?? 250;
     this.#max = opts.maxDelayMs ?? 10_000;
     this.#memory = opts.failureMemoryMs ?? 10 * 60_000;
+    // ~16 slots over the window: each small, and a dropped slot is at most a sixteenth of the window late.
+    this.#slotMs = Math.max(1000, Math.ceil(this.#window / 16));
   }
 
   /**
@@ -72,32 +80,38 @@ export class ReplayGuard {
     this.#prune(now);
     const ts = Number(timestamp);
     const id = signatureId(signature);
-    let seen = this.#seen.get(apiKey);
-    if (seen === undefined) this.#seen.set(apiKey, (seen = new Map()));
-    const until = ts + this.#window;
+    const slotMs = this.#slotMs;
+    const slot = Math.floor(ts / slotMs);
+    // Offsets into the slot are small integers (no number object per remembered request, as a raw timestamp was).
+    const at = ts - slot * slotMs;
+    let keys = this.#slots.get(slot);
+    if (keys === undefined) this.#slots.set(slot, (keys = new Map()));
+    let seen = keys.get(apiKey);
+    if (seen === undefined) keys.set(apiKey, (seen = new Map()));
+    const live = ts + this.#window >= now;
     const known = seen.get(id);
     if (known === undefined) {
-      seen.set(id, ts);
+      seen.set(id, at);
       return true;
     }
-    // Still verifiable with the same timestamp: the same request again. Another timestamp under the same id is
-    // another request (or one that can no longer verify): keep both while either could.
+    // Still verifiable with the same timestamp: the same request again. Another timestamp in the slot under the same
+    // id is another request: keep both (an expired one goes with its slot).
     if (typeof known === 'number') {
-      if (known === ts && until >= now) return false;
-      seen.set(id, known + this.#window >= now ? [known, ts] : ts);
+      if (known === at && live) return false;
+      if (known !== at) seen.set(id, [known, at]);
       return true;
     }
-    for (const t of known) if (t === ts && until >= now) return false;
-    const live = known.filter((t) => t + this.#window >= now && t !== ts);
-    live.push(ts);
-    seen.set(id, live.length === 1 ? live[0]! : live);
+    for (const t of known) if (t === at) return !live;
+    known.push(at);
     return true;
   }
 
   /** Signatures remembered now (for tests and diagnostics). */
   get remembered(): number {
     let n = 0;
-    for (const seen of this.#seen.values()) for (const v of seen.values()) n += typeof v === 'number' ? 1 : v.length;
+    for (const keys of this.#slots.values()) {
+      for (const seen of keys.values()) for (const v of seen.values()) n += typeof v === 'number' ? 1 : v.length;
+    }
     return n;
   }
 
@@ -130,20 +144,10 @@ export class ReplayGuard {
 
   #prune(now: number): void {
     if (now < this.#nextPrune) return;
-    this.#nextPrune = now + 10_000;
+    this.#nextPrune = now + Math.min(10_000, this.#slotMs);
     const oldest = now - this.#window; // a timestamp before this can no longer verify
-    for (const [key, seen] of this.#seen) {
-      for (const [id, ts] of seen) {
-        if (typeof ts === 'number') {
-          if (ts < oldest) seen.delete(id);
-        } else {
-          const live = ts.filter((t) => t >= oldest);
-          if (live.length === 0) seen.delete(id);
-          else seen.set(id, live.length === 1 ? live[0]! : live);
-        }
-      }
-      if (seen.size === 0) this.#seen.delete(key);
-    }
+    // A slot goes when its last timestamp is before `oldest`.
+    for (const slot of this.#slots.keys()) if ((slot + 1) * this.#slotMs - 1 < oldest) this.#slots.delete(slot);
     for (const [k, f] of this.#keyFailures) if (now - f.lastAt > this.#memory) this.#keyFailures.delete(k);
   }
 }
