@@ -66,6 +66,11 @@ interface VenueMarket {
   queues: RestingQueues;
 }
 
+/** The engine events {@link BacktestVenue} acts on: those {@link privateMessage} forwards (and `order`, which it tracks). */
+function isPrivateKind(kind: SimEvent['kind']): boolean {
+  return kind === 'order' || kind === 'execution' || kind === 'balance' || kind === 'conditionalOrder';
+}
+
 /** The venue (see the module note). */
 export class BacktestVenue {
   readonly engine: SimEngine;
@@ -99,7 +104,9 @@ export class BacktestVenue {
       this.#markets.set(market.symbol, { feed: new MarketFeed(market.symbol, book), queues: new RestingQueues(book, opts.queueModel) });
     }
     this.#liquidity = new RecordedLiquidity(this.engine, this.accountId, opts.markets, this.stats);
-    this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e));
+    // Only our private events are acted on (see #onEngineEvent): saying so lets the engine skip building the
+    // book deltas and public messages of each of our operations, which nobody here would read.
+    this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e), isPrivateKind);
     const engine = this.engine;
     this.conditionalOrders = new ConditionalOrders({
       clock: engine.clock,
