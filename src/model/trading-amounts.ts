@@ -13,18 +13,19 @@
  * fall short of `quantity × limit` by less than one satoshi per fill: that is the rounding, not a worse price.
  */
 import { Decimal, type Decimal as DecimalT, dmax } from '../core/decimal.js';
+import { toPlaces } from '../core/decimal-round.js';
 
 /** The smallest wire amount, 1e-8. */
 export const SATOSHI: DecimalT = new Decimal('0.00000001');
 
-/** Round down (towards zero) to 8 decimals. */
+/** Round down (towards zero) to 8 decimals: `d.toDecimalPlaces(8, ROUND_DOWN)`, by core/decimal-round.ts. */
 export function floor8(d: DecimalT): DecimalT {
-  return d.toDecimalPlaces(8, Decimal.ROUND_DOWN);
+  return toPlaces(d, 8, false);
 }
 
-/** Round up (away from zero) to 8 decimals. */
+/** Round up (away from zero) to 8 decimals: `d.toDecimalPlaces(8, ROUND_UP)`, by core/decimal-round.ts. */
 export function ceil8(d: DecimalT): DecimalT {
-  return d.toDecimalPlaces(8, Decimal.ROUND_UP);
+  return toPlaces(d, 8, true);
 }
 
 /** Quote amount of a fill: `floor8(quantity × rate)`. */
