@@ -10,6 +10,7 @@
  * everyone's orders; what our marketable orders consumed is not taken out of it (the recording is the market).
  */
 import { type Decimal, dgt, dlte, ZERO } from '../../src/core/decimal.js';
+import { dadd, dsub } from '../../src/core/decimal-fast.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
@@ -90,7 +91,7 @@ export class MarketFeed {
   trackOrder(o: Order): void {
     const side = o.direction === 'BUY' ? 'bid' : 'ask';
     const before = this.#resting.get(o.id);
-    const now = o.status === 'OPEN' && o.limit !== undefined && o.quantity !== undefined ? o.quantity.minus(o.fillQuantity) : ZERO;
+    const now = o.status === 'OPEN' && o.limit !== undefined && o.quantity !== undefined ? dsub(o.quantity, o.fillQuantity) : ZERO;
     if (before) this.addOurs(side, before.rate, before.quantity.neg(), before.key);
     if (dgt(now, ZERO)) {
       // The level key of a rate already resting is the one worked out then.
@@ -108,7 +109,7 @@ export class MarketFeed {
     const m = o.levels;
     o.version++;
     const cur = m.get(key);
-    const next = cur ? cur.entry.quantity.plus(quantity) : quantity;
+    const next = cur ? dadd(cur.entry.quantity, quantity) : quantity;
     if (dlte(next, ZERO)) m.delete(key);
     else m.set(key, { key, entry: { rate, quantity: next } });
   }
@@ -147,7 +148,7 @@ export class MarketFeed {
       } else if (l && o!.key === l.key) {
         keys[n] = l.key;
         rates[n] = l.rate;
-        quantities[n] = l.quantity.plus(o!.entry.quantity);
+        quantities[n] = dadd(l.quantity, o!.entry.quantity);
         r++;
         j++;
       } else {
@@ -173,7 +174,7 @@ export class MarketFeed {
         out.push({ key: l.key, entry: { rate: l.rate, quantity: l.quantity } });
         r++;
       } else if (l && o!.key === l.key) {
-        out.push({ key: l.key, entry: { rate: l.rate, quantity: l.quantity.plus(o!.entry.quantity) } });
+        out.push({ key: l.key, entry: { rate: l.rate, quantity: dadd(l.quantity, o!.entry.quantity) } });
         r++;
         j++;
       } else {
