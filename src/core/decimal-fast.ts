@@ -27,12 +27,10 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
 
 /**
  * The last operand split by {@link split}: its integer significand `v` (no trailing zeros) and the exponent `p` of
- * its last digit. Two slots, so a binary operation reads both without an object per operand.
+ * its last digit. Two slots, so a binary operation reads both without an object per operand; fields of one object
+ * (starting as doubles) rather than module variables, whose every double store would box a new number.
  */
-let v0 = 0.5;
-let p0 = 0;
-let v1 = 0.5;
-let p1 = 0;
+const slots = { v0: 0.5, p0: 0, v1: 0.5, p1: 0 };
 
 /** Split `x` into slot 0 or 1; false when it is zero, not finite, or has more than 15 significant digits. */
 function split(x: Decimal, slot: 0 | 1): boolean {
@@ -56,11 +54,11 @@ function split(x: Decimal, slot: 0 | 1): boolean {
   // The exponent of the last digit: d[0]'s word exponent is floor(e / 7), each further word one lower.
   const p = 7 * (Math.floor((x as unknown as Parts).e / 7) - len + 1) + t;
   if (slot === 0) {
-    v0 = v;
-    p0 = p;
+    slots.v0 = v;
+    slots.p0 = p;
   } else {
-    v1 = v;
-    p1 = p;
+    slots.v1 = v;
+    slots.p1 = p;
   }
   return true;
 }
@@ -85,10 +83,10 @@ function build(sign: number, v: number, p: number): Decimal {
 /** `a.times(b)`. */
 export function dmul(a: Decimal, b: Decimal): Decimal {
   if (!split(a, 0) || !split(b, 1)) return a.times(b);
-  const v = v0 * v1;
+  const v = slots.v0 * slots.v1;
   // A double product below 10^15 is exact (both factors are integers and the exact product is below 2^53).
   if (v >= LIMIT) return a.times(b);
-  return build((a as unknown as Parts).s * (b as unknown as Parts).s, v, p0 + p1);
+  return build((a as unknown as Parts).s * (b as unknown as Parts).s, v, slots.p0 + slots.p1);
 }
 
 /** `a.plus(b)`. */
@@ -104,15 +102,15 @@ export function dsub(a: Decimal, b: Decimal): Decimal {
 /** `a + sign × b` on the common last-digit exponent, or undefined for decimal.js to do it. */
 function sum(a: Decimal, b: Decimal, sign: number): Decimal | undefined {
   // A running total starts at zero: zero plus b is b (decimal.js answers an equal copy), zero minus b is −b.
-  if (isZero(a)) return split(b, 1) ? (sign === 1 ? b : build(-(b as unknown as Parts).s, v1, p1)) : undefined;
+  if (isZero(a)) return split(b, 1) ? (sign === 1 ? b : build(-(b as unknown as Parts).s, slots.v1, slots.p1)) : undefined;
   if (isZero(b)) return split(a, 0) ? a : undefined;
   if (!split(a, 0) || !split(b, 1)) return undefined;
-  const p = p0 < p1 ? p0 : p1;
-  const sa = p0 - p;
-  const sb = p1 - p;
+  const p = slots.p0 < slots.p1 ? slots.p0 : slots.p1;
+  const sa = slots.p0 - p;
+  const sb = slots.p1 - p;
   if (sa > 15 || sb > 15) return undefined;
-  const x = v0 * POW10[sa]!;
-  const y = v1 * POW10[sb]!;
+  const x = slots.v0 * POW10[sa]!;
+  const y = slots.v1 * POW10[sb]!;
   if (x >= LIMIT || y >= LIMIT) return undefined;
   const r = (a as unknown as Parts).s * x + sign * (b as unknown as Parts).s * y;
   // Zero keeps decimal.js's own sign rule; a sum of 15 digits or more is left to it too.
@@ -124,6 +122,6 @@ const TWO = new Decimal(2);
 
 /** `a.div(2)`: a mid of two rates, `v × 5` one place further down when that stays within 15 digits. */
 export function dhalf(a: Decimal): Decimal {
-  if (!split(a, 0) || v0 * 5 >= LIMIT) return a.div(TWO);
-  return build((a as unknown as Parts).s, v0 * 5, p0 - 1);
+  if (!split(a, 0) || slots.v0 * 5 >= LIMIT) return a.div(TWO);
+  return build((a as unknown as Parts).s, slots.v0 * 5, slots.p0 - 1);
 }
