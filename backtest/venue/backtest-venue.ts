@@ -20,6 +20,7 @@
  */
 import type { VirtualClock } from '../../src/core/clock.js';
 import { type Decimal, ONE } from '../../src/core/decimal.js';
+import { dsub } from '../../src/core/decimal-fast.js';
 import type { OrderBookMessage, StreamMessage } from '../../src/bittrex/hub/messages.js';
 import type { BatchResponse, BulkCancelResult, NewOrder, Order } from '../../src/model/order.js';
 import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-orders.js';
@@ -266,7 +267,7 @@ export class BacktestVenue {
       this.#liquidity.withdraw(placed, feed.book.side(side));
     }
     if (order.status === 'OPEN' && order.limit !== undefined) {
-      queues.add(order.id, side === 'ask' ? 'bid' : 'ask', order.limit, order.quantity!.minus(order.fillQuantity));
+      queues.add(order.id, side === 'ask' ? 'bid' : 'ask', order.limit, dsub(order.quantity!, order.fillQuantity));
       this.#liquidity.execute(symbol, queues, queues.crossings());
     }
     return order;
