@@ -20,6 +20,7 @@
  */
 import type { VirtualClock } from '../../src/core/clock.js';
 import { type Decimal, ONE } from '../../src/core/decimal.js';
+import { dsub } from '../../src/core/decimal-fast.js';
 import type { OrderBookMessage, StreamMessage } from '../../src/bittrex/hub/messages.js';
 import type { BatchResponse, BulkCancelResult, NewOrder, Order } from '../../src/model/order.js';
 import { ConditionalOrders } from '../../src/sim/conditional-orders/conditional-orders.js';
@@ -66,6 +67,11 @@ interface VenueMarket {
   queues: RestingQueues;
 }
 
+/** The engine events {@link BacktestVenue} acts on: those {@link privateMessage} forwards (and `order`, which it tracks). */
+function isPrivateKind(kind: SimEvent['kind']): boolean {
+  return kind === 'order' || kind === 'execution' || kind === 'balance' || kind === 'conditionalOrder';
+}
+
 /** The venue (see the module note). */
 export class BacktestVenue {
   readonly engine: SimEngine;
@@ -99,7 +105,9 @@ export class BacktestVenue {
       this.#markets.set(market.symbol, { feed: new MarketFeed(market.symbol, book), queues: new RestingQueues(book, opts.queueModel) });
     }
     this.#liquidity = new RecordedLiquidity(this.engine, this.accountId, opts.markets, this.stats);
-    this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e));
+    // Only our private events are acted on (see #onEngineEvent): saying so lets the engine skip building the
+    // book deltas and public messages of each of our operations, which nobody here would read.
+    this.#offBus = this.engine.bus.on((e) => this.#onEngineEvent(e), isPrivateKind);
     const engine = this.engine;
     this.conditionalOrders = new ConditionalOrders({
       clock: engine.clock,
@@ -259,7 +267,7 @@ export class BacktestVenue {
       this.#liquidity.withdraw(placed, feed.book.side(side));
     }
     if (order.status === 'OPEN' && order.limit !== undefined) {
-      queues.add(order.id, side === 'ask' ? 'bid' : 'ask', order.limit, order.quantity!.minus(order.fillQuantity));
+      queues.add(order.id, side === 'ask' ? 'bid' : 'ask', order.limit, dsub(order.quantity!, order.fillQuantity));
       this.#liquidity.execute(symbol, queues, queues.crossings());
     }
     return order;

@@ -9,10 +9,12 @@
  * The book served is the recorded book plus our own resting orders at their prices, as a real venue shows
  * everyone's orders; what our marketable orders consumed is not taken out of it (the recording is the market).
  */
-import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import { type Decimal, dgt, dlte, ZERO } from '../../src/core/decimal.js';
+import { dadd, dsub } from '../../src/core/decimal-fast.js';
 import type { CandleInterval } from '../../src/model/enums.js';
 import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { Order } from '../../src/model/order.js';
+import { orderingKey } from '../../src/store/order-book.js';
 import { channelName, type OrderBookMessage } from '../../src/bittrex/hub/messages.js';
 import { diff, fillRecorded, followChange, followMerged, type Keyed, NO_DELTAS, View } from './feed-view.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
@@ -63,8 +65,8 @@ export class MarketFeed {
   readonly ours: { readonly bid: Map<number, Keyed>; readonly ask: Map<number, Keyed> };
   readonly #bid: OursSide;
   readonly #ask: OursSide;
-  /** What each of our open orders rests (rate, remaining). */
-  readonly #resting = new Map<string, { rate: Decimal; quantity: Decimal }>();
+  /** What each of our open orders rests (rate, its level key, remaining). */
+  readonly #resting = new Map<string, { rate: Decimal; key: number; quantity: Decimal }>();
 
   constructor(symbol: string, book: RecordedBook) {
     this.symbol = symbol;
@@ -89,25 +91,26 @@ export class MarketFeed {
   trackOrder(o: Order): void {
     const side = o.direction === 'BUY' ? 'bid' : 'ask';
     const before = this.#resting.get(o.id);
-    const now = o.status === 'OPEN' && o.limit !== undefined && o.quantity !== undefined ? o.quantity.minus(o.fillQuantity) : ZERO;
-    if (before) this.addOurs(side, before.rate, before.quantity.neg());
-    if (now.gt(0)) {
-      this.addOurs(side, o.limit!, now);
-      this.#resting.set(o.id, { rate: o.limit!, quantity: now });
+    const now = o.status === 'OPEN' && o.limit !== undefined && o.quantity !== undefined ? dsub(o.quantity, o.fillQuantity) : ZERO;
+    if (before) this.addOurs(side, before.rate, before.quantity.neg(), before.key);
+    if (dgt(now, ZERO)) {
+      // The level key of a rate already resting is the one worked out then.
+      const key = before && before.rate === o.limit ? before.key : orderingKey(o.limit!);
+      this.addOurs(side, o.limit!, now, key);
+      this.#resting.set(o.id, { rate: o.limit!, key, quantity: now });
     } else {
       this.#resting.delete(o.id);
     }
   }
 
-  /** Add `quantity` (negative to remove) of ours at a level. */
-  addOurs(side: 'bid' | 'ask', rate: Decimal, quantity: Decimal): void {
-    const key = rate.toNumber();
+  /** Add `quantity` (negative to remove) of ours at a level (`key`: `orderingKey(rate)`, the double `rate.toNumber()` is, when the caller has it). */
+  addOurs(side: 'bid' | 'ask', rate: Decimal, quantity: Decimal, key: number = orderingKey(rate)): void {
     const o = side === 'bid' ? this.#bid : this.#ask;
     const m = o.levels;
     o.version++;
     const cur = m.get(key);
-    const next = cur ? cur.entry.quantity.plus(quantity) : quantity;
-    if (next.lte(0)) m.delete(key);
+    const next = cur ? dadd(cur.entry.quantity, quantity) : quantity;
+    if (dlte(next, ZERO)) m.delete(key);
     else m.set(key, { key, entry: { rate, quantity: next } });
   }
 
@@ -145,7 +148,7 @@ export class MarketFeed {
       } else if (l && o!.key === l.key) {
         keys[n] = l.key;
         rates[n] = l.rate;
-        quantities[n] = l.quantity.plus(o!.entry.quantity);
+        quantities[n] = dadd(l.quantity, o!.entry.quantity);
         r++;
         j++;
       } else {
@@ -171,7 +174,7 @@ export class MarketFeed {
         out.push({ key: l.key, entry: { rate: l.rate, quantity: l.quantity } });
         r++;
       } else if (l && o!.key === l.key) {
-        out.push({ key: l.key, entry: { rate: l.rate, quantity: l.quantity.plus(o!.entry.quantity) } });
+        out.push({ key: l.key, entry: { rate: l.rate, quantity: dadd(l.quantity, o!.entry.quantity) } });
         r++;
         j++;
       } else {

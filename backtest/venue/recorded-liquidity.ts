@@ -8,7 +8,8 @@
  * - A resting order of ours that the recording fills: {@link RecordedLiquidity.execute} sends an
  *   IMMEDIATE_OR_CANCEL order at our price for the decided quantity, which the engine matches against ours.
  */
-import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import { type Decimal, dgt, dlte, ZERO } from '../../src/core/decimal.js';
+import { orderingKey } from '../../src/store/order-book.js';
 import type { NewOrder } from '../../src/model/order.js';
 import type { SimEngine } from '../../src/sim/engine.js';
 import type { BookSide, RecordedSide } from './recorded-book.js';
@@ -55,14 +56,14 @@ export class RecordedLiquidity {
     const placed: Offered[] = [];
     if (n.timeInForce === 'POST_ONLY_GOOD_TIL_CANCELLED' && n.limit === undefined) return placed;
     if (barClose !== undefined) return this.#offerBar(symbol, side, barClose, n);
-    const limit = n.limit?.toNumber();
+    const limit = n.limit === undefined ? undefined : orderingKey(n.limit);
     let quantity = ZERO;
     let quote = ZERO;
     const direction = side === 'ask' ? 'SELL' : 'BUY';
     for (const l of book.levels()) {
       if (limit !== undefined && book.better(limit, l.key)) break;
       const available = l.quantity.minus(l.consumed);
-      if (available.lte(0)) continue;
+      if (dlte(available, ZERO)) continue;
       const o = this.#engine.placeOrder(
         this.id,
         { marketSymbol: symbol, direction, type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: available, limit: l.rate },
@@ -87,7 +88,7 @@ export class RecordedLiquidity {
       { recordedLiquidity: true },
     );
     this.#stats.liquidityOrders++;
-    return [{ id: o.id, key: close.toNumber() }];
+    return [{ id: o.id, key: orderingKey(close) }];
   }
 
   /** Take back what our order left of the offered liquidity, and mark what it took as consumed. */
@@ -96,7 +97,7 @@ export class RecordedLiquidity {
       let o = this.#engine.getOrder(this.id, p.id);
       if (o.status === 'OPEN') o = this.#engine.cancelOrder(this.id, p.id);
       const level = book.get(p.key);
-      if (level && o.fillQuantity.gt(0)) level.consumed = level.consumed.plus(o.fillQuantity);
+      if (level && dgt(o.fillQuantity, ZERO)) level.consumed = level.consumed.plus(o.fillQuantity);
     }
   }
 

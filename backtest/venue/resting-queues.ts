@@ -19,7 +19,8 @@
  * - The recorded opposite side crossing our price (offering liquidity at or through it that we have not
  *   consumed) fills us fully at our price, consuming that liquidity.
  */
-import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import { type Decimal, dgt, dlte, ZERO } from '../../src/core/decimal.js';
+import { orderingKey } from '../../src/store/order-book.js';
 import type { Trade } from '../../src/model/market.js';
 import type { QueueModel } from './queue-model.js';
 import type { BookSide, LevelChange, LevelWatch, RecordedBook } from './recorded-book.js';
@@ -102,7 +103,7 @@ export class RestingQueues implements LevelWatch {
 
   /** An order comes to rest: behind what is recorded (and not consumed by us) at its price now. */
   add(id: string, side: BookSide, rate: Decimal, remaining: Decimal): QueuedOrder {
-    const key = rate.toNumber();
+    const key = orderingKey(rate);
     const recorded = this.#book.side(side).get(key);
     const ahead = recorded ? recorded.quantity.minus(recorded.consumed) : ZERO;
     const order: QueuedOrder = { id, side, rate, key, remaining, ahead };
@@ -136,7 +137,7 @@ export class RestingQueues implements LevelWatch {
       const side: BookSide = t.takerSide === 'SELL' ? 'bid' : 'ask';
       const levels = this.#levels[side];
       if (levels.size === 0) continue;
-      const key = t.rate.toNumber();
+      const key = orderingKey(t.rate);
       const bookSide = this.#book.side(side);
       for (const level of [...levels.values()]) {
         if (bookSide.better(level.key, key)) {
@@ -145,7 +146,7 @@ export class RestingQueues implements LevelWatch {
         } else if (level.key === key) {
           // A cancellation seen just before, which this trade explains: undo its effect on our place first.
           let unexplained = t.quantity;
-          if (level.cancelled.gt(0) && at - level.cancelledAt <= EXPLAIN_WINDOW_MS) {
+          if (dgt(level.cancelled, ZERO) && at - level.cancelledAt <= EXPLAIN_WINDOW_MS) {
             const matched = level.cancelled.lt(t.quantity) ? level.cancelled : t.quantity;
             for (const o of level.orders) {
               if (!o.lastMovedUp || o.lastMovedUp.isZero()) continue;
@@ -170,11 +171,11 @@ export class RestingQueues implements LevelWatch {
       const level = this.#levels[c.side].get(c.key);
       if (!level) continue;
       const decrease = c.before.minus(c.after);
-      if (decrease.gt(0)) {
+      if (dgt(decrease, ZERO)) {
         const explained = level.explained.lt(decrease) ? level.explained : decrease;
         level.explained = level.explained.minus(explained);
         const unexplained = decrease.minus(explained);
-        if (unexplained.gt(0)) {
+        if (dgt(unexplained, ZERO)) {
           this.stats.cancellations++;
           level.cancelled = unexplained;
           level.cancelledAt = at;
@@ -208,7 +209,7 @@ export class RestingQueues implements LevelWatch {
             // An opposite level at our price or better for us (asks at or below our bid).
             if (opposite.better(o.key, l.key)) break;
             const available = l.quantity.minus(l.consumed);
-            if (available.lte(0)) continue;
+            if (dlte(available, ZERO)) continue;
             crossed = true;
             const take = available.lt(need) ? available : need;
             l.consumed = l.consumed.plus(take);
@@ -230,7 +231,7 @@ export class RestingQueues implements LevelWatch {
       if (left.isZero()) break;
       // Recorded quantity between the previous point reached and this order.
       const gap = o.ahead.minus(eatenAhead);
-      if (gap.gt(0)) {
+      if (dgt(gap, ZERO)) {
         const eat = gap.lt(left) ? gap : left;
         eatenAhead = eatenAhead.plus(eat);
         left = left.minus(eat);
@@ -244,7 +245,7 @@ export class RestingQueues implements LevelWatch {
   }
 
   #decide(out: FillDecision[], order: QueuedOrder, quantity: Decimal, reason: FillReason): void {
-    if (quantity.lte(0) || order.remaining.isZero()) return;
+    if (dlte(quantity, ZERO) || order.remaining.isZero()) return;
     order.remaining = order.remaining.minus(quantity);
     out.push({ order, quantity, reason });
     if (reason === 'queue') this.stats.queueFills++;

@@ -51,6 +51,14 @@ const DecimalOfParts = function (this: DecimalParts & { constructor: unknown }, 
 } as unknown as new (s: number, e: number, d: number[]) => DecimalParts;
 DecimalOfParts.prototype = Decimal.prototype;
 
+/**
+ * The Decimal of sign `s`, exponent `e` and base-1e7 words `d`, which must already be decimal.js's normalised form
+ * (first word non-zero unless the value is zero, no trailing zero word); for helpers that compute those parts.
+ */
+export function decimalOfParts(s: number, e: number, d: number[]): Decimal {
+  return new DecimalOfParts(s, e, d) as unknown as Decimal;
+}
+
 /** 10^k, k = 0..7, to pad the last base-1e7 word (small integers: a double among them would make words doubles). */
 const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
 /** 10^k, k = 0..14, to split up to 15 digits into words (all exact doubles; results go through `| 0`). */

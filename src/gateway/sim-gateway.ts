@@ -145,7 +145,9 @@ class SimStreams implements GatewayStreams {
   constructor(engine: SimEngine, accountId: string) {
     this.#engine = engine;
     this.#accountId = accountId;
-    this.#off = engine.bus.on((e) => this.#onEvent(e));
+    // With no channel subscribed nothing is routed (#route): the engine may then skip building what only we would
+    // read (a backtest's reads gateway never subscribes: its venue publishes the streams).
+    this.#off = engine.bus.on((e) => this.#onEvent(e), () => this.#channels.size > 0);
   }
 
   /**

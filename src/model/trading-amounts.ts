@@ -13,28 +13,30 @@
  * fall short of `quantity × limit` by less than one satoshi per fill: that is the rounding, not a worse price.
  */
 import { Decimal, type Decimal as DecimalT, dmax } from '../core/decimal.js';
+import { toPlaces } from '../core/decimal-round.js';
+import { dadd, dmul, dsub } from '../core/decimal-fast.js';
 
 /** The smallest wire amount, 1e-8. */
 export const SATOSHI: DecimalT = new Decimal('0.00000001');
 
-/** Round down (towards zero) to 8 decimals. */
+/** Round down (towards zero) to 8 decimals: `d.toDecimalPlaces(8, ROUND_DOWN)`, by core/decimal-round.ts. */
 export function floor8(d: DecimalT): DecimalT {
-  return d.toDecimalPlaces(8, Decimal.ROUND_DOWN);
+  return toPlaces(d, 8, false);
 }
 
-/** Round up (away from zero) to 8 decimals. */
+/** Round up (away from zero) to 8 decimals: `d.toDecimalPlaces(8, ROUND_UP)`, by core/decimal-round.ts. */
 export function ceil8(d: DecimalT): DecimalT {
-  return d.toDecimalPlaces(8, Decimal.ROUND_UP);
+  return toPlaces(d, 8, true);
 }
 
 /** Quote amount of a fill: `floor8(quantity × rate)`. */
 export function fillQuote(quantity: DecimalT, rate: DecimalT): DecimalT {
-  return floor8(quantity.times(rate));
+  return floor8(dmul(quantity, rate));
 }
 
 /** Commission on a quote amount: `floor8(quote × feeRate)`. */
 export function commissionOn(quote: DecimalT, feeRate: DecimalT): DecimalT {
-  return floor8(quote.times(feeRate));
+  return floor8(dmul(quote, feeRate));
 }
 
 /** The larger of a market's maker and taker rates: what a limit buy reserves for commission. */
@@ -48,18 +50,18 @@ export function maxFee(rates: { maker: DecimalT; taker: DecimalT }): DecimalT {
  * covers any sequence of fills of the remaining quantity (see the module note).
  */
 export function buyReserve(quantity: DecimalT, limit: DecimalT, fee: DecimalT): DecimalT {
-  const exact = quantity.times(limit);
-  return ceil8(exact).plus(ceil8(exact.times(fee)));
+  const exact = dmul(quantity, limit);
+  return dadd(ceil8(exact), ceil8(dmul(exact, fee)));
 }
 
 /** What a buyer pays for a fill: quote plus its commission. */
 export function buyCost(quantity: DecimalT, rate: DecimalT, fee: DecimalT): DecimalT {
   const quote = fillQuote(quantity, rate);
-  return quote.plus(commissionOn(quote, fee));
+  return dadd(quote, commissionOn(quote, fee));
 }
 
 /** What a seller receives for a fill: quote minus its commission. */
 export function sellReceipt(quantity: DecimalT, rate: DecimalT, fee: DecimalT): DecimalT {
   const quote = fillQuote(quantity, rate);
-  return quote.minus(commissionOn(quote, fee));
+  return dsub(quote, commissionOn(quote, fee));
 }

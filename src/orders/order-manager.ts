@@ -16,6 +16,7 @@ import { filter, type Observable, Subject, type Subscription } from 'rxjs';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Decimal } from '../core/decimal.js';
+import { dadd, dhalf } from '../core/decimal-fast.js';
 import type { Intent } from '../model/intent.js';
 import type { PendingOrder } from '../risk/order-reserve.js';
 import { intentProblem } from '../model/intent-validate.js';
@@ -146,7 +147,7 @@ export class OrderManager {
       mid: (s) => {
         const bid = deps.marketStore.bestBid(s);
         const ask = deps.marketStore.bestAsk(s);
-        return bid && ask ? bid.rate.add(ask.rate).div(2) : undefined;
+        return bid && ask ? dhalf(dadd(bid.rate, ask.rate)) : undefined;
       },
       position: (m, s) => this.#tracker.position(m, s),
       liveOrders: (f) => this.#registry.liveOrders(f),

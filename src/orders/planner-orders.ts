@@ -3,7 +3,8 @@
  * precision on the safe side, deciding whether an order can only shrink a position, and building the NewOrder
  * and conditional-order requests from risk-approved proposals.
  */
-import { Decimal, dgt, dlt, dlte, ZERO } from '../core/decimal.js';
+import { type Decimal, dgt, dlt, dlte, ZERO } from '../core/decimal.js';
+import { toPlaces } from '../core/decimal-round.js';
 import type { NewConditionalOrder } from '../model/conditional-order.js';
 import type { ConditionalOperand, OrderDirection } from '../model/enums.js';
 import type { OrderSpec, ProposedOrder } from '../model/intent.js';
@@ -18,9 +19,8 @@ import type { NewOrder } from '../model/order.js';
  * roundRate(dec('100.121'), 2, 'SELL').toFixed() // '100.13'
  */
 export function roundRate(rate: Decimal, precision: number, direction: OrderDirection): Decimal {
-  // Already at the precision (a strategy that rounds its own quotes): the same value, without a copy.
-  if (rate.decimalPlaces() <= precision) return rate;
-  return rate.toDecimalPlaces(precision, direction === 'BUY' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
+  // toPlaces gives a rate already at the precision (a strategy that rounds its own quotes) back itself.
+  return toPlaces(rate, precision, direction !== 'BUY');
 }
 
 /**

@@ -6,6 +6,7 @@
  * bounded) never changes them.
  */
 import { type Decimal, deq, dgt, ZERO } from '../core/decimal.js';
+import { dsub } from '../core/decimal-fast.js';
 
 /** Milliseconds in a UTC day. */
 export const DAY_MS = 86_400_000;
@@ -152,7 +153,7 @@ export class EquityCurve {
     }
     if (equity !== this.#settled) {
       if (dgt(equity, this.#peak)) this.#peak = equity;
-      const dd = this.#peak.minus(equity);
+      const dd = dsub(this.#peak, equity);
       if (dgt(dd, this.#maxDrawdown)) this.#maxDrawdown = dd;
       this.#settled = equity;
     }

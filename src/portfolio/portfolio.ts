@@ -21,6 +21,7 @@
 import { Observable, Subject } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { type Decimal, deq, ZERO } from '../core/decimal.js';
+import { dadd } from '../core/decimal-fast.js';
 import { RecentIds } from '../core/recent-ids.js';
 import type { OrderEvent } from '../orders/order-events.js';
 import { type EquityCurveState, type EquityPoint, EquityCurve } from './equity-curve.js';
@@ -160,7 +161,7 @@ export class Portfolio {
     // A plain loop: asked at every requote, where the generator of #select cost an object and its protocol.
     let sum = ZERO;
     for (const p of this.#positions.values()) {
-      if (p.marketSymbol === marketSymbol && (strategy === undefined || p.strategy === strategy)) sum = sum.plus(p.quantity);
+      if (p.marketSymbol === marketSymbol && (strategy === undefined || p.strategy === strategy)) sum = dadd(sum, p.quantity);
     }
     return sum;
   }
@@ -227,8 +228,8 @@ export class Portfolio {
         if (!p.quantity.isZero()) v.stale.add(baseOf(p.marketSymbol));
         mark = p.lastRate;
       }
-      const c = this.#convert(p.realizedPnl.plus(p.unrealizedPnl(mark)), p.quoteCurrency, marks, v);
-      if (c) sum = sum.plus(c);
+      const c = this.#convert(dadd(p.realizedPnl, p.unrealizedPnl(mark)), p.quoteCurrency, marks, v);
+      if (c) sum = dadd(sum, c);
     }
     return { equity: sum, stale: [...v.stale].sort(), unvalued: [...v.unvalued].sort() };
   }

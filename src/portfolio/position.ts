@@ -11,6 +11,7 @@
  * included), which is the conservative choice for a risk limit: a loss shows as soon as the fee is gone.
  */
 import { type Decimal, dlt, ZERO } from '../core/decimal.js';
+import { dmul, dsub } from '../core/decimal-fast.js';
 
 /** An open lot: `quantity` (always > 0) bought (long) or sold (short) at `rate`. */
 interface Lot {
@@ -135,7 +136,7 @@ export class Position {
   unrealizedPnl(mark: Decimal): Decimal {
     if (this.#quantity.isZero()) return ZERO;
     const signedCost = dlt(this.#quantity, ZERO) ? this.#cost.neg() : this.#cost;
-    return this.#quantity.times(mark).minus(signedCost);
+    return dsub(dmul(this.#quantity, mark), signedCost);
   }
 
   /** Apply one fill of `quantity` (> 0) at `rate` paying `commission` (quote). */

@@ -8,6 +8,7 @@
  *   and the estimate says it is incomplete.
  */
 import { Decimal, deq, ZERO } from '../core/decimal.js';
+import { dadd, dhalf, dmul, dsub } from '../core/decimal-fast.js';
 import type { OrderBookEntry } from '../model/market.js';
 import type { ProposedOrder, RiskReason } from '../model/intent.js';
 import type { ReadonlyMarketStore } from '../store/market-store.js';
@@ -46,7 +47,6 @@ export function midOf(store: ReadonlyMarketStore, marketSymbol: string): Decimal
   return b && a ? midRate(b.rate, a.rate) : undefined;
 }
 
-const TWO = new Decimal(2);
 /** The last pair {@link midRate} was asked about and its answer. */
 let last: { bid: Decimal; ask: Decimal; mid: Decimal } | undefined;
 
@@ -56,7 +56,7 @@ let last: { bid: Decimal; ask: Decimal; mid: Decimal } | undefined;
  */
 export function midRate(bid: Decimal, ask: Decimal): Decimal {
   if (last && (bid === last.bid || deq(bid, last.bid)) && (ask === last.ask || deq(ask, last.ask))) return last.mid;
-  last = { bid, ask, mid: bid.plus(ask).div(TWO) };
+  last = { bid, ask, mid: dhalf(dadd(bid, ask)) };
   return last.mid;
 }
 
@@ -98,7 +98,7 @@ const FIRST_LEVELS = 16;
 export function estimateFill(order: Pick<ProposedOrder, 'marketSymbol' | 'direction' | 'type' | 'quantity' | 'limit' | 'ceiling'>, store: ReadonlyMarketStore): FillEstimate | undefined {
   if (order.type === 'LIMIT') {
     if (!order.quantity || !order.limit) return undefined;
-    return { base: order.quantity, quote: order.quantity.times(order.limit), worstRate: order.limit, complete: true };
+    return { base: order.quantity, quote: dmul(order.quantity, order.limit), worstRate: order.limit, complete: true };
   }
   if (order.type === 'CEILING_LIMIT') {
     if (!order.ceiling || !order.limit?.gt(ZERO)) return undefined;
@@ -120,8 +120,8 @@ function walkByBase(levels: readonly OrderBookEntry[], quantity: Decimal | undef
   for (const level of levels) {
     if (!left.gt(ZERO)) break;
     const take = left.lt(level.quantity) ? left : level.quantity;
-    quote = quote.plus(take.times(level.rate));
-    left = left.minus(take);
+    quote = dadd(quote, dmul(take, level.rate));
+    left = dsub(left, take);
     worst = level.rate;
   }
   const complete = !left.gt(ZERO);

@@ -41,6 +41,8 @@ export class Kernel {
   /** Placed, cancelled and filled orders as short log lines, and their counts for the periodic summary. */
   readonly activity: OrderActivityLog;
   readonly #limits: LimitsKeeper;
+  /** Per currency, the names of the markets linking it to BTC (see #btcLink). */
+  readonly #btcLinks = new Map<string, { direct: string; inverse: string }>();
   #strategies: RunningStrategy[] = [];
   #reconcile: ReconcileReport | undefined;
   #subs: Subscription[] = [];
@@ -328,17 +330,27 @@ export class Kernel {
   /** Whether {@link Kernel.#btcValue} is surely at least `min`, decided without its division (see the dust rule). */
   #btcAtLeast(currency: string, amount: Decimal, min: Decimal): boolean {
     // BTC itself and a direct market are valued without a division: #btcValue decides those.
-    if (currency === 'BTC' || midOf(this.live.market, `${currency}-BTC`)) return false;
-    const inverse = midOf(this.live.market, `BTC-${currency}`);
+    if (currency === 'BTC') return false;
+    const link = this.#btcLink(currency);
+    if (midOf(this.live.market, link.direct)) return false;
+    const inverse = midOf(this.live.market, link.inverse);
     return inverse !== undefined && quotientSurelyAtLeast(amount, inverse, min);
+  }
+
+  /** The markets linking `currency` to BTC (`<currency>-BTC`, `BTC-<currency>`), named once per currency: asked at every order. */
+  #btcLink(currency: string): { direct: string; inverse: string } {
+    let link = this.#btcLinks.get(currency);
+    if (!link) this.#btcLinks.set(currency, (link = { direct: `${currency}-BTC`, inverse: `BTC-${currency}` }));
+    return link;
   }
 
   #btcValue(currency: string, amount: Decimal): Decimal | undefined {
     if (currency === 'BTC') return amount;
+    const link = this.#btcLink(currency);
     // midOf, the store's mid computed the same way, keeps the answer for the touch risk has just valued.
-    const direct = midOf(this.live.market, `${currency}-BTC`);
+    const direct = midOf(this.live.market, link.direct);
     if (direct) return amount.mul(direct);
-    const inverse = midOf(this.live.market, `BTC-${currency}`);
+    const inverse = midOf(this.live.market, link.inverse);
     if (inverse && !inverse.isZero()) return amount.div(inverse);
     return undefined;
   }

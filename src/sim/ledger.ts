@@ -9,6 +9,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import { type Decimal, ZERO, dlt } from '../core/decimal.js';
+import { dadd, dsub } from '../core/decimal-fast.js';
 import { conflict } from './sim-error.js';
 
 /** The account that collects commission. */
@@ -60,7 +61,7 @@ export class Ledger {
   get(accountId: string, currency: string): LedgerBalance {
     const c = this.#cells.get(accountId)?.get(currency);
     if (!c) return { total: ZERO, held: ZERO, available: ZERO, updatedAt: 0 };
-    return { total: c.total, held: c.held, available: c.total.minus(c.held), updatedAt: c.updatedAt };
+    return { total: c.total, held: c.held, available: dsub(c.total, c.held), updatedAt: c.updatedAt };
   }
 
   /** Currencies `accountId` has ever held, with their balances. */
@@ -85,7 +86,7 @@ export class Ledger {
   credit(accountId: string, currency: string, amount: Decimal): void {
     positive(amount);
     const c = this.#cell(accountId, currency);
-    c.total = c.total.plus(amount);
+    c.total = dadd(c.total, amount);
     this.#credited.set(currency, (this.#credited.get(currency) ?? ZERO).plus(amount));
     this.#touch(c, accountId, currency);
   }
@@ -95,8 +96,8 @@ export class Ledger {
     positive(amount);
     const c = this.#cell(accountId, currency);
     if (dlt(c.held, amount)) throw new Error(`ledger: debit ${amount} ${currency} exceeds held ${c.held} of ${accountId}`);
-    c.total = c.total.minus(amount);
-    c.held = c.held.minus(amount);
+    c.total = dsub(c.total, amount);
+    c.held = dsub(c.held, amount);
     this.#debited.set(currency, (this.#debited.get(currency) ?? ZERO).plus(amount));
     this.#touch(c, accountId, currency);
   }
@@ -109,10 +110,10 @@ export class Ledger {
     if (amount.isZero()) return;
     positive(amount);
     const c = this.#cell(accountId, currency);
-    if (dlt(c.total.minus(c.held), amount)) {
+    if (dlt(dsub(c.total, c.held), amount)) {
       throw conflict('INSUFFICIENT_FUNDS', `${currency} available ${c.total.minus(c.held).toFixed()} < ${amount.toFixed()}`);
     }
-    c.held = c.held.plus(amount);
+    c.held = dadd(c.held, amount);
     this.#touch(c, accountId, currency, at);
   }
 
@@ -122,7 +123,7 @@ export class Ledger {
     positive(amount);
     const c = this.#cell(accountId, currency);
     if (dlt(c.held, amount)) throw new Error(`ledger: release ${amount} ${currency} exceeds held ${c.held} of ${accountId}`);
-    c.held = c.held.minus(amount);
+    c.held = dsub(c.held, amount);
     this.#touch(c, accountId, currency, at);
   }
 
@@ -139,13 +140,13 @@ export class Ledger {
     const a = this.#cell(from, currency);
     if (opts.fromHeld) {
       if (dlt(a.held, amount)) throw new Error(`ledger: move ${amount} ${currency} exceeds held ${a.held} of ${from}`);
-    } else if (dlt(a.total.minus(a.held), amount)) {
+    } else if (dlt(dsub(a.total, a.held), amount)) {
       throw conflict('INSUFFICIENT_FUNDS', `${currency} available ${a.total.minus(a.held).toFixed()} < ${amount.toFixed()}`);
     }
     const b = this.#cell(to, currency);
-    a.total = a.total.minus(amount);
-    if (opts.fromHeld) a.held = a.held.minus(amount);
-    b.total = b.total.plus(amount);
+    a.total = dsub(a.total, amount);
+    if (opts.fromHeld) a.held = dsub(a.held, amount);
+    b.total = dadd(b.total, amount);
     const at = opts.at ?? this.#clock.now();
     this.#touch(a, from, currency, at);
     this.#touch(b, to, currency, at);

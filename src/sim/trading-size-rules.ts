@@ -12,6 +12,7 @@
  *   and is skipped rather than refusing every order of a market that has not traded yet.
  */
 import { Decimal, dlt } from '../core/decimal.js';
+import { dmul } from '../core/decimal-fast.js';
 import type { Catalog } from './catalog.js';
 import type { SimConfig } from './config.js';
 import { badRequest } from './sim-error.js';
@@ -58,7 +59,7 @@ export class SizeRules {
     let quote = v.ceiling;
     if (quote === undefined) {
       const rate = v.limit ?? opposite ?? this.#rates.reference(m.symbol);
-      quote = rate ? v.quantity!.times(rate) : undefined;
+      quote = rate ? dmul(v.quantity!, rate) : undefined;
     }
     if (quote === undefined) return;
     if (this.#belowMinValue(m.quoteCurrencySymbol, quote)) {
@@ -77,11 +78,11 @@ export class SizeRules {
     const links = this.#links(currency);
     if (links.direct !== undefined) {
       const r = this.#rates.reference(links.direct);
-      if (r) return dlt(amount.times(r), this.#minBtc);
+      if (r) return dlt(dmul(amount, r), this.#minBtc);
     }
     if (links.inverse !== undefined) {
       const r = this.#rates.reference(links.inverse);
-      if (r && !r.isZero() && !r.isNegative()) return dlt(amount, this.#minBtc.times(r));
+      if (r && !r.isZero() && !r.isNegative()) return dlt(amount, dmul(this.#minBtc, r));
     }
     const configured = this.#config.btcReferenceRates?.[currency];
     return configured ? dlt(amount.times(configured), this.#minBtc) : false;

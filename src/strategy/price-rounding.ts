@@ -4,6 +4,7 @@
  * engine would otherwise round or deny by its own configuration.
  */
 import { Decimal } from '../core/decimal.js';
+import { toPlaces } from '../core/decimal-round.js';
 
 /** How to round: `down` toward zero (bids), `up` away from zero (asks), `nearest` half-even. */
 export type RoundingMode = 'down' | 'up' | 'nearest';
@@ -17,6 +18,7 @@ export type RoundingMode = 'down' | 'up' | 'nearest';
  */
 export function roundRate(rate: Decimal, precision: number | undefined, mode: RoundingMode): Decimal {
   if (precision === undefined || !Number.isInteger(precision) || precision < 0) return rate;
-  const rm = mode === 'down' ? Decimal.ROUND_DOWN : mode === 'up' ? Decimal.ROUND_UP : Decimal.ROUND_HALF_EVEN;
-  return rate.toDecimalPlaces(precision, rm);
+  // Down and up (every bid and ask a quoting strategy makes) without decimal.js's copy and general rounding.
+  if (mode !== 'nearest') return toPlaces(rate, precision, mode === 'up');
+  return rate.toDecimalPlaces(precision, Decimal.ROUND_HALF_EVEN);
 }

@@ -10,6 +10,7 @@
  * `ctx.inFlightReserved`. An order that cannot be valued (a market order on an empty book) is denied: fail closed.
  */
 import { dlte } from '../../core/decimal.js';
+import { dsub } from '../../core/decimal-fast.js';
 import { reason } from '../order-value.js';
 import { pendingReserve, reserveOf } from '../order-reserve.js';
 import type { RiskCheck } from '../risk-context.js';
@@ -34,7 +35,7 @@ export const availableBalanceCheck: RiskCheck = {
     const inFlight = ctx.pendingOrders
       ? pendingReserve(ctx.pendingOrders(), currency, (s) => ctx.market(s), ctx.marketStore, fee)
       : ctx.inFlightReserved(currency);
-    const free = ctx.available(currency).minus(inFlight);
+    const free = dsub(ctx.available(currency), inFlight);
     if (dlte(need, free)) return [];
     return [reason('INSUFFICIENT_BALANCE', `needs ${need.toFixed()} ${currency}, ${free.toFixed()} available after in-flight orders`)];
   },

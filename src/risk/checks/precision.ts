@@ -16,6 +16,12 @@ import type { RiskCheck } from '../risk-context.js';
 /** Decimals of base quantities and quote amounts on the wire. */
 export const AMOUNT_DECIMALS = 8;
 
+/** The amounts held to 8 decimals and the code of each (one list for every order, not one per check). */
+const AMOUNT_FIELDS = [
+  ['quantity', 'QUANTITY_PRECISION'],
+  ['ceiling', 'CEILING_PRECISION'],
+] as const;
+
 /**
  * Rounds or denies over-precise limits (RATE_PRECISION), quantities (QUANTITY_PRECISION) and ceilings
  * (CEILING_PRECISION).
@@ -41,10 +47,7 @@ export const precisionCheck: RiskCheck = {
         reasons.push(reason('RATE_PRECISION', `limit ${order.limit.toFixed()} has more than ${market.precision} decimals allowed on ${market.symbol}`));
       } else out = { ...out, limit: rounded };
     }
-    for (const [field, code] of [
-      ['quantity', 'QUANTITY_PRECISION'],
-      ['ceiling', 'CEILING_PRECISION'],
-    ] as const) {
+    for (const [field, code] of AMOUNT_FIELDS) {
       const value = order[field];
       if (!value || value.decimalPlaces() <= AMOUNT_DECIMALS) continue;
       const rounded = value.toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN);

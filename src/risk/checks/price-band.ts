@@ -6,6 +6,7 @@
  * order is denied.
  */
 import { dcmp, Decimal, dgt, ZERO } from '../../core/decimal.js';
+import { dsub } from '../../core/decimal-fast.js';
 import { isMarketType, midOf, reason } from '../order-value.js';
 import type { RiskCheck } from '../risk-context.js';
 
@@ -57,7 +58,7 @@ export const priceBandCheck: RiskCheck = {
       rate = estimate.worstRate;
     }
     if (!rate) return [];
-    const diff = rate.minus(mid).abs();
+    const diff = dsub(rate, mid).abs();
     if (surelyWithin(diff, mid, band)) return [];
     const distance = diff.div(mid);
     if (distance.lte(band)) return [];

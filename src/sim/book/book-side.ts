@@ -8,6 +8,7 @@
  * so per-depth deltas can be computed from what actually changed instead of diffing whole views.
  */
 import { type Decimal, ZERO, dgt, dgte, dlt, dlte } from '../../core/decimal.js';
+import { formatFixed } from '../../core/decimal-format.js';
 import { PriceLevel, type RestingOrder } from './price-level.js';
 
 /** Which side: bids (buy orders, best = highest) or asks (sell orders, best = lowest). */
@@ -91,7 +92,7 @@ export class BookSide {
 
   /** Put `o` at the back of its rate's queue, creating the level when needed. */
   add(o: RestingOrder): void {
-    const key = o.rate.toFixed();
+    const key = formatFixed(o.rate);
     let level = this.#byKey.get(key);
     this.#mark(key, o.rate, level);
     if (!level) {

@@ -3,6 +3,8 @@
  * doubly linked list so a cancel from the middle is O(1)) and their aggregated remaining quantity.
  */
 import { type Decimal, ZERO } from '../../core/decimal.js';
+import { formatFixed } from '../../core/decimal-format.js';
+import { dadd, dsub } from '../../core/decimal-fast.js';
 
 /** An order resting on the book. The book owns `remaining` and the links; the trading layer owns the order. */
 export interface RestingOrder {
@@ -39,7 +41,7 @@ export class PriceLevel {
 
   constructor(rate: Decimal) {
     this.rate = rate;
-    this.key = rate.toFixed();
+    this.key = formatFixed(rate);
     this.approx = rate.toNumber();
   }
 
@@ -52,7 +54,7 @@ export class PriceLevel {
     else this.head = o;
     this.tail = o;
     this.count++;
-    this.total = this.total.plus(o.remaining);
+    this.total = dadd(this.total, o.remaining);
   }
 
   /** Take `o` out of the queue, whatever its position. */
@@ -62,7 +64,7 @@ export class PriceLevel {
     if (o.next) o.next.prev = o.prev;
     else this.tail = o.prev;
     this.count--;
-    this.total = this.count === 0 ? ZERO : this.total.minus(o.remaining);
+    this.total = this.count === 0 ? ZERO : dsub(this.total, o.remaining);
     o.level = undefined;
     o.prev = undefined;
     o.next = undefined;
@@ -71,6 +73,6 @@ export class PriceLevel {
   /** Lower `o.remaining` by `quantity` (a fill) keeping the level total in step; `o` keeps its place. */
   reduce(o: RestingOrder, quantity: Decimal): void {
     o.remaining = o.remaining.minus(quantity);
-    this.total = this.total.minus(quantity);
+    this.total = dsub(this.total, quantity);
   }
 }

@@ -1,0 +1,83 @@
+/**
+ * dmul, dadd, dsub and dhalf must answer exactly what decimal.js's times, plus, minus and div(2) answer: the same value and the
+ * same representation (sign, exponent, words), on operands of every shape — few digits and many, integers with
+ * trailing zeros, tiny fractions, signs, zeros (-0 too), NaN, infinities — including the edges where the fast path
+ * must hand over (results or aligned operands reaching 15 digits, sums that cancel to zero).
+ */
+import { describe, expect, it } from 'vitest';
+import { Decimal, dec } from '../../src/core/decimal.js';
+import { dadd, dhalf, dmul, dsub } from '../../src/core/decimal-fast.js';
+
+let seed = 9001;
+function rnd(n: number): number {
+  seed = (seed * 48271) % 2147483647;
+  return seed % n;
+}
+
+function randomDecimal(): Decimal {
+  const k = rnd(80);
+  if (k === 0) return new Decimal(NaN);
+  if (k === 1) return new Decimal(rnd(2) ? Infinity : -Infinity);
+  if (k === 2) return new Decimal(rnd(2) ? '0' : '-0');
+  // Mostly what money looks like (up to 16 digits), sometimes long values.
+  const digits = 1 + (rnd(6) === 0 ? rnd(30) : rnd(16));
+  let s = String(1 + rnd(9));
+  for (let i = 1; i < digits; i++) s += String(rnd(3) === 0 ? 0 : rnd(10));
+  const point = rnd(digits + 16) - 8;
+  const text = point <= 0 ? `0.${'0'.repeat(-point)}${s}` : point >= digits ? s + '0'.repeat(point - digits) : `${s.slice(0, point)}.${s.slice(point)}`;
+  return new Decimal(rnd(4) === 0 ? `-${text}` : text);
+}
+
+function parts(d: Decimal): string {
+  const p = d as unknown as { s: number; e: number; d: number[] | null };
+  return JSON.stringify([Object.is(p.s, -0) ? '-0' : p.s, p.e, p.d]);
+}
+
+function same(got: Decimal, want: Decimal, what: string): void {
+  expect(parts(got), what).toBe(parts(want));
+  expect(got.toString(), what).toBe(want.toString());
+  expect(got instanceof Decimal, what).toBe(true);
+}
+
+describe('dmul, dadd, dsub, dhalf', () => {
+  it('answer what times, plus and minus answer, randomized', () => {
+    for (let i = 0; i < 60_000; i++) {
+      const a = randomDecimal();
+      // Half the time an operand of the same scale, so sums cancel and carry.
+      const b = rnd(2) ? randomDecimal() : rnd(2) ? a.neg() : a.plus(new Decimal(10).pow(a.isFinite() && !a.isZero() ? a.e - rnd(16) : 0));
+      const what = `${a.toString()} , ${b.toString()}`;
+      same(dmul(a, b), a.times(b), `${what} times`);
+      same(dadd(a, b), a.plus(b), `${what} plus`);
+      same(dsub(a, b), a.minus(b), `${what} minus`);
+      same(dhalf(a), a.div(2), `${a.toString()} / 2`);
+    }
+  });
+
+  it('at the edges of the fast path', () => {
+    const cases: [string, string][] = [
+      ['999999999999999', '1'],
+      ['99999999999999.9', '0.1'],
+      ['0.01', '43123.456'],
+      ['31622776.6016838', '31622776.6016838'],
+      ['1e-30', '1e30'],
+      ['123456789012345', '1e-10'],
+      ['4312345600', '0.0025'],
+      ['-0.00000001', '0.00000001'],
+      ['10000000', '0.0000001'],
+      ['0', '123.45'],
+      ['-0', '0.001'],
+      ['0', '-0'],
+      ['-0', '-0'],
+      ['0', '1.2345678901234567890123'],
+    ];
+    for (const [x, y] of cases) {
+      const a = dec(x);
+      const b = dec(y);
+      same(dmul(a, b), a.times(b), `${x} x ${y}`);
+      same(dadd(a, b), a.plus(b), `${x} + ${y}`);
+      same(dsub(a, b), a.minus(b), `${x} - ${y}`);
+      same(dsub(b, a), b.minus(a), `${y} - ${x}`);
+      same(dhalf(a), a.div(2), `${x} / 2`);
+    }
+  });
+});
