@@ -3,7 +3,13 @@
  * unanswered requests is held here — only the latest one per key, since a newer wish replaces an older one —
  * and submitted again as soon as something changes for that key (an answer, a fill, a close). A newer intent
  * of the same key, a cancel of the key or a cancel-all drops the held one.
+ *
+ * A wish the submit-rate brake turned away (some of its orders denied SUBMIT_RATE and nothing else) is held the
+ * same way with a time: it is submitted again when the brake's window admits an order, unless a newer wish of
+ * its key came first. Without that, a market maker whose last ladder met the brake in a quiet market would sit
+ * without quotes until the market moved (the strategy says nothing while its wish is unchanged).
  */
+import type { Clock, TimerHandle } from '../core/clock.js';
 import type { Intent } from '../model/intent.js';
 
 const keyOf = (strategy: string, intentKey: string): string => `${strategy}\u0000${intentKey}`;
@@ -19,9 +25,14 @@ const keyOf = (strategy: string, intentKey: string): string => `${strategy}\u000
 export class DeferredIntents {
   readonly #held = new Map<string, { strategy: string; intent: Intent }>();
   readonly #kicks = new Set<string>();
+  /** Wishes held until a time ({@link DeferredIntents.holdUntil}), by key: their retry timers. */
+  readonly #timed = new Map<string, { strategy: string; intent: Intent; timer: TimerHandle }>();
   #stopped = false;
 
-  constructor(private readonly resubmit: (strategy: string, intent: Intent) => void) {}
+  constructor(
+    private readonly resubmit: (strategy: string, intent: Intent) => void,
+    private readonly clock?: Clock,
+  ) {}
 
   /** Resubmissions scheduled but not yet run. */
   get pendingKicks(): number {
@@ -32,18 +43,43 @@ export class DeferredIntents {
     this.#held.set(keyOf(strategy, intent.key), { strategy, intent });
   }
 
+  /**
+   * Hold `intent` until `at` on the clock, then resubmit it. Not kicked by changes of its key: what the brake
+   * refused now it would refuse again before `at`.
+   */
+  holdUntil(strategy: string, intent: Intent, at: number): void {
+    if (this.#stopped || !this.clock) return;
+    const k = keyOf(strategy, intent.key);
+    this.#drop(k);
+    const timer = this.clock.setTimeout(() => {
+      if (this.#timed.get(k)?.timer !== timer || this.#stopped) return;
+      this.#timed.delete(k);
+      this.resubmit(strategy, intent);
+    }, Math.max(0, at - this.clock.now()));
+    this.#timed.set(k, { strategy, intent, timer });
+  }
+
+  #drop(k: string): void {
+    this.#held.delete(k);
+    const timed = this.#timed.get(k);
+    if (timed) {
+      timed.timer.cancel();
+      this.#timed.delete(k);
+    }
+  }
+
   /** A new intent arrived: whatever it replaces or cancels is no longer wanted. */
   forget(strategy: string, intent: Intent): void {
-    this.#held.delete(keyOf(strategy, intent.key));
-    if (intent.kind === 'cancel' && intent.targetKey !== undefined) this.#held.delete(keyOf(strategy, intent.targetKey));
+    this.#drop(keyOf(strategy, intent.key));
+    if (intent.kind === 'cancel' && intent.targetKey !== undefined) this.#drop(keyOf(strategy, intent.targetKey));
     if (intent.kind === 'cancelAll') this.clear(strategy, intent.marketSymbol);
   }
 
   /** Drop held intents of `strategy` (all when undefined), optionally only those of one market. */
   clear(strategy?: string, marketSymbol?: string): void {
-    for (const [k, d] of this.#held) {
+    for (const [k, d] of [...this.#held, ...this.#timed]) {
       if ((strategy === undefined || d.strategy === strategy) && (marketSymbol === undefined || marketOf(d.intent) === marketSymbol)) {
-        this.#held.delete(k);
+        this.#drop(k);
       }
     }
   }
@@ -67,6 +103,8 @@ export class DeferredIntents {
   stop(): void {
     this.#stopped = true;
     this.#held.clear();
+    for (const t of this.#timed.values()) t.timer.cancel();
+    this.#timed.clear();
   }
 }
 

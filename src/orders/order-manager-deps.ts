@@ -32,6 +32,11 @@ export type FillEvent = Extract<OrderEvent, { type: 'fill' }>;
 /** The risk engine as the manager uses it. */
 export interface RiskPort {
   evaluate(order: ProposedOrder): RiskVerdict;
+  /**
+   * When the submit-rate brake admits `orders` more orders (undefined: now). Without it, a wish the brake turned
+   * away waits for its strategy's next intent.
+   */
+  submitSlotAt?(orders?: number): number | undefined;
 }
 
 /** The portfolio as the manager uses it: fills in, positions out. */

@@ -76,6 +76,8 @@ export class OrderManager {
   readonly #view: PlannerView;
   readonly #pending = new Set<Promise<unknown>>();
   readonly #deferred: DeferredIntents;
+  /** Orders of the running submit denied by the submit-rate brake alone. */
+  #rateDenied = 0;
   readonly #brackets: BracketArming;
   readonly #sub: Subscription;
   /** Counts one in `order_manager_total{what, kind}` (a tally: handed to prom-client when scraped). */
@@ -132,7 +134,7 @@ export class OrderManager {
       emit,
       count: (operation, outcome) => this.#count(`request_${operation}`, outcome),
     });
-    this.#deferred = new DeferredIntents((strategy, intent) => this.submit(strategy, intent));
+    this.#deferred = new DeferredIntents((strategy, intent) => this.submit(strategy, intent), deps.clock);
     this.#brackets = new BracketArming({
       registry: this.#registry,
       journal: deps.journal,
@@ -193,7 +195,18 @@ export class OrderManager {
       const plan = planIntent(strategy, intent, this.#view);
       if (plan.kind === 'reject') this.#emit({ type: 'rejected', strategy, intentKey: intent.key, code: plan.code, message: plan.message, at });
       else if (plan.kind === 'defer') this.#deferred.hold(strategy, intent);
-      else for (const step of plan.steps) this.#execute(step);
+      else {
+        const outer = this.#rateDenied;
+        this.#rateDenied = 0;
+        for (const step of plan.steps) this.#execute(step);
+        // A wish (it replaces its key's previous one) whose orders met only the submit-rate brake is tried again
+        // when the brake's window admits them: the strategy will not say the same thing twice.
+        if (this.#rateDenied > 0 && (intent.kind === 'quotes' || intent.kind === 'targetPosition')) {
+          const slot = this.#d.risk.submitSlotAt?.(this.#rateDenied);
+          if (slot !== undefined) this.#deferred.holdUntil(strategy, intent, slot);
+        }
+        this.#rateDenied = outer;
+      }
     } catch (err) {
       this.#log.error({ err, strategy, intent: intent.kind, key: intent.key }, 'submit failed');
       this.#emit({ type: 'rejected', strategy, intentKey: intent.key, code: 'INTERNAL_ERROR', message: (err as Error).message, at });
@@ -362,6 +375,7 @@ export class OrderManager {
       verdict = { approved: false as const, reasons: [{ code: 'RISK_ERROR', message: (err as Error).message }] };
     }
     if (verdict.approved) return verdict.order;
+    if (verdict.reasons.every((r) => r.code === 'SUBMIT_RATE')) this.#rateDenied++;
     this.#emit({ type: 'denied', strategy: proposal.strategy, intentKey: proposal.intentKey, reasons: verdict.reasons, at: this.#d.clock.now() });
     return undefined;
   }

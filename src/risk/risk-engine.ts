@@ -259,6 +259,19 @@ export class RiskEngine {
     return { approved: true, order: current };
   }
 
+  /**
+   * When the submit-rate window admits `orders` more orders (at most its whole size) — the moment enough of its
+   * oldest approvals have left it — or undefined when it admits them now. The order manager retries a quote ladder
+   * the brake turned away then, all of it at once rather than one order per freed slot.
+   */
+  submitSlotAt(orders = 1): number | undefined {
+    this.#pruneApprovals(this.#ctx.clock.now());
+    const { maxOrders, windowMs } = this.#config.submitRate;
+    const leaving = this.#approvals.length - this.#approvalsHead + Math.min(orders, maxOrders) - maxOrders;
+    if (leaving <= 0) return undefined;
+    return this.#approvals[this.#approvalsHead + leaving - 1]! + windowMs;
+  }
+
   /** Stop risk-increasing orders until {@link RiskEngine.resume}. */
   halt(reason: string): void {
     this.#cause = 'manual';

@@ -31,10 +31,10 @@ driver:
   cancelOnStop: false
 `,
       strategies: [{ name: 'mm', use: 'market-maker', markets: ['BTC-USD'], params: { spread: '0.0004', levels: 2, levelSpacing: '0.0005', size: '0.002', throttleMs: 300 } }],
-      // Not a test of the submit-rate limit: with the default budget (120 orders a minute) a slow run, where the
-      // live market moves for long before the takers get the fills in, used the budget up on requotes; the last
-      // ladder before the market froze was then denied and nothing woke the strategy again, so the final wait for
-      // four resting quotes timed out (forced with an 8 s pause: 0 orders resting). The budget is out of reach here.
+      // Not a test of the submit-rate brake (test/orders/rate-retry.test.ts is): with the default budget (120
+      // orders a minute) a slow run, where the live market moves for long before the takers get the fills in,
+      // spends it on requotes, and the last ladder before the market froze comes back only when the brake's
+      // minute admits it again — too close to the final wait's 60 s. The budget is out of reach here.
       risk: { submitRate: { maxOrders: 1_000_000, windowMs: 60_000 } },
     });
     // The ladder reaches the exchange: two bids and two asks of the demo account.

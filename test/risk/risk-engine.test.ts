@@ -90,6 +90,27 @@ describe('RiskEngine verdicts', () => {
     engine.close();
   });
 
+  it('says when the submit-rate window admits n more orders (the order manager retries a refused ladder then)', async () => {
+    const fx = fixture();
+    const t0 = fx.clock.now();
+    const engine = new RiskEngine(config({ submitRate: { maxOrders: 3, windowMs: 1000 } }), fx.ctx);
+    expect(engine.submitSlotAt()).toBeUndefined();
+    for (const dt of [0, 100, 100]) {
+      await fx.clock.advance(dt);
+      expect(engine.evaluate(order()).approved).toBe(true);
+    }
+    // Approvals at t0, t0+100, t0+200: one more fits when the first leaves, two when the second does; more than
+    // the window holds is answered as the whole window.
+    expect(engine.submitSlotAt()).toBe(t0 + 1000);
+    expect(engine.submitSlotAt(2)).toBe(t0 + 1100);
+    expect(engine.submitSlotAt(3)).toBe(t0 + 1200);
+    expect(engine.submitSlotAt(9)).toBe(t0 + 1200);
+    await fx.clock.advance(800); // t0 + 1000: the first has left
+    expect(engine.submitSlotAt()).toBeUndefined();
+    expect(engine.submitSlotAt(2)).toBe(t0 + 1100);
+    engine.close();
+  });
+
   it('turns a throwing check into a RISK_CHECK_ERROR denial, and skips disabled checks', () => {
     const fx = fixture();
     const boom = { name: 'dust' as const, check: () => { throw new Error('boom'); } };
