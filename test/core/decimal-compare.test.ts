@@ -5,18 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Decimal, dcmp, deq, dgt, dgte, dlt, dlte, dmax, dmin } from '../../src/core/decimal.js';
+import { seededInts, specialDecimal } from '../helpers/random-decimal.js';
 
-let seed = 4242;
-function rnd(n: number): number {
-  seed = (seed * 48271) % 2147483647;
-  return seed % n;
-}
+const rnd = seededInts(4242);
 
 function randomDecimal(): Decimal {
-  const k = rnd(40);
-  if (k === 0) return new Decimal(NaN);
-  if (k === 1) return new Decimal(rnd(2) ? Infinity : -Infinity);
-  if (k === 2) return new Decimal(rnd(2) ? '0' : '-0');
+  const special = specialDecimal(rnd, 40);
+  if (special) return special;
   const digits = 1 + rnd(30);
   let s = String(1 + rnd(9));
   for (let i = 1; i < digits; i++) s += String(rnd(10));

@@ -7,18 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal, dec } from '../../src/core/decimal.js';
 import { dadd, dhalf, dmul, dsub } from '../../src/core/decimal-fast.js';
+import { seededInts, specialDecimal } from '../helpers/random-decimal.js';
 
-let seed = 9001;
-function rnd(n: number): number {
-  seed = (seed * 48271) % 2147483647;
-  return seed % n;
-}
+const rnd = seededInts(9001);
 
 function randomDecimal(): Decimal {
-  const k = rnd(80);
-  if (k === 0) return new Decimal(NaN);
-  if (k === 1) return new Decimal(rnd(2) ? Infinity : -Infinity);
-  if (k === 2) return new Decimal(rnd(2) ? '0' : '-0');
+  const special = specialDecimal(rnd, 80);
+  if (special) return special;
   // Mostly what money looks like (up to 16 digits), sometimes long values.
   const digits = 1 + (rnd(6) === 0 ? rnd(30) : rnd(16));
   let s = String(1 + rnd(9));

@@ -7,18 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal, dec } from '../../src/core/decimal.js';
 import { toPlaces } from '../../src/core/decimal-round.js';
+import { seededInts, specialDecimal } from '../helpers/random-decimal.js';
 
-let seed = 777;
-function rnd(n: number): number {
-  seed = (seed * 48271) % 2147483647;
-  return seed % n;
-}
+const rnd = seededInts(777);
 
 function randomDecimal(): Decimal {
-  const k = rnd(60);
-  if (k === 0) return new Decimal(NaN);
-  if (k === 1) return new Decimal(rnd(2) ? Infinity : -Infinity);
-  if (k === 2) return new Decimal(rnd(2) ? '0' : '-0');
+  const special = specialDecimal(rnd, 60);
+  if (special) return special;
   const digits = 1 + rnd(30);
   // Runs of nines (carries) and of zeros (trailing zero words) are what rounding up and trimming get wrong.
   const pick = rnd(3);
