@@ -39,6 +39,7 @@ import { precisionCheck } from './checks/precision.js';
 import { priceBandCheck } from './checks/price-band.js';
 import { streamLiveCheck } from './checks/stream-live.js';
 import { submitRateCheck } from './checks/submit-rate.js';
+import { ApprovalWindow } from './approval-window.js';
 import { tradingStateCheck } from './checks/trading-state.js';
 import { estimateFill, type FillEstimate, midOf } from './order-value.js';
 import type { RiskConfig } from './risk-config.js';
@@ -124,11 +125,10 @@ export class RiskEngine {
   readonly #state$: BehaviorSubject<TradingStateChange>;
   readonly #timer: TimerHandle;
   #cause: Cause | undefined;
-  #approvals: number[] = [];
+  readonly #approvals: ApprovalWindow;
   /** The last estimate, for the order object it was made for; cleared at each evaluate() (the book may move). */
   #memoOrder: ProposedOrder | undefined;
   #memoEstimate: FillEstimate | undefined;
-  #approvalsHead = 0;
   #day: number;
   #peak: Decimal = ZERO;
   /** Daily-loss baseline set by resume(): the equity at the resume, for the rest of that UTC day. */
@@ -149,6 +149,7 @@ export class RiskEngine {
    */
   constructor(config: RiskConfig, ctx: RiskContext, metrics?: Metrics, opts: { checks?: readonly RiskCheck[] } = {}) {
     this.#config = config;
+    this.#approvals = new ApprovalWindow(config.submitRate.windowMs);
     this.#ctx = ctx;
     const disabled = new Set<string>(config.disabledChecks);
     this.#checks = (opts.checks ?? DEFAULT_CHECKS).filter((c) => !disabled.has(c.name));
@@ -172,7 +173,7 @@ export class RiskEngine {
         return engine.state;
       },
       get approvalsInWindow() {
-        return engine.#approvals.length - engine.#approvalsHead;
+        return engine.#approvals.count;
       },
       estimate(o) {
         if (engine.#memoOrder !== o) {
@@ -222,7 +223,7 @@ export class RiskEngine {
   evaluate(order: ProposedOrder): RiskVerdict {
     const now = this.#ctx.clock.now();
     this.#refreshAt(now);
-    this.#pruneApprovals(now);
+    this.#approvals.prune(now);
     this.#memoOrder = undefined;
     this.#memoEstimate = undefined;
     let current = order;
@@ -254,7 +255,7 @@ export class RiskEngine {
       return { approved: false, reasons };
     }
     this.#stats.approved++;
-    this.#approvals.push(now);
+    this.#approvals.add(now);
     this.#evaluations?.inc('approved');
     return { approved: true, order: current };
   }
@@ -265,11 +266,8 @@ export class RiskEngine {
    * the brake turned away then, all of it at once rather than one order per freed slot.
    */
   submitSlotAt(orders = 1): number | undefined {
-    this.#pruneApprovals(this.#ctx.clock.now());
-    const { maxOrders, windowMs } = this.#config.submitRate;
-    const leaving = this.#approvals.length - this.#approvalsHead + Math.min(orders, maxOrders) - maxOrders;
-    if (leaving <= 0) return undefined;
-    return this.#approvals[this.#approvalsHead + leaving - 1]! + windowMs;
+    this.#approvals.prune(this.#ctx.clock.now());
+    return this.#approvals.admitsAt(orders, this.#config.submitRate.maxOrders);
   }
 
   /** Stop risk-increasing orders until {@link RiskEngine.resume}. */
@@ -384,15 +382,6 @@ export class RiskEngine {
     if (this.#closed || (current.state === state && current.reason === reason)) return;
     this.#stateGauge?.set(SEVERITY[state]);
     this.#state$.next({ state, reason, at: this.#ctx.clock.now() });
-  }
-
-  #pruneApprovals(now: number): void {
-    const from = now - this.#config.submitRate.windowMs;
-    while (this.#approvalsHead < this.#approvals.length && this.#approvals[this.#approvalsHead]! <= from) this.#approvalsHead++;
-    if (this.#approvalsHead > 1024 && this.#approvalsHead * 2 > this.#approvals.length) {
-      this.#approvals = this.#approvals.slice(this.#approvalsHead);
-      this.#approvalsHead = 0;
-    }
   }
 }
 
