@@ -29,6 +29,7 @@ import { DeferredIntents } from './deferred-intents.js';
 import { FillTracker } from './fill-tracker.js';
 import { InFlightConditional } from './in-flight-conditional.js';
 import { unacknowledgedReserve } from './in-flight-reserve.js';
+import { openOrderCount, pendingOrders } from './account-orders.js';
 import { InFlightRegistry } from './in-flight-registry.js';
 import { InFlightOrder, type InFlightState } from './in-flight.js';
 import { resumeFromJournal } from './journal-resume.js';
@@ -251,26 +252,12 @@ export class OrderManager {
    * open orders of the account this manager did not place.
    */
   pendingOrders(): PendingOrder[] {
-    const out: PendingOrder[] = [];
-    for (const e of this.#registry.allLiveOrders()) {
-      if (e.isFinal) continue;
-      const spec = e.order ?? e.request;
-      if (!spec) continue;
-      out.push({ strategy: e.strategy, marketSymbol: e.marketSymbol, direction: e.direction, type: spec.type, quantity: e.remaining, limit: spec.limit, ceiling: spec.ceiling, unacknowledged: e.isUnacknowledged });
-    }
-    for (const o of this.#d.account.openOrders()) {
-      if (this.#registry.orderById(o.id)) continue;
-      out.push({ strategy: undefined, marketSymbol: o.marketSymbol, direction: o.direction, type: o.type, quantity: o.quantity?.minus(o.fillQuantity), limit: o.limit, ceiling: o.ceiling, unacknowledged: false });
-    }
-    return out;
+    return pendingOrders(this.#registry, this.#d.account);
   }
 
   /** Open orders of the account, counting placements in flight and orders not placed by this manager. */
   openOrderCount(): number {
-    let n = 0;
-    for (const e of this.#registry.allLiveOrders()) if (e.state !== 'CLOSED') n++;
-    for (const o of this.#d.account.openOrders()) if (!this.#registry.orderById(o.id)) n++;
-    return n;
+    return openOrderCount(this.#registry, this.#d.account);
   }
 
   /** The followed order placed with `clientOrderId` (or the order created by that conditional order). */
