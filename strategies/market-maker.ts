@@ -120,8 +120,15 @@ function ladderAround(mid: Decimal, skew: Skew, p: MarketMakerParams, precision:
  * moves again, the ladder stops following the market, and the market trades through our stale quotes.
  */
 export function marketTouch(book: ReadonlyOrderBook, own: readonly Order[]): { bid: Decimal | undefined; ask: Decimal | undefined } {
-  const { bid, ask } = book.ladder();
-  return { bid: bestOfOthers(bid, own, 'BUY'), ask: bestOfOthers(ask, own, 'SELL') };
+  // Only a level where one of our orders rests can be passed over, so the answer lies within the best
+  // `own.length + 1` levels: read those rather than copy the whole book (500 levels a side) at every requote.
+  // The whole ladder is read only when those are all passed over and the book has more.
+  const top = book.top(own.length + 1);
+  let bid = bestOfOthers(top.bid, own, 'BUY');
+  let ask = bestOfOthers(top.ask, own, 'SELL');
+  if (bid === undefined && book.bidCount > top.bid.length) bid = bestOfOthers(book.ladder().bid, own, 'BUY');
+  if (ask === undefined && book.askCount > top.ask.length) ask = bestOfOthers(book.ladder().ask, own, 'SELL');
+  return { bid, ask };
 }
 
 /** The best level (of a side, best first) where someone besides us rests: more than our own orders there still rest. */

@@ -64,12 +64,15 @@ describe('market-maker fast paths', () => {
   it('marketTouch finds the same best bid and ask of others as the per-rate map did', () => {
     const rnd = mulberry32(11);
     const rate = (base: number, i: number, side: 1 | -1) => dec((base + side * i * 0.5).toFixed(1));
+    let fallbacks = 0;
+    // Now and then an empty level (a real book never holds one): only those make the fall-back necessary.
+    const level = () => dec(rnd() < 0.2 ? 0 : (rnd() * 2).toFixed(2));
     for (let n = 0; n < 2000; n++) {
       const depth = Math.floor(rnd() * 6);
       const bid: OrderBookEntry[] = [];
       const ask: OrderBookEntry[] = [];
-      for (let i = 0; i < depth; i++) bid.push({ rate: rate(100, i, -1), quantity: dec((rnd() * 2).toFixed(2)) });
-      for (let i = 0; i < depth; i++) ask.push({ rate: rate(100.5, i, 1), quantity: dec((rnd() * 2).toFixed(2)) });
+      for (let i = 0; i < depth; i++) bid.push({ rate: rate(100, i, -1), quantity: level() });
+      for (let i = 0; i < depth; i++) ask.push({ rate: rate(100.5, i, 1), quantity: level() });
       const own: Order[] = [];
       const count = Math.floor(rnd() * 6);
       for (let i = 0; i < count; i++) {
@@ -85,10 +88,22 @@ describe('market-maker fast paths', () => {
           fillQuantity: rnd() < 0.3 ? dec((rnd() * quantity.toNumber()).toFixed(2)) : dec(0),
         } as unknown as Order);
       }
-      const book = { ladder: () => ({ bid, ask }) } as unknown as ReadonlyOrderBook;
+      // A fake book that answers top(n) and the ladder from the same levels (zero quantities included, which a
+      // real book never holds, so the fall-back to the whole ladder is exercised too).
+      let wholeLadder = 0;
+      const book = {
+        bidCount: bid.length,
+        askCount: ask.length,
+        top: (k: number) => ({ bid: bid.slice(0, k), ask: ask.slice(0, k) }),
+        ladder: () => (wholeLadder++, { bid, ask }),
+      } as unknown as ReadonlyOrderBook;
       const got = marketTouch(book, own);
       const want = referenceTouch(bid, ask, own);
       expect({ bid: got.bid?.toFixed(), ask: got.ask?.toFixed() }).toEqual({ bid: want.bid?.toFixed(), ask: want.ask?.toFixed() });
+      // A real book holds no empty level: then the best own.length + 1 levels always hold the answer.
+      if ([...bid, ...ask].every((l) => l.quantity.gt(0))) expect(wholeLadder).toBe(0);
+      else fallbacks += wholeLadder;
     }
+    expect(fallbacks).toBeGreaterThan(0); // the fall-back path was exercised, and answered right
   });
 });
