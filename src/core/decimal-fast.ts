@@ -12,6 +12,7 @@
  * random values, words and signs included.
  */
 import { Decimal, plainOfParts } from './decimal.js';
+import { wordSum } from './decimal-words.js';
 
 /** decimal.js's representation: sign, exponent of the first significant digit, base-1e7 words. */
 interface Parts {
@@ -89,14 +90,23 @@ export function dmul(a: Decimal, b: Decimal): Decimal {
   return build((a as unknown as Parts).s * (b as unknown as Parts).s, v, slots.p0 + slots.p1);
 }
 
-/** `a.plus(b)`. */
+/** `a.plus(b)`: on doubles up to 15 digits, else on words up to 40 (decimal-words.ts), else decimal.js's own. */
 export function dadd(a: Decimal, b: Decimal): Decimal {
-  return sum(a, b, 1) ?? a.plus(b);
+  return sum(a, b, 1) ?? wordSum(a, b, 1) ?? a.plus(b);
 }
 
-/** `a.minus(b)`. */
+/** `a.minus(b)`, as {@link dadd} does it. */
 export function dsub(a: Decimal, b: Decimal): Decimal {
-  return sum(a, b, -1) ?? a.minus(b);
+  return sum(a, b, -1) ?? wordSum(a, b, -1) ?? a.minus(b);
+}
+
+/**
+ * `a + b`, without an operation when either is zero: the other one itself is the sum (decimal.js values are
+ * immutable). Running totals (an order's filled quantity, proceeds, commission; a plan's sums) start at zero, so
+ * their first addition, often their only one, is free; the others go through {@link dadd}.
+ */
+export function dsum(a: Decimal, b: Decimal): Decimal {
+  return a.isZero() ? b : b.isZero() ? a : dadd(a, b);
 }
 
 /** `a + sign × b` on the common last-digit exponent, or undefined for decimal.js to do it. */
