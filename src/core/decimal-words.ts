@@ -81,7 +81,8 @@ export function wordSum(a: Decimal, b: Decimal, sign: number): Decimal | undefin
   if (ad[0] === 0 || bd[0] === 0) {
     if (ad[0] === 0 && bd[0] === 0) return undefined;
     if (bd[0] === 0) return significantDigits(ad) > PRECISION ? undefined : a;
-    return significantDigits(bd) > PRECISION ? undefined : decimalOfParts(B.s * sign, B.e, bd.slice());
+    if (significantDigits(bd) > PRECISION) return undefined;
+    return sign === 1 ? b : decimalOfParts(-B.s, B.e, bd.slice());
   }
   const ka = Math.floor(A.e / 7);
   const kb = Math.floor(B.e / 7);
