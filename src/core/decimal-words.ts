@@ -66,6 +66,23 @@ function compareMagnitude(ad: number[], ka: number, bd: number[], kb: number): n
   return 0;
 }
 
+/** `acc[first..last]` as a new array: literals for the usual lengths (packed, exactly sized), pushes beyond. */
+function wordsOf(first: number, last: number): number[] {
+  switch (last - first) {
+    case 0:
+      return [acc[first]!];
+    case 1:
+      return [acc[first]!, acc[first + 1]!];
+    case 2:
+      return [acc[first]!, acc[first + 1]!, acc[first + 2]!];
+    case 3:
+      return [acc[first]!, acc[first + 1]!, acc[first + 2]!, acc[first + 3]!];
+  }
+  const d: number[] = [];
+  for (let j = first; j <= last; j++) d.push(acc[j]!);
+  return d;
+}
+
 /**
  * `a + sign × b` (sign ±1) exactly, in decimal.js's normalised form, or undefined where decimal.js must answer
  * (see the module note).
@@ -132,8 +149,7 @@ export function wordSum(a: Decimal, b: Decimal, sign: number): Decimal | undefin
   let last = n;
   while (acc[last] === 0) last--;
   const w0 = acc[first]!;
-  const d: number[] = [];
-  for (let j = first; j <= last; j++) d.push(acc[j]!);
+  const d = wordsOf(first, last);
   if (significantDigits(d) > PRECISION) return undefined;
   // The first word's exponent is top + 1 - first; the value's exponent is that of its first digit.
   return decimalOfParts(s, 7 * (top + 1 - first) + digitsOf(w0) - 1, d);
