@@ -1,8 +1,9 @@
 /**
- * Exact `×`, `+`, `−` and halving of decimals with few significant digits, computed on integers: what decimal.js's
- * `times`, `plus`, `minus` and `div(2)` answer (same value, same representation), without the copy of the argument, the
- * general word loops and the precision rounding each of its operations runs (an allocation or three a call on
- * paths that do this several times per order: buy reserves, fill estimates, ledger balances, marks).
+ * Exact `×`, `+`, `−` and halving of decimals, what decimal.js's `times`, `plus`, `minus` and `div(2)` answer (same
+ * value, same representation), without the copy of the argument, the general word loops and the precision rounding
+ * each of its operations runs (an allocation or three a call on paths that do this several times per order: buy
+ * reserves, fill estimates, ledger balances, marks). `+` and `−` work on decimal.js's words (decimal-words.ts, up
+ * to 40 digits); `×` and halving of values with few significant digits on integers, as follows.
  *
  * A finite non-zero decimal is `sign × V × 10^p` with V an integer without trailing zeros. When both operands'
  * V are below 10^15 and the result's V is too, every step is an exact operation on doubles (integers below 2^53),
@@ -12,6 +13,7 @@
  * random values, words and signs included.
  */
 import { Decimal, plainOfParts } from './decimal.js';
+import { wordSum } from './decimal-words.js';
 
 /** decimal.js's representation: sign, exponent of the first significant digit, base-1e7 words. */
 interface Parts {
@@ -63,12 +65,6 @@ function split(x: Decimal, slot: 0 | 1): boolean {
   return true;
 }
 
-/** Zero of either sign (not NaN, whose words are null). */
-function isZero(x: Decimal): boolean {
-  const d = (x as unknown as Parts).d;
-  return d !== null && d[0] === 0;
-}
-
 /** The Decimal of `sign × v × 10^p` (v a non-zero integer below 10^15), in decimal.js's normalised form. */
 function build(sign: number, v: number, p: number): Decimal {
   while (v % 10 === 0) {
@@ -89,33 +85,26 @@ export function dmul(a: Decimal, b: Decimal): Decimal {
   return build((a as unknown as Parts).s * (b as unknown as Parts).s, v, slots.p0 + slots.p1);
 }
 
-/** `a.plus(b)`. */
+/**
+ * `a.plus(b)`: on decimal.js's words (decimal-words.ts), which needs no splitting into doubles and covers up to 40
+ * digits (as fast as the doubles were on short values, and long balances no longer fall through to decimal.js).
+ */
 export function dadd(a: Decimal, b: Decimal): Decimal {
-  return sum(a, b, 1) ?? a.plus(b);
+  return wordSum(a, b, 1) ?? a.plus(b);
 }
 
-/** `a.minus(b)`. */
+/** `a.minus(b)`, as {@link dadd} does it. */
 export function dsub(a: Decimal, b: Decimal): Decimal {
-  return sum(a, b, -1) ?? a.minus(b);
+  return wordSum(a, b, -1) ?? a.minus(b);
 }
 
-/** `a + sign × b` on the common last-digit exponent, or undefined for decimal.js to do it. */
-function sum(a: Decimal, b: Decimal, sign: number): Decimal | undefined {
-  // A running total starts at zero: zero plus b is b (decimal.js answers an equal copy), zero minus b is −b.
-  if (isZero(a)) return split(b, 1) ? (sign === 1 ? b : build(-(b as unknown as Parts).s, slots.v1, slots.p1)) : undefined;
-  if (isZero(b)) return split(a, 0) ? a : undefined;
-  if (!split(a, 0) || !split(b, 1)) return undefined;
-  const p = slots.p0 < slots.p1 ? slots.p0 : slots.p1;
-  const sa = slots.p0 - p;
-  const sb = slots.p1 - p;
-  if (sa > 15 || sb > 15) return undefined;
-  const x = slots.v0 * POW10[sa]!;
-  const y = slots.v1 * POW10[sb]!;
-  if (x >= LIMIT || y >= LIMIT) return undefined;
-  const r = (a as unknown as Parts).s * x + sign * (b as unknown as Parts).s * y;
-  // Zero keeps decimal.js's own sign rule; a sum of 15 digits or more is left to it too.
-  if (r === 0 || r >= LIMIT || r <= -LIMIT) return undefined;
-  return r < 0 ? build(-1, -r, p) : build(1, r, p);
+/**
+ * `a + b`, without an operation when either is zero: the other one itself is the sum (decimal.js values are
+ * immutable). Running totals (an order's filled quantity, proceeds, commission; a plan's sums) start at zero, so
+ * their first addition, often their only one, is free; the others go through {@link dadd}.
+ */
+export function dsum(a: Decimal, b: Decimal): Decimal {
+  return a.isZero() ? b : b.isZero() ? a : dadd(a, b);
 }
 
 const TWO = new Decimal(2);

@@ -347,13 +347,3 @@ export function dmin(a: Decimal, b: Decimal): Decimal {
 export function dmax(a: Decimal, b: Decimal): Decimal {
   return dgte(a, b) ? a : b;
 }
-
-/**
- * `a + b`, without an operation when either is zero: the other one itself is the sum (decimal.js values are
- * immutable). Running totals (an order's filled quantity, proceeds, commission; a plan's sums) start at zero, so
- * their first addition, often their only one, is free. Exact for the amounts the engine adds, which have far
- * fewer than the 40 significant digits `plus` would round a sum to.
- */
-export function dsum(a: Decimal, b: Decimal): Decimal {
-  return a.isZero() ? b : b.isZero() ? a : a.plus(b);
-}

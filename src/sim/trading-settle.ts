@@ -11,7 +11,8 @@
  * After a fill an order keeps reserved exactly {@link reserveFor} its remaining quantity; the excess (a buy that
  * filled below its limit, or paid the lower maker fee) goes back to available at once.
  */
-import { type Decimal, ONE, ZERO, dgte, dsum } from '../core/decimal.js';
+import { type Decimal, ONE, ZERO, dgte } from '../core/decimal.js';
+import { dsub, dsum } from '../core/decimal-fast.js';
 import type { Trade } from '../model/market.js';
 import type { OrderDirection } from '../model/enums.js';
 import type { Execution } from '../model/order.js';
@@ -91,10 +92,10 @@ export function settleFill(ctx: SettleContext, taker: OrderRecord, fill: Planned
   const { ledger } = ctx;
   const moved = { fromHeld: true, at: ctx.at.getTime() };
   ledger.move(seller.accountId, buyer.accountId, taker.baseCurrency, fill.quantity, moved);
-  ledger.move(buyer.accountId, seller.accountId, taker.quoteCurrency, fill.quote.minus(sellerCommission), moved);
+  ledger.move(buyer.accountId, seller.accountId, taker.quoteCurrency, dsub(fill.quote, sellerCommission), moved);
   ledger.move(buyer.accountId, FEE_ACCOUNT_ID, taker.quoteCurrency, dsum(buyerCommission, sellerCommission), moved);
-  seller.reserved = seller.reserved.minus(fill.quantity);
-  buyer.reserved = buyer.reserved.minus(dsum(fill.quote, buyerCommission));
+  seller.reserved = dsub(seller.reserved, fill.quantity);
+  buyer.reserved = dsub(buyer.reserved, dsum(fill.quote, buyerCommission));
 
   record(ctx, taker, fill, fill.takerCommission, true, taker.order.direction);
   record(ctx, maker, fill, makerCommission, false, taker.order.direction);
@@ -146,7 +147,7 @@ export function closeOrder(ctx: Pick<SettleContext, 'ledger' | 'orders' | 'at' |
 /** Release what an open order holds beyond {@link reserveFor} its remaining quantity. */
 export function trimReserve(ctx: Pick<SettleContext, 'ledger' | 'feeMax' | 'at'>, rec: OrderRecord): void {
   const need = reserveFor(rec, ctx.feeMax);
-  const excess = rec.reserved.minus(need);
+  const excess = dsub(rec.reserved, need);
   // A negative excess would mean a reservation too small for the remaining fills: a bug, never a user error.
   if (excess.isNegative()) throw new Error(`trading: order ${rec.order.id} reserves ${rec.reserved.toFixed()} < ${need.toFixed()}`);
   if (!excess.isZero()) {
@@ -163,7 +164,7 @@ function record(ctx: SettleContext, rec: OrderRecord, fill: PlannedFill, commiss
   o.commission = dsum(o.commission, commission);
   o.updatedAt = ctx.at;
   // A fill of the whole remainder (the plan hands out the remainder itself) leaves exactly zero.
-  if (rec.remaining !== undefined) rec.remaining = fill.quantity === rec.remaining ? ZERO : rec.remaining.minus(fill.quantity);
+  if (rec.remaining !== undefined) rec.remaining = fill.quantity === rec.remaining ? ZERO : dsub(rec.remaining, fill.quantity);
   const execution: Execution = {
     id: ctx.newId(),
     marketSymbol: o.marketSymbol,

@@ -10,6 +10,7 @@
  */
 import type { Clock } from '../../core/clock.js';
 import { type Decimal, ONE, ZERO } from '../../core/decimal.js';
+import { dadd } from '../../core/decimal-fast.js';
 import type { AccountVolume } from '../../model/account.js';
 import { normalizeId } from './account-registry.js';
 
@@ -79,7 +80,7 @@ export class AccountVolumeTracker {
     const minute = Math.floor(at / VOLUME_BUCKET_MS) * VOLUME_BUCKET_MS;
     const last = list[list.length - 1];
     if (last && last.minute === minute) {
-      last.usd = last.usd.plus(usd);
+      last.usd = dadd(last.usd, usd);
       if (at > last.at) last.at = at;
     } else {
       list.push({ minute, at, usd });

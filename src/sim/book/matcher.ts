@@ -18,7 +18,8 @@
  * minTradeSize and dust rules refused such sizes outright), so it neither trades nor rests; the caller closes
  * it. A resting order whose remainder becomes dust at its own limit is closed the same way (trading-settle.ts).
  */
-import { type Decimal, ZERO, dgt, dlt, dlte, dsum } from '../../core/decimal.js';
+import { type Decimal, ZERO, dgt, dlt, dlte } from '../../core/decimal.js';
+import { dsum } from '../../core/decimal-fast.js';
 import type { OrderDirection } from '../../model/enums.js';
 import { SATOSHI, buyCost, commissionOn, fillQuote, floor8, sellReceipt } from '../trading-amounts.js';
 import type { BookSide } from './book-side.js';

@@ -72,7 +72,7 @@ export class PriceLevel {
 
   /** Lower `o.remaining` by `quantity` (a fill) keeping the level total in step; `o` keeps its place. */
   reduce(o: RestingOrder, quantity: Decimal): void {
-    o.remaining = o.remaining.minus(quantity);
+    o.remaining = dsub(o.remaining, quantity);
     this.total = dsub(this.total, quantity);
   }
 }

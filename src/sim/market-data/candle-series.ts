@@ -6,7 +6,8 @@
  * last close, which the candle stream carries forward in the placeholder it sends at the start of every interval
  * (recorded v3 traffic: a 0-volume candle whose open, high, low and close are the previous close).
  */
-import { type Decimal, ZERO, deq, dgt, dlt, dmax, dmin, dsum } from '../../core/decimal.js';
+import { type Decimal, ZERO, deq, dgt, dlt, dmax, dmin } from '../../core/decimal.js';
+import { dsum } from '../../core/decimal-fast.js';
 import type { CandleInterval } from '../../model/enums.js';
 import type { Candle } from '../../model/market.js';
 import { candleStart, oldestStartInWindow } from './candle-time.js';

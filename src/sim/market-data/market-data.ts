@@ -19,6 +19,7 @@
  */
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { type Decimal, ZERO, deq } from '../../core/decimal.js';
+import { dmul } from '../../core/decimal-fast.js';
 import { CANDLE_INTERVALS, CANDLE_TYPES, type CandleInterval, type CandleType } from '../../model/enums.js';
 import type { Candle, MarketSummary, Ticker, Trade } from '../../model/market.js';
 import type { Catalog } from '../catalog.js';
@@ -114,7 +115,7 @@ export class MarketData {
     for (const t of trades) {
       const at = t.executedAt.getTime();
       // One product per trade, shared by the summary and every interval's candle.
-      const quote = t.quantity.times(t.rate);
+      const quote = dmul(t.quantity, t.rate);
       st.summary.add(at, t.rate, t.quantity, quote);
       const slots: CandleSlot[] = new Array(CANDLE_INTERVALS.length);
       for (let i = 0; i < CANDLE_INTERVALS.length; i++) slots[i] = st.series.TRADE[CANDLE_INTERVALS[i]!].foldTradeRate(at, t.rate);

@@ -9,6 +9,7 @@
  * one-second precision for its date filters).
  */
 import { type Decimal, ZERO, deq, dgt, dgte, dlt, dlte } from '../../core/decimal.js';
+import { dadd } from '../../core/decimal-fast.js';
 import type { Candle, MarketSummary } from '../../model/market.js';
 
 /** 24 hours. */
@@ -73,10 +74,10 @@ export class RollingSummary {
         this.#pushMin(b);
       }
     }
-    b.volume = b.volume.plus(quantity);
-    b.quoteVolume = b.quoteVolume.plus(quote);
-    this.#volume = this.#volume.plus(quantity);
-    this.#quoteVolume = this.#quoteVolume.plus(quote);
+    b.volume = dadd(b.volume, quantity);
+    b.quoteVolume = dadd(b.quoteVolume, quote);
+    this.#volume = dadd(this.#volume, quantity);
+    this.#quoteVolume = dadd(this.#quoteVolume, quote);
     this.#updatedAt = at;
   }
 

@@ -5,7 +5,8 @@
  * - isDust answers "not dust" without a product for at least one unit at a rate of at least a satoshi.
  */
 import { describe, expect, it } from 'vitest';
-import { Decimal, ZERO, dsum } from '../../../src/core/decimal.js';
+import { Decimal, ZERO } from '../../../src/core/decimal.js';
+import { dsum } from '../../../src/core/decimal-fast.js';
 import { fillQuote } from '../../../src/model/trading-amounts.js';
 import { isDust } from '../../../src/sim/trading-settle.js';
 
