@@ -111,10 +111,11 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
   const key = side.changeKey;
   switch (side.changeKind) {
     case 'update': {
-      // A level whose quantity changed: shown if it is in the view (a view short of `depth` holds every level).
-      const i = keys.indexOf(key);
-      if (i < 0) return NO_DELTAS;
-      const q = side.get(key)!.quantity;
+      // A level whose quantity changed: shown if it is in the view (a view short of `depth` holds every level). An
+      // update moves no level, and the view holds the side's best levels in rank order: it is shown at its rank.
+      const i = side.changeRank;
+      if (i >= keys.length) return NO_DELTAS;
+      const q = side.atRank(i)!.quantity;
       const old = view.quantities[i]!;
       view.quantities[i] = q;
       if (old === q || sameValue(old, q)) return NO_DELTAS;
