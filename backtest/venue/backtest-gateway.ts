@@ -184,6 +184,17 @@ export class BacktestStreams implements GatewayStreams {
   /** Something due now is held for {@link deliverDue}. */
   #held = false;
 
+  /**
+   * The last two channels asked about and their answers (a book's and a trade channel alternate): the venue names
+   * its hot messages' channels with strings made once, so a repeated name is nearly always the very same string,
+   * compared without reading it, where a Set lookup compares the subscribed name's text with it on every message.
+   * Forgotten whenever the subscriptions change.
+   */
+  #recent0: string | undefined;
+  #wanted0 = false;
+  #recent1: string | undefined;
+  #wanted1 = false;
+
   /** A Subject's fan-out without its per-value closure and iterator (src/core/multicast.ts): nearly every event sends. */
   readonly #messages = new Multicast<StreamMessage>();
 
@@ -196,8 +207,26 @@ export class BacktestStreams implements GatewayStreams {
     this.#latency = latency;
     // The venue names each message's channel (channelOf's answer, known in advance for its hot messages).
     this.#off = venue.subscribe((m, channel) => {
-      if (this.#channels.has(channel)) this.#enqueue(m);
+      if (this.#wants(channel)) this.#enqueue(m);
     });
+  }
+
+  /** Whether `channel` is subscribed (the Set's answer, remembered for the last two channels). */
+  #wants(channel: string): boolean {
+    if (channel === this.#recent0) return this.#wanted0;
+    if (channel === this.#recent1) return this.#wanted1;
+    const wanted = this.#channels.has(channel);
+    this.#recent1 = this.#recent0;
+    this.#wanted1 = this.#wanted0;
+    this.#recent0 = channel;
+    this.#wanted0 = wanted;
+    return wanted;
+  }
+
+  /** Forget the remembered answers of {@link #wants} (the subscriptions changed). */
+  #forgetWanted(): void {
+    this.#recent0 = undefined;
+    this.#recent1 = undefined;
   }
 
   async subscribe(channels: readonly string[]): Promise<void> {
@@ -219,11 +248,13 @@ export class BacktestStreams implements GatewayStreams {
       }
       this.#channels.add(c);
     }
+    this.#forgetWanted();
     if (failures.length > 0) throw new GatewaySubscriptionError(failures);
   }
 
   async unsubscribe(channels: readonly string[]): Promise<void> {
     for (const c of channels) this.#channels.delete(c);
+    this.#forgetWanted();
   }
 
   /** Whether messages due now wait for {@link deliverDue} (only while {@link holdDue} was set). */

@@ -5,7 +5,7 @@
  *   them with the view, level by level — the general path, O(depth);
  * - {@link followChange}: when exactly one level of the recorded side changed since the view was built and none of
  *   our orders rests on that side (most events), apply that one change to the view — O(1) for a quantity, one
- *   splice for a level entering or leaving. It gives the same entries in the same order as the general path
+ *   short move for a level entering or leaving. It gives the same entries in the same order as the general path
  *   (test/backtest/feed-view.test.ts compares them on random books);
  * - {@link followMerged}: the same when our orders rest on the side too (and did not change since the view was
  *   built): the view shows recorded + ours, so a recorded level may stay shown with our quantity alone, and the level
@@ -111,10 +111,11 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
   const key = side.changeKey;
   switch (side.changeKind) {
     case 'update': {
-      // A level whose quantity changed: shown if it is in the view (a view short of `depth` holds every level).
-      const i = keys.indexOf(key);
-      if (i < 0) return NO_DELTAS;
-      const q = side.get(key)!.quantity;
+      // A level whose quantity changed: shown if it is in the view (a view short of `depth` holds every level). An
+      // update moves no level, and the view holds the side's best levels in rank order: it is shown at its rank.
+      const i = side.changeRank;
+      if (i >= keys.length) return NO_DELTAS;
+      const q = side.atRank(i)!.quantity;
       const old = view.quantities[i]!;
       view.quantities[i] = q;
       if (old === q || sameValue(old, q)) return NO_DELTAS;
@@ -130,9 +131,7 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       if (keys.length < depth) {
         const list = recordedList(side, l.quantity, l.rate);
         if (list !== undefined) {
-          keys.splice(rank, 0, key);
-          view.rates.splice(rank, 0, l.rate);
-          view.quantities.splice(rank, 0, l.quantity);
+          insertLevel(view, rank, key, l.rate, l.quantity);
           return list;
         }
       }
@@ -144,9 +143,7 @@ export function followChange(side: RecordedSide, view: View, depth: number): Ord
       const rank = side.changeRank;
       if (rank >= keys.length) return NO_DELTAS;
       const rate = view.rates[rank]!;
-      keys.splice(rank, 1);
-      view.rates.splice(rank, 1);
-      view.quantities.splice(rank, 1);
+      removeLevel(view, rank);
       if (side.size < depth) return recordedList(side, ZERO, rate) ?? [{ quantity: ZERO, rate }];
       const l = side.atRank(depth - 1)!;
       keys.push(l.key);
@@ -209,9 +206,7 @@ export function followMerged(side: RecordedSide, view: View, depth: number, mine
       if (o) return requantify(view, i, o.entry.rate, o.entry.quantity);
       const rate = view.rates[i]!;
       const last = keys[keys.length - 1]!;
-      keys.splice(i, 1);
-      view.rates.splice(i, 1);
-      view.quantities.splice(i, 1);
+      removeLevel(view, i);
       // The merged level after the last one shown enters (there is one only if the view was full): the better of the
       // first recorded level and the first of ours beyond it, or both at one price. The recorded levels shown are
       // the best ones: as many as the view holds now less our levels shown alone.
@@ -249,9 +244,7 @@ export function followMerged(side: RecordedSide, view: View, depth: number, mine
  */
 function insertAt(view: View, rank: number, key: number, rate: Decimal, quantity: Decimal, depth: number): OrderBookEntry[] {
   const keys = view.keys;
-  keys.splice(rank, 0, key);
-  view.rates.splice(rank, 0, rate);
-  view.quantities.splice(rank, 0, quantity);
+  insertLevel(view, rank, key, rate, quantity);
   if (keys.length <= depth) return [{ quantity, rate }];
   keys.pop();
   view.quantities.pop();
@@ -260,6 +253,61 @@ function insertAt(view: View, rank: number, key: number, rate: Decimal, quantity
     { quantity, rate },
     { quantity: ZERO, rate: left },
   ];
+}
+
+/**
+ * Levels of a view moved by a level entering or leaving it are moved by a loop up to this many, by `splice` beyond:
+ * a splice is a builtin call per array (three per change) and allocates the list of what it removed, while levels
+ * come and go near the top of the book, where the move is as long as the view is short.
+ */
+const SHORT_MOVE = 32;
+
+/** A level entering the view's arrays at `at` (the levels from `at` on move down one). */
+function insertLevel(view: View, at: number, key: number, rate: Decimal, quantity: Decimal): void {
+  const keys = view.keys;
+  const rates = view.rates;
+  const quantities = view.quantities;
+  const n = keys.length;
+  if (n - at > SHORT_MOVE) {
+    keys.splice(at, 0, key);
+    rates.splice(at, 0, rate);
+    quantities.splice(at, 0, quantity);
+    return;
+  }
+  // One more slot at the end, then the levels from `at` on move into it.
+  keys.push(key);
+  rates.push(rate);
+  quantities.push(quantity);
+  for (let i = n; i > at; i--) {
+    keys[i] = keys[i - 1]!;
+    rates[i] = rates[i - 1]!;
+    quantities[i] = quantities[i - 1]!;
+  }
+  keys[at] = key;
+  rates[at] = rate;
+  quantities[at] = quantity;
+}
+
+/** The level at `at` leaving the view's arrays (the levels after it move up one). */
+function removeLevel(view: View, at: number): void {
+  const keys = view.keys;
+  const rates = view.rates;
+  const quantities = view.quantities;
+  const n = keys.length;
+  if (n - at > SHORT_MOVE) {
+    keys.splice(at, 1);
+    rates.splice(at, 1);
+    quantities.splice(at, 1);
+    return;
+  }
+  for (let i = at + 1; i < n; i++) {
+    keys[i - 1] = keys[i]!;
+    rates[i - 1] = rates[i]!;
+    quantities[i - 1] = quantities[i]!;
+  }
+  keys.pop();
+  rates.pop();
+  quantities.pop();
 }
 
 /** The level shown at `i` now holds `quantity` (rate `rate`): its entry, unless the quantity is the same. */

@@ -40,6 +40,13 @@ export interface LevelWatch {
 /** `bid` (best = highest) or `ask` (best = lowest). */
 export type BookSide = 'bid' | 'ask';
 
+/**
+ * Ranks moved by a level entering or leaving a side are moved by a loop up to this many, by `copyWithin` beyond: a
+ * typed array's copyWithin is a call into the runtime costing as much as moving a few dozen numbers, and levels come
+ * and go near the top of the book, where the move is as long as the side is short.
+ */
+const SHORT_MOVE = 32;
+
 /** One side, sorted best first. */
 export class RecordedSide {
   readonly side: BookSide;
@@ -66,6 +73,7 @@ export class RecordedSide {
   changedFrom = -1;
   changeKind: 'update' | 'insert' | 'remove' = 'update';
   changeKey = 0;
+  /** The rank of the level the last change updated or inserted, or removed it from (an update moves no level). */
   changeRank = 0;
   /**
    * The recorded list of one entry that made the last change ({@link RecordedBook.update}), while `version` is still
@@ -116,12 +124,21 @@ export class RecordedSide {
       this.#pool[slot] = undefined;
       this.#freeSlots.push(slot);
       const n = this.#size--;
-      this.#keys.copyWithin(at, at + 1, n);
-      this.#ranked.copyWithin(at, at + 1, n);
+      if (n - at <= SHORT_MOVE) {
+        const keys = this.#keys;
+        const ranked = this.#ranked;
+        for (let i = at + 1; i < n; i++) {
+          keys[i - 1] = keys[i]!;
+          ranked[i - 1] = ranked[i]!;
+        }
+      } else {
+        this.#keys.copyWithin(at, at + 1, n);
+        this.#ranked.copyWithin(at, at + 1, n);
+      }
       return level.quantity;
     }
     if (level) {
-      this.#changed('update', key, -1);
+      this.#changed('update', key, at);
       const before = level.quantity;
       level.quantity = quantity;
       // `gt` allocates; a zero consumed (the usual case) exceeds only a negative quantity.
@@ -134,10 +151,19 @@ export class RecordedSide {
     this.#pool[free] = added;
     const n = this.#size++;
     if (n === this.#keys.length) this.#grow();
-    this.#keys.copyWithin(at + 1, at, n);
-    this.#ranked.copyWithin(at + 1, at, n);
-    this.#keys[at] = key;
-    this.#ranked[at] = free;
+    const keys = this.#keys;
+    const ranked = this.#ranked;
+    if (n - at <= SHORT_MOVE) {
+      for (let i = n; i > at; i--) {
+        keys[i] = keys[i - 1]!;
+        ranked[i] = ranked[i - 1]!;
+      }
+    } else {
+      keys.copyWithin(at + 1, at, n);
+      ranked.copyWithin(at + 1, at, n);
+    }
+    keys[at] = key;
+    ranked[at] = free;
     return ZERO;
   }
 

@@ -20,22 +20,37 @@ export interface VenueStats {
   sequenceGaps: number;
 }
 
-export /** The venue's counters; the book-stream ones are read from its {@link BookSequences}. */
-function venueStats(seq: BookSequences): VenueStats {
-  return {
-    events: 0,
-    unknownMarket: 0,
-    liquidityOrders: 0,
-    makerFills: 0,
-    mismatches: 0,
-    get deltasBeforeSnapshot() {
-      return seq.leftOut;
-    },
-    get earlyDeltas() {
-      return seq.playedLate;
-    },
-    get sequenceGaps() {
-      return seq.gaps;
-    },
-  };
+/**
+ * The venue's counters; the book-stream ones are read from its {@link BookSequences}. A class rather than an object
+ * literal with getters: V8 keeps such a literal's properties in a dictionary, and `events` is counted on every
+ * recorded event (a generic property lookup and store each time, seen as LoadIC/StoreIC calls in the venue's apply).
+ */
+class Counters implements VenueStats {
+  events = 0;
+  unknownMarket = 0;
+  liquidityOrders = 0;
+  makerFills = 0;
+  mismatches = 0;
+  readonly #seq: BookSequences;
+
+  constructor(seq: BookSequences) {
+    this.#seq = seq;
+  }
+
+  get deltasBeforeSnapshot(): number {
+    return this.#seq.leftOut;
+  }
+
+  get earlyDeltas(): number {
+    return this.#seq.playedLate;
+  }
+
+  get sequenceGaps(): number {
+    return this.#seq.gaps;
+  }
+}
+
+/** The venue's counters (see {@link Counters}). */
+export function venueStats(seq: BookSequences): VenueStats {
+  return new Counters(seq);
 }

@@ -41,11 +41,38 @@ export class LiveRouter {
     return this.#byChannel.get(channel);
   }
 
+  /**
+   * The last book (market, depth) and trade market found, with their streams: a run of messages is nearly always of
+   * one book and one market, whose names are then the very strings of the message before, so two lookups in maps
+   * keyed by text become comparisons. The maps never change, so a key equal to the last one has the same answer.
+   */
+  #bookSymbol: string | undefined;
+  #bookDepth = 0;
+  #bookStream: LiveStream | undefined;
+  #tradeSymbol: string | undefined;
+  #tradeStream: LiveStream | undefined;
+
   /** The stream of `message`, undefined when it is none of them (the same answer as {@link byChannelName}). */
   streamOf(message: StreamMessage): LiveStream | undefined {
     let stream: LiveStream | undefined;
-    if (message.name === 'orderBook') stream = this.#books.get(message.data.marketSymbol)?.get(message.data.depth);
-    else if (message.name === 'trade') stream = this.#trades.get(message.data.marketSymbol);
+    if (message.name === 'orderBook') {
+      const { marketSymbol, depth } = message.data;
+      if (marketSymbol === this.#bookSymbol && depth === this.#bookDepth) return this.#bookStream;
+      stream = this.#books.get(marketSymbol)?.get(depth);
+      if (stream) {
+        this.#bookSymbol = marketSymbol;
+        this.#bookDepth = depth;
+        this.#bookStream = stream;
+      }
+    } else if (message.name === 'trade') {
+      const marketSymbol = message.data.marketSymbol;
+      if (marketSymbol === this.#tradeSymbol) return this.#tradeStream;
+      stream = this.#trades.get(marketSymbol);
+      if (stream) {
+        this.#tradeSymbol = marketSymbol;
+        this.#tradeStream = stream;
+      }
+    }
     return stream ?? this.byChannelName(message);
   }
 

@@ -4,7 +4,8 @@
  * On a random run — book snapshots and deltas, trades, candles, our orders placed and cancelled through the gateway
  * with a random market-data latency — every publication's channel must be what channelOf (the general rule) says,
  * and the bot must get exactly the publications of its channels, in publication order, never before they were
- * published, with the answers to its commands among them.
+ * published, with the answers to its commands among them — also while some of its channels are dropped and taken
+ * again (the gateway remembers its last answers about channels, and must forget them then).
  */
 import { describe, expect, it } from 'vitest';
 import type { StreamMessage } from '../../src/bittrex/hub/messages.js';
@@ -21,8 +22,10 @@ describe('venue channels and gateway delivery', () => {
     it(`every publication names channelOf's channel; the bot gets its channels' messages in order, seed ${seed}`, async () => {
       const random = mulberry32(seed);
       const h = venueHarness({ latency: { marketData: { kind: 'uniform', min: 0, max: 6, seed } } });
-      const published: Array<{ m: StreamMessage; channel: string; at: number }> = [];
-      h.venue.subscribe((m, channel) => published.push({ m, channel, at: h.clock.now() }));
+      // The channels subscribed as each message is published: two of them are dropped and taken again during the run.
+      const subscribed = new Set(SUBSCRIBED);
+      const published: Array<{ m: StreamMessage; channel: string; at: number; wanted: boolean }> = [];
+      h.venue.subscribe((m, channel) => published.push({ m, channel, at: h.clock.now(), wanted: subscribed.has(channel) }));
       await h.gateway.streams.subscribe([...SUBSCRIBED, 'orderbook_BTC-USD_500']);
       // Followed (its views are kept) but not listened to: its messages are published and not queued.
       await h.gateway.streams.unsubscribe(['orderbook_BTC-USD_500']);
@@ -58,6 +61,14 @@ describe('venue channels and gateway delivery', () => {
           e = ev.snapshot(at, [['99', String(1 + Math.floor(random() * 5))], ['97', '2']], [['101', '3'], ['103', String(1 + Math.floor(random() * 5))]]);
         }
         await h.play(e);
+        if (random() < 0.05) {
+          const c = random() < 0.5 ? 'trade_BTC-USD' : 'orderbook_BTC-USD_1';
+          if (subscribed.delete(c)) await h.gateway.streams.unsubscribe([c]);
+          else {
+            subscribed.add(c);
+            await h.gateway.streams.subscribe([c]);
+          }
+        }
         if (random() < 0.08) {
           const buy = random() < 0.5;
           const rate = buy ? String(96 + Math.floor(random() * 5)) : String(100 + Math.floor(random() * 5));
@@ -83,7 +94,8 @@ describe('venue channels and gateway delivery', () => {
       for (const p of published) expect(p.channel).toBe(channelOf(p.m));
       const names = new Set(published.map((p) => p.m.name));
       for (const name of ['orderBook', 'trade', 'candle', 'order', 'balance', 'execution']) expect(names).toContain(name);
-      const want = published.filter((p) => SUBSCRIBED.includes(p.channel));
+      const want = published.filter((p) => p.wanted);
+      expect(published.some((p) => !p.wanted && SUBSCRIBED.includes(p.channel))).toBe(true);
       expect(want.length).toBeLessThan(published.length);
       expect(delivered.map((d) => d.m)).toEqual(want.map((p) => p.m));
       delivered.forEach((d, i) => {
