@@ -205,6 +205,30 @@ describe('error mapping', () => {
     expect(err.message).toContain('ECONNREFUSED');
   });
 
+  it('HEAD requests (sequence polls) keep their keep-alive connection like GETs', async () => {
+    let connections = 0;
+    const s = createServer((req, res) => {
+      res.writeHead(200, { Sequence: '7', 'Content-Type': 'application/json' });
+      res.end(req.method === 'HEAD' ? undefined : '{"bid":[],"ask":[]}');
+    });
+    s.on('connection', () => connections++);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const { port } = s.address() as AddressInfo;
+    const client = createRestClient({ baseUrl: `http://127.0.0.1:${port}/v3`, throttler: quiet() });
+    try {
+      for (let i = 0; i < 8; i++) expect(await client.markets.orderBookSequence('BTC-EUR', 25)).toBe(7);
+      await client.markets.orderBook('BTC-EUR', { depth: 25 });
+      for (let i = 0; i < 8; i++) expect(await client.markets.orderBookSequence('BTC-EUR', 25)).toBe(7);
+      // undici's pool may open a second connection while the first waits a tick before reuse (GETs alike);
+      // a connection per HEAD would be 17.
+      expect(connections).toBeLessThanOrEqual(2);
+    } finally {
+      await client.close();
+      s.closeAllConnections();
+      await new Promise<void>((r) => s.close(() => r()));
+    }
+  });
+
   it('a connection dropped after the request was sent may have reached the server', async () => {
     const sockets = new Set<Socket>();
     const s = createNetServer((sock) => {
