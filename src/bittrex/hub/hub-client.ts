@@ -296,13 +296,19 @@ class HubClientImpl implements HubClient {
       return;
     }
     this.#stats.messages++;
-    this.#messages.next({
+    const out = {
       name: message.name,
       channel: channelOf(message, this.#wanted),
       message: message.data,
       receivedAt: this.#clock.now(),
       epoch: conn.epoch,
-    } as HubMessage);
+    } as HubMessage;
+    // A message of a channel being subscribed again after a lapse waits until its streams were told to resync
+    // (the `resubscribed` event): the socket can deliver it in the same read as the Subscribe answer, before the
+    // renewal resumes, and a stream would then see a gap first and never learn that the lapse caused it.
+    const r = conn.resubscribing;
+    if (r && out.channel !== undefined && r.channels.has(out.channel)) r.held.push(out);
+    else this.#messages.next(out);
   }
 
   /** Call a hub method on `conn`; ends early when the connection is lost, and drops it when unanswered. */
@@ -369,12 +375,19 @@ class HubClientImpl implements HubClient {
       this.#log.debug({ epoch: conn.epoch, trigger, lapsed }, 'hub authentication renewed');
       const priv = [...this.#wanted].filter(isPrivateChannel);
       if (lapsed && priv.length > 0) {
+        const resubscribing = { channels: new Set(priv), held: [] as unknown[] };
+        conn.resubscribing = resubscribing;
         this.#settle(await this.#subscribeOn(conn, priv));
         const channels = priv.filter((c) => this.#wanted.has(c));
         const at = this.#clock.now();
         this.#lifecycle.next({ type: 'resubscribed', epoch: conn.epoch, channels, reason: 'auth-lapsed', at });
+        // The streams resync now: what arrived meanwhile is the first of the new subscription, in order.
+        conn.resubscribing = undefined;
+        for (const m of resubscribing.held) this.#messages.next(m as HubMessage);
       }
     } catch (e) {
+      // Held messages go with the failure: the connection is dropped below, and a new one resyncs every stream.
+      conn.resubscribing = undefined;
       if (conn.isLost) return; // the loss is already reported and a reconnect under way
       this.#errors.next(e instanceof Error ? e : new Error(String(e)));
       // Without authentication the private streams are dead on this connection; a new one re-authenticates.

@@ -28,6 +28,11 @@ export class HubConnection {
   authExpiresAt = 0;
   renewTimer: TimerHandle | undefined;
   renewing = false;
+  /**
+   * While private channels are being subscribed again after their authentication lapsed: those channels, and
+   * their messages that arrived before the subscription's answer was acted on (see HubClient's renewal).
+   */
+  resubscribing: { channels: ReadonlySet<string>; held: unknown[] } | undefined;
   watchdog: HeartbeatWatchdog | undefined;
   readonly #clock: Clock;
   readonly #onTimeout: (what: string, error: TimeoutError) => void;

@@ -69,6 +69,31 @@ describe('hub client: authentication renewal', () => {
     expect(h.hub.transports).toHaveLength(1);
   });
 
+  it('a private message that arrives with the resubscription answer follows the resubscribed event', async () => {
+    h = harness();
+    h.heartbeats();
+    await h.client.start();
+    await h.client.subscribe(['order', 'balance', 'trade_BTC-USD']);
+    const seen: string[] = [];
+    h.client.lifecycle$.subscribe((e) => seen.push(e.type));
+    h.client.messages$.subscribe((m) => seen.push(`message ${m.name}`));
+    h.hub.current.expireAuth();
+    // The server sends a balance update of the new subscription before its answer to Subscribe reaches the client
+    // (on a real socket: in the same read): the stream must learn of the lapse before it sees that message.
+    h.hub.handlers.set('Subscribe', (args, t) => {
+      const channels = args[0] as string[];
+      for (const c of channels) t.subscriptions.add(c);
+      if (channels.includes('balance')) h.hub.publish('balance', 'balance', balancePayload(3));
+      return channels.map(() => ({ Success: true, ErrorCode: null }));
+    });
+    h.hub.current.push('authenticationExpiring', []);
+    await h.clock.advance(0);
+    expect(seen.filter((x) => x === 'resubscribed' || x === 'message balance')).toEqual(['resubscribed', 'message balance']);
+    // Nothing stays held: later messages flow at once.
+    h.hub.publish('balance', 'balance', balancePayload(4));
+    expect(seen.filter((x) => x === 'message balance')).toHaveLength(2);
+  });
+
   it('knows from its own clock that authentication lapsed when the renewal comes late', async () => {
     // Renewal only at 11 minutes: the server has already cancelled private subscriptions by then.
     h = harness({ authRenewAfterMs: 11 * MIN });
