@@ -122,14 +122,14 @@ function symbolAt(b: Buffer, i: number, end: number): string | undefined {
 }
 
 /** The plain decimal at `i` followed by its closing quote: the quote's index (the value in `scanned`), or -1. */
-function decimalAt(b: Uint8Array, v: DataView, i: number, end: number): number {
-  const e = scanPlainAt(b, v, i, end);
+function decimalAt(b: Uint8Array, i: number, end: number): number {
+  const e = scanPlainAt(b, i, end);
   return e >= 0 && e < end && b[e] === 34 ? e : -1;
 }
 
 /** The plain decimal at `i` up to its closing quote (whose index goes to `cur.at`), new; undefined when not one. */
-function plainAt(b: Buffer, v: DataView, i: number, end: number, nonNegative: boolean): Decimal | undefined {
-  const e = decimalAt(b, v, i, end);
+function plainAt(b: Buffer, i: number, end: number, nonNegative: boolean): Decimal | undefined {
+  const e = decimalAt(b, i, end);
   if (e < 0 || (nonNegative && scanned.sign < 0)) return undefined;
   cur.at = e;
   return scannedLong() ? parsePlainDecimal(b.toString('latin1', i, e), 0, e - i)! : plainOfParts(scanned.sign, scanned.e, scanned.v, scanned.n);
@@ -140,8 +140,8 @@ function plainAt(b: Buffer, v: DataView, i: number, end: number, nonNegative: bo
  * mostly do not, and a table churned by them kept young decimals alive across collections (more CPU, in the no-op
  * run and reading).
  */
-function sharedAt(b: Buffer, v: DataView, i: number, end: number, positive: boolean): Decimal | undefined {
-  const e = decimalAt(b, v, i, end);
+function sharedAt(b: Buffer, i: number, end: number, positive: boolean): Decimal | undefined {
+  const e = decimalAt(b, i, end);
   if (e < 0) return undefined;
   cur.at = e;
   if (scannedLong()) return scanned.sign < 0 && positive ? undefined : parsePlainDecimal(b.toString('latin1', i, e), 0, e - i)!;
@@ -154,9 +154,9 @@ function sharedAt(b: Buffer, v: DataView, i: number, end: number, positive: bool
  */
 function levelAt(b: Buffer, v: DataView, i: number, end: number): OrderBookEntry | undefined {
   if (!has(v, i, end, QUANTITY)) return undefined;
-  const quantity = plainAt(b, v, i + 13, end, true);
+  const quantity = plainAt(b, i + 13, end, true);
   if (quantity === undefined || !has(v, cur.at, end, RATE)) return undefined;
-  const rate = sharedAt(b, v, cur.at + 10, end, true);
+  const rate = sharedAt(b, cur.at + 10, end, true);
   const e = cur.at + 1;
   if (rate === undefined || e >= end || b[e] !== 125) return undefined; // "}
   cur.at = e + 1;
@@ -233,9 +233,9 @@ function tradeAt(b: Buffer, v: DataView, i: number, end: number): Trade | undefi
   if (!has(v, tEnd, end, TRADE_QUANTITY)) return undefined;
   const ms = executedAt(b, v, tStart, tEnd);
   if (Number.isNaN(ms)) return undefined;
-  const quantity = plainAt(b, v, tEnd + 14, end, false);
+  const quantity = plainAt(b, tEnd + 14, end, false);
   if (quantity === undefined || !has(v, cur.at, end, RATE)) return undefined;
-  const rate = sharedAt(b, v, cur.at + 10, end, false);
+  const rate = sharedAt(b, cur.at + 10, end, false);
   if (rate === undefined || !has(v, cur.at, end, TAKER_SIDE)) return undefined;
   i = cur.at + 15;
   const buy = has(v, i, end, BUY);
