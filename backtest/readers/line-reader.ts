@@ -4,7 +4,7 @@
  * only writes a {@link LineParser}.
  */
 import { type LineRef, ReplayFormatError, handleBadLine } from '../../src/sim/driver/replay-error.js';
-import { type NumberedLine, lineEnd, readLineBlocks } from './line-source.js';
+import { type NumberedLine, byteLineEnd, lineEnd, readByteBlocks, readLineBlocks } from './line-source.js';
 import type { MarketDataReader, MarketEvent, ReaderOpenOptions, ReaderSummary } from './reader.js';
 
 /** Events per batch, roughly: a batch is handed out once it reaches this size (or the file ends). */
@@ -31,11 +31,12 @@ export interface ParseSink {
 export interface LineParser {
   line(text: string, ref: LineRef, out: ParseSink): void;
   /**
-   * Optional fast path: read the line `text[start, end)` where it lies in the reader's block of text, without a
-   * string of its own. True when it was read (events put into `out`); false when it is left to {@link line}, having
-   * put nothing into `out` and thrown nothing. What it reads it must read exactly as `line` would.
+   * Optional fast path: read the line `bytes[start, end)` (UTF-8, `view` over the same bytes) where it lies in the
+   * reader's block of bytes, without decoding it. True when it was read (events put into `out`); false when it is
+   * left to {@link line} (given the line decoded), having put nothing into `out` and thrown nothing. What it reads
+   * it must read exactly as `line` would. A parser with it is given the file's lines as bytes.
    */
-  lineAt?(text: string, start: number, end: number, ref: LineRef, out: ParseSink): boolean;
+  bytesAt?(bytes: Buffer, view: DataView, start: number, end: number, ref: LineRef, out: ParseSink): boolean;
   end?(out: ParseSink): void;
 }
 
@@ -81,22 +82,30 @@ export function lineReader(
       if (started) throw new Error(`${file}: a reader is iterated once; open a new one to read again`);
       started = true;
       const parser = makeParser();
-      /**
-       * Parse the non-empty line `text[start, end)`, applying the bad-line policy: the parser's fast path first, where
-       * the line lies (no string per line when it reads it), else the line's own text.
-       */
+      /** Apply the bad-line policy to what reading the line at `ref` threw. */
+      const fail = (err: unknown, ref: LineRef): void => {
+        if (err instanceof UnreadableFileError) throw err;
+        const error = err instanceof ReplayFormatError ? err : new ReplayFormatError(ref, err instanceof Error ? err.message : String(err), { cause: err });
+        handleBadLine(error, opts, collected);
+        summary.errors++;
+        collected.length = 0; // onError has seen it; keeping them all would grow with a bad file
+      };
+      /** Parse the non-empty line `text[start, end)` the general way, applying the bad-line policy. */
       const parse = (text: string, start: number, end: number, line: number): void => {
         const ref: LineRef = { file, line };
         try {
-          if (parser.lineAt === undefined || !parser.lineAt(text, start, end, ref, sink)) {
-            parser.line(start === 0 && end === text.length ? text : text.slice(start, end), ref, sink);
-          }
+          parser.line(start === 0 && end === text.length ? text : text.slice(start, end), ref, sink);
         } catch (err) {
-          if (err instanceof UnreadableFileError) throw err;
-          const error = err instanceof ReplayFormatError ? err : new ReplayFormatError(ref, err instanceof Error ? err.message : String(err), { cause: err });
-          handleBadLine(error, opts, collected);
-          summary.errors++;
-          collected.length = 0; // onError has seen it; keeping them all would grow with a bad file
+          fail(err, ref);
+        }
+      };
+      /** Parse the non-empty line `bytes[start, end)`: the parser's byte path, else the line decoded the general way. */
+      const parseBytes = (bytes: Buffer, view: DataView, start: number, end: number, line: number): void => {
+        const ref: LineRef = { file, line };
+        try {
+          if (!parser.bytesAt!(bytes, view, start, end, ref, sink)) parser.line(bytes.toString('utf8', start, end), ref, sink);
+        } catch (err) {
+          fail(err, ref);
         }
       };
       // Batches are handed out as soon as full, even mid-block: fewer events alive at once means cheaper
@@ -112,9 +121,25 @@ export function lineReader(
             }
           }
         }
+      } else if (parser.bytesAt !== undefined) {
+        // The file in order, in blocks of bytes: no object per line but its ref, and no text for the lines the
+        // parser's byte path reads.
+        for await (const { bytes, view, first, count, ends } of readByteBlocks(path, file)) {
+          let start = 0;
+          for (let k = 0; k < count; k++) {
+            const nl = ends[k]!;
+            const end = byteLineEnd(bytes, start, nl);
+            if (end > start) parseBytes(bytes, view, start, end, first + k);
+            start = nl + 1;
+            if (batch.length >= BATCH_EVENTS) {
+              const out = batch;
+              batch = [];
+              yield out;
+            }
+          }
+        }
       } else {
-        // The file in order, read in blocks: no object per line but its ref, and its text only for a parser without
-        // `lineAt` or a line that `lineAt` leaves to `line`.
+        // The file in order, read in blocks of text: no object per line but its ref and its text.
         for await (const { text, first, count, ends } of readLineBlocks(path, file)) {
           let start = 0;
           for (let k = 0; k < count; k++) {

@@ -10,7 +10,8 @@
  * the UTF-8 decoder. Plain files are read 1 MB at a time into two buffers in turn, the next read under way while
  * the lines of the current one are parsed, so the reader does not wait for the disk. (The stream of 64 KB chunks
  * decoded as UTF-8 that this replaced left the reader idle ~200 ms per 1M lines and spent ~100 ms more decoding.)
- * Reads stay asynchronous: the event loop is never blocked by the disk.
+ * Reads stay asynchronous: the event loop is never blocked by the disk. A parser that reads bytes itself gets the
+ * same blocks undecoded ({@link readByteBlocks}): no decoding at all for the lines it reads.
  */
 import { createReadStream } from 'node:fs';
 import { isAscii } from 'node:buffer';
@@ -54,6 +55,23 @@ export interface LineBlock {
   readonly first: number;
   readonly count: number;
   readonly ends: Int32Array;
+}
+
+/**
+ * Consecutive lines of a file as bytes (complete UTF-8 lines, never decoded): {@link LineBlock} with byte indexes.
+ * `bytes` and `view` (the same bytes, for reading several at once) are valid until the next block is asked for.
+ */
+export interface ByteBlock {
+  readonly bytes: Buffer;
+  readonly view: DataView;
+  readonly first: number;
+  readonly count: number;
+  readonly ends: Int32Array;
+}
+
+/** {@link lineEnd} in bytes: where the line starting at `start` whose `\n` (or the block's end) is at `nl` ends. */
+export function byteLineEnd(bytes: Uint8Array, start: number, nl: number): number {
+  return nl > start && bytes[nl - 1] === 13 ? nl - 1 : nl;
 }
 
 /** Where the line of `text` that starts at `start` and whose `\n` (or the text's end) is at `nl` ends: before a `\r`. */
@@ -126,8 +144,9 @@ async function* gzipBytes(path: string, sizes: ReadSizes): AsyncGenerator<Buffer
 }
 
 /**
- * Cuts chunks of bytes into texts of complete lines of at most about {@link PIECE_BYTES} each, keeping the
- * partial line at a chunk's end (copied: a chunk's buffer is reused) for the next chunk.
+ * Cuts chunks of bytes into pieces of complete lines of at most about {@link PIECE_BYTES} each, keeping the
+ * partial line at a chunk's end (copied: a chunk's buffer is reused) for the next chunk. A piece is valid until
+ * the chunk after the one it came from is read.
  */
 class LineCutter {
   readonly #piece: number;
@@ -138,8 +157,8 @@ class LineCutter {
     this.#piece = piece;
   }
 
-  /** The texts of the lines `chunk` completes, decoded one piece at a time as they are asked for. */
-  *cut(chunk: Buffer): Generator<string, void, undefined> {
+  /** The pieces of the lines `chunk` completes. */
+  *cut(chunk: Buffer): Generator<Buffer, void, undefined> {
     let pos = 0;
     if (this.#partialBytes > 0) {
       const nl = chunk.indexOf(10);
@@ -152,7 +171,7 @@ class LineCutter {
       this.#partial = [];
       this.#partialBytes = 0;
       pos = nl + 1;
-      yield decode(line);
+      yield line;
     }
     while (pos < chunk.length) {
       const stop = Math.min(pos + this.#piece, chunk.length);
@@ -165,13 +184,13 @@ class LineCutter {
       }
       const piece = chunk.subarray(pos, nl + 1);
       pos = nl + 1;
-      yield decode(piece);
+      yield piece;
     }
   }
 
-  /** The partial line, decoded, at the end of the file (undefined when the file ends with a newline). */
-  end(): string | undefined {
-    return this.#partialBytes > 0 ? decode(Buffer.concat(this.#partial)) : undefined;
+  /** The partial line at the end of the file (undefined when the file ends with a newline). */
+  end(): Buffer | undefined {
+    return this.#partialBytes > 0 ? Buffer.concat(this.#partial) : undefined;
   }
 
   /** The decoded partial line is longer than `max` characters (bytes count at least the characters they hold). */
@@ -194,6 +213,54 @@ function decode(bytes: Buffer): string {
 }
 
 /**
+ * The pieces of `path` (plain, or gzip inflated on the fly) made into blocks by `block` (given the piece and the
+ * number of its first line; it says how many lines it holds). A missing file, a read error or damaged gzip data is
+ * a {@link ReplayFormatError} at the line being read when it happened, raised after every block before it.
+ */
+async function* pieceBlocks<B extends { readonly count: number }>(
+  path: string,
+  file: string,
+  sizes: ReadSizes,
+  block: (piece: Buffer, first: number) => B,
+): AsyncGenerator<B, void, undefined> {
+  const gzip = await isGzipFile(path, file);
+  const cutter = new LineCutter(sizes.piece);
+  let n = 0;
+  try {
+    for await (const chunk of gzip ? gzipBytes(path, sizes) : plainBytes(path, sizes.read)) {
+      for (const piece of cutter.cut(chunk)) {
+        const b = block(piece, n + 1);
+        n += b.count;
+        yield b;
+      }
+      if (cutter.tooLong(MAX_LINE_CHARS)) throw new ReplayFormatError({ file, line: n + 1 }, `line longer than ${MAX_LINE_CHARS} characters`);
+    }
+  } catch (err) {
+    if (err instanceof ReplayFormatError) throw err;
+    throw ioError(err, { file, line: n + 1 });
+  }
+  const rest = cutter.end();
+  if (rest !== undefined) yield block(rest, n + 1);
+}
+
+/** Where the lines of a block end (reused from block to block, grown when a block has more lines). */
+class LineEnds {
+  ends: Int32Array<ArrayBuffer> = new Int32Array(8192);
+
+  /** Line `count` ends at `nl`: answers the new count. */
+  add(count: number, nl: number): number {
+    if (count === this.ends.length) this.ends = grow(this.ends);
+    this.ends[count] = nl;
+    return count + 1;
+  }
+
+  /** The count once a block of `length` is done: its last line ends at `length` when it has no `\n`. */
+  last(count: number, length: number): number {
+    return length > 0 && (count === 0 || this.ends[count - 1] !== length - 1) ? this.add(count, length) : count;
+  }
+}
+
+/**
  * The lines of `path`, in blocks of consecutive lines (empty lines included, so numbering is exact). A gzipped
  * file is inflated on the fly. A missing file, a read error or damaged gzip data is a {@link ReplayFormatError}
  * at the line being read when it happened, raised after every complete line before it was delivered.
@@ -205,36 +272,35 @@ function decode(bytes: Buffer): string {
  * }
  */
 export async function* readLineBlocks(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<LineBlock, void, undefined> {
-  const gzip = await isGzipFile(path, file);
-  const cutter = new LineCutter(sizes.piece);
-  let ends: Int32Array<ArrayBuffer> = new Int32Array(8192);
-  let n = 0;
-  /** The block of `text` (complete lines, the last maybe without its `\n`). */
-  const block = (text: string): LineBlock => {
-    const first = n + 1;
+  const ends = new LineEnds();
+  yield* pieceBlocks(path, file, sizes, (piece, first): LineBlock => {
+    const text = decode(piece);
     let count = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) {
-      if (count === ends.length) ends = grow(ends);
-      ends[count++] = nl;
-    }
-    if (text.length > 0 && (count === 0 || ends[count - 1] !== text.length - 1)) {
-      if (count === ends.length) ends = grow(ends);
-      ends[count++] = text.length;
-    }
-    n += count;
-    return { text, first, count, ends };
-  };
-  try {
-    for await (const chunk of gzip ? gzipBytes(path, sizes) : plainBytes(path, sizes.read)) {
-      for (const text of cutter.cut(chunk)) yield block(text);
-      if (cutter.tooLong(MAX_LINE_CHARS)) throw new ReplayFormatError({ file, line: n + 1 }, `line longer than ${MAX_LINE_CHARS} characters`);
-    }
-  } catch (err) {
-    if (err instanceof ReplayFormatError) throw err;
-    throw ioError(err, { file, line: n + 1 });
-  }
-  const rest = cutter.end();
-  if (rest !== undefined) yield block(rest);
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) count = ends.add(count, nl);
+    count = ends.last(count, text.length);
+    return { text, first, count, ends: ends.ends };
+  });
+}
+
+/**
+ * The lines of `path` as {@link readLineBlocks} reads them, but undecoded: blocks of bytes, for parsers that read
+ * the bytes themselves (no decoding of the lines they read; a line's text is `bytes.toString('utf8', start, end)`,
+ * the same string {@link readLineBlocks} gives for it).
+ *
+ * @example
+ * for await (const b of readByteBlocks('book.jsonl')) {
+ *   let start = 0;
+ *   for (let k = 0; k < b.count; k++) { const nl = b.ends[k]!; use(b.bytes, start, byteLineEnd(b.bytes, start, nl), b.first + k); start = nl + 1; }
+ * }
+ */
+export async function* readByteBlocks(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<ByteBlock, void, undefined> {
+  const ends = new LineEnds();
+  yield* pieceBlocks(path, file, sizes, (bytes, first): ByteBlock => {
+    let count = 0;
+    for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, nl + 1)) count = ends.add(count, nl);
+    count = ends.last(count, bytes.length);
+    return { bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), first, count, ends: ends.ends };
+  });
 }
 
 /** `ends` with room for twice as many lines, the ones it holds kept. */

@@ -33,7 +33,7 @@ import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-err
 import { type LineParser, type ParseSink, UnreadableFileError, lineReader } from './line-reader.js';
 import type { MarketDataReader, ReaderFactory, ReaderOpenOptions } from './reader.js';
 import { MARKET_MESSAGES, emitMessage, snapshotEvent } from './stream-events.js';
-import { orderBookLineEvent, tradeLineEvent } from './recording-lines.js';
+import { recordedLineEvent } from './recording-lines.js';
 
 const ORDERBOOK_SNAPSHOT_RE = /^\/markets\/([^/?]+)\/orderbook(?:\?|$)/i;
 const SNAPSHOT_KIND_RE = /^\/(?:markets\/[^/?]+\/)?([a-z-]+)/i;
@@ -56,13 +56,20 @@ export function recordingParser(): LineParser {
 class RecordingParser implements LineParser {
   #header = false;
 
-  /** The hot lines where they lie in the block, without a string per line (see {@link LineParser.lineAt}). */
-  lineAt(text: string, start: number, end: number, ref: LineRef, out: ParseSink): boolean {
-    return this.#header && this.#fast(text, start, end, ref, out);
+  /**
+   * The hot lines, `orderBook` and `trade` messages in the recorder's canonical form, read from the bytes where they
+   * lie in the block, without decoding them or JSON.parse (recording-lines.ts). Anything else answers false and
+   * goes to {@link line}, the general way, which also writes every error.
+   */
+  bytesAt(bytes: Buffer, view: DataView, start: number, end: number, ref: LineRef, out: ParseSink): boolean {
+    if (!this.#header) return false;
+    const e = recordedLineEvent(bytes, view, ref, start, end);
+    if (e === undefined) return false;
+    out.event(e);
+    return true;
   }
 
   line(text: string, ref: LineRef, out: ParseSink): void {
-    if (this.#header && this.#fast(text, 0, text.length, ref, out)) return;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -80,23 +87,6 @@ class RecordingParser implements LineParser {
     const entry = readEntry(value, ref.line);
     if (typeof entry === 'string') throw new ReplayFormatError(ref, entry);
     this.#entry(entry, ref, out);
-  }
-
-  /**
-   * The hot lines, `orderBook` and `trade` messages in the recorder's canonical form, read without JSON.parse
-   * (recording-lines.ts) from `text[start, end)`. Anything else answers false and goes the general way, which also writes every error.
-   */
-  #fast(text: string, start: number, end: number, ref: LineRef, out: ParseSink): boolean {
-    // {"t":<ms>,"name":"o... or "t...: the character after `"name":"` tells which form to try (the form's check
-    // makes sure the line is one; a comma past the line's end only picks a form that then refuses it).
-    const kind = text.charCodeAt(text.indexOf(',', start + 5) + 9);
-    const e =
-      kind === 111 ? orderBookLineEvent(text, ref, start, end)
-      : kind === 116 ? tradeLineEvent(text, ref, start, end)
-      : undefined;
-    if (e === undefined) return false;
-    out.event(e);
-    return true;
   }
 
   #entry(entry: RecordingEntry, ref: LineRef, out: ParseSink): void {

@@ -27,6 +27,14 @@ const sharedValues: Decimal[] = new Array<Decimal>(1 << SHARED_BITS).fill(ZERO);
 export function parseSharedDecimal(text: string, start: number, end: number): Decimal | undefined {
   const k = scanPlain(text, start, end);
   if (k !== SCANNED) return k === NOT_PLAIN ? undefined : parsePlainDecimal(text, start, end);
+  return sharedOfScanned();
+}
+
+/**
+ * The Decimal of the value in `scanned` (the last scan read one of at most 15 significant digits), shared as
+ * {@link parseSharedDecimal} shares it: for decoders that scan the value themselves.
+ */
+export function sharedOfScanned(): Decimal {
   const v = scanned.v;
   const key = 2 * scanned.e + (scanned.sign < 0 ? 1 : 0);
   // v < 2^53: its low 32 bits and the rest, mixed with the key (multiplicative hashing, top bits taken).
@@ -38,4 +46,3 @@ export function parseSharedDecimal(text: string, start: number, end: number): De
   sharedValues[h] = d;
   return d;
 }
-

@@ -2,7 +2,7 @@ import { readFileSync, truncateSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lineReader } from '../../../backtest/readers/line-reader.js';
-import { type NumberedLine, type ReadSizes, readLineChunks } from '../../../backtest/readers/line-source.js';
+import { type NumberedLine, type ReadSizes, byteLineEnd, readByteBlocks, readLineChunks } from '../../../backtest/readers/line-source.js';
 import { openRexbotRecording, recordingParser } from '../../../backtest/readers/rexbot.js';
 import type { MarketEvent, ReaderOpenOptions } from '../../../backtest/readers/index.js';
 import { Prng } from '../../sync/prng.js';
@@ -18,6 +18,21 @@ async function collect(lines: AsyncIterable<NumberedLine[]>): Promise<{ lines: N
     return { lines: out, error: (err as Error).message };
   }
   return { lines: out };
+}
+
+/** The lines of byte blocks, each decoded on its own as the line reader decodes a line its parser leaves to `line`. */
+async function* decodedLines(path: string, sizes?: ReadSizes): AsyncGenerator<NumberedLine[], void, undefined> {
+  for await (const { bytes, view, first, count, ends } of readByteBlocks(path, path, sizes)) {
+    expect([view.byteLength, view.getUint8(0)]).toEqual([bytes.length, bytes[0]]);
+    const out: NumberedLine[] = [];
+    let start = 0;
+    for (let k = 0; k < count; k++) {
+      const nl = ends[k]!;
+      out.push({ text: bytes.toString('utf8', start, byteLineEnd(bytes, start, nl)), line: first + k });
+      start = nl + 1;
+    }
+    yield out;
+  }
 }
 
 /** Random text lines: ASCII, 2-, 3- and 4-byte characters, CRs, empty and long lines, and sometimes no last newline. */
@@ -51,6 +66,7 @@ describe('line source (blocks of lines decoded per piece)', () => {
         const want = await collect(streamLines(path));
         expect(want.error).toBeUndefined();
         for (const sizes of SIZES) expect(await collect(readLineChunks(path, path, sizes)), `${k} ${name} ${JSON.stringify(sizes)}`).toEqual(want);
+        for (const sizes of SIZES) expect(await collect(decodedLines(path, sizes)), `bytes ${k} ${name} ${JSON.stringify(sizes)}`).toEqual(want);
       }
     }
   });
@@ -65,6 +81,7 @@ describe('line source (blocks of lines decoded per piece)', () => {
       const want = await collect(streamLines(path));
       expect(await collect(streamLines(path, path, 1))).toEqual(want);
       for (const sizes of SIZES) expect(await collect(readLineChunks(path, path, sizes)), `${buf.toString('hex')} ${JSON.stringify(sizes)}`).toEqual(want);
+      for (const sizes of SIZES) expect(await collect(decodedLines(path, sizes)), `bytes ${buf.toString('hex')} ${JSON.stringify(sizes)}`).toEqual(want);
     }
   });
 
@@ -75,6 +92,7 @@ describe('line source (blocks of lines decoded per piece)', () => {
     const want = await collect(streamLines(path));
     expect(want.error).toMatch(/cut\.txt\.gz:\d+: damaged gzip data/);
     for (const sizes of SIZES) expect(await collect(readLineChunks(path, path, sizes))).toEqual(want);
+    for (const sizes of SIZES) expect(await collect(decodedLines(path, sizes))).toEqual(want);
     const none = `${tmp.dir}/none.txt`;
     expect(await collect(readLineChunks(none))).toEqual({ lines: [], error: `${none}:1: no such file` });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderBookLineEvent, tradeLineEvent } from '../../../backtest/readers/recording-lines.js';
+import { recordedLineEvent } from '../../../backtest/readers/recording-lines.js';
 import { recordingParser } from '../../../backtest/readers/rexbot.js';
 import { eventsOfMessage } from '../../../backtest/readers/stream-events.js';
 import { decodeStreamMessage } from '../../../src/bittrex/hub/messages.js';
@@ -25,29 +25,54 @@ function general(text: string): string {
 const NEIGHBOURS = ['', 'x', '{"t":1,"name":"orderBook"}', ']}}', '"}]}}', '{"t":9,"name":"trade","payload":{"sequence":1,"marketSymbol":"A-B","deltas":[]}}'];
 let around = 0;
 
+/** The event {@link recordedLineEvent} reads from `bytes[start, end)`, as comparable text, or undefined. */
+function readAt(bytes: Buffer, start: number, end: number): string | undefined {
+  const e = recordedLineEvent(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), ref, start, end);
+  return e === undefined ? undefined : `ok ${JSON.stringify(e)}`;
+}
+
 /**
- * The fast way: the event as the same text, or undefined when it leaves the line to the general way. The line is
- * read alone, and also inside a block of text between other lines (as the reader hands it to the parser's
- * `lineAt`, by the functions and by the parser itself): every way must give the same answer.
+ * The fast way: the event as the same text, or undefined when it leaves the line to the general way. The line's
+ * bytes are read alone, and also inside a block of bytes between other lines (as the reader hands them to the
+ * parser's `bytesAt`, by the function and by the parser itself): every way must give the same answer.
  */
-function fast(text: string): string | undefined {
-  const e = orderBookLineEvent(text, ref) ?? tradeLineEvent(text, ref);
-  const alone = e === undefined ? undefined : `ok ${JSON.stringify(e)}`;
-  const before = `${NEIGHBOURS[around % NEIGHBOURS.length]!}\n`;
-  const after = `${around % 3 === 0 ? '\r\n' : '\n'}${NEIGHBOURS[(around + 2) % NEIGHBOURS.length]!}`;
+function fast(text: string | Buffer): string | undefined {
+  const line = typeof text === 'string' ? Buffer.from(text) : text;
+  const alone = readAt(line, 0, line.length);
+  const before = Buffer.from(`${NEIGHBOURS[around % NEIGHBOURS.length]!}\n`);
+  const after = Buffer.from(`${around % 3 === 0 ? '\r\n' : '\n'}${NEIGHBOURS[(around + 2) % NEIGHBOURS.length]!}`);
   around++;
-  const block = before + text + after;
+  const block = Buffer.concat([before, line, after]);
   const start = before.length;
-  const end = start + text.length;
-  const at = orderBookLineEvent(block, ref, start, end) ?? tradeLineEvent(block, ref, start, end);
-  expect(at === undefined ? undefined : `ok ${JSON.stringify(at)}`, text).toBe(alone);
+  const end = start + line.length;
+  const shown = line.toString('utf8');
+  expect(readAt(block, start, end), shown).toBe(alone);
   // The parser's fast path (after its header line) reads the same, and says so exactly when it read it.
   const parser = recordingParser();
   parser.line(HEADER_LINE, { file: 'r.jsonl', line: 1 }, { event() {}, ignore() {} });
   const got: unknown[] = [];
-  const read = parser.lineAt!(block, start, end, ref, { event: (x) => void got.push(x), ignore: () => got.push('ignored') });
-  expect([read, read ? `ok ${JSON.stringify(got[0])}` : got.length], text).toEqual([alone !== undefined, alone ?? 0]);
+  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+  const read = parser.bytesAt!(block, view, start, end, ref, { event: (x) => void got.push(x), ignore: () => got.push('ignored') });
+  expect([read, read ? `ok ${JSON.stringify(got[0])}` : got.length], shown).toEqual([alone !== undefined, alone ?? 0]);
   return alone;
+}
+
+/** A random line of the canonical form (values of every kind the decoders accept or refuse), with its parts. */
+function randomLine(rng: Prng): string {
+  const digits = (n: number) => Array.from({ length: n }, () => String(rng.int(10))).join('');
+  const int = () => (rng.chance(0.1) ? '0' : `${1 + rng.int(9)}${digits(rng.int(rng.chance(0.1) ? 16 : 12))}`);
+  const dec = () =>
+    `${rng.chance(0.05) ? '-' : ''}${rng.chance(0.3) ? '0' : digits(1 + rng.int(rng.chance(0.1) ? 18 : 6))}${rng.chance(0.7) ? `.${digits(1 + rng.int(rng.chance(0.1) ? 18 : 8))}` : ''}`;
+  const symbol = () => rng.pick(['BTC-USD', 'ETH-BTC', 'A', '', 'X-Y', 'LONGERSYMBOL-USDT']);
+  const list = (item: () => string) => `[${Array.from({ length: rng.chance(0.3) ? 0 : 1 + rng.int(3) }, item).join(',')}]`;
+  if (rng.chance(0.6)) {
+    const level = () => `{"quantity":"${dec()}","rate":"${dec()}"}`;
+    return `{"t":${int()},"name":"orderBook","payload":{"marketSymbol":"${symbol()}","depth":${rng.pick(['1', '25', '500', '50'])},"sequence":${int()},"bidDeltas":${list(level)},"askDeltas":${list(level)}}}`;
+  }
+  const two = (n: number) => String(n).padStart(2, '0');
+  const time = () => `2024-0${1 + rng.int(9)}-${two(1 + rng.int(28))}T${two(rng.int(24))}:${two(rng.int(60))}:${two(rng.int(60))}${rng.chance(0.9) ? `.${digits(3)}` : ''}Z`;
+  const trade = () => `{"id":"${rng.pick(['a1', 's123', '3c2e6b1e-8a44-4d35-9f5a-2a1b8c7d6e5f', ''])}","executedAt":"${time()}","quantity":"${dec()}","rate":"${dec()}","takerSide":"${rng.pick(['BUY', 'SELL', 'BUY', 'SELL', 'HOLD'])}"}`;
+  return `{"t":${int()},"name":"trade","payload":{"sequence":${int()},"marketSymbol":"${symbol()}","deltas":${list(trade)}}}`;
 }
 
 const BOOK =
@@ -115,6 +140,37 @@ describe('recording lines read without JSON.parse (the rexbot reader fast path)'
     // Both ways were exercised, and many edits broke the line outright.
     expect(accepted).toBeGreaterThan(150);
     expect(refused).toBeGreaterThan(1000);
+  });
+
+  it('reads random lines, and the same lines with bytes flipped, inserted or deleted, as the general way does', () => {
+    const rng = new Prng(17);
+    // Bytes of the form, digits, a quote, a backslash, control characters, and bytes that are not ASCII (a
+    // character of UTF-8 split, a whole one, invalid UTF-8).
+    const bytes = [0x22, 0x5c, 0x2d, 0x30, 0x31, 0x39, 0x2e, 0x65, 0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d, 0x20, 0x78, 0x01, 0x0d, 0x0a, 0x7f, 0xc3, 0xa9, 0xff, 0x80];
+    let accepted = 0;
+    let agreedRefusals = 0;
+    for (let k = 0; k < 6_000; k++) {
+      let line = Buffer.from(randomLine(rng));
+      const edits = k % 3 === 0 ? 0 : 1 + rng.int(2);
+      for (let e = 0; e < edits; e++) {
+        const at = rng.int(line.length + 1);
+        const b = Buffer.from([rng.chance(0.2) ? rng.int(256) : rng.pick(bytes)]);
+        const op = rng.int(3);
+        line = op === 0 ? Buffer.concat([line.subarray(0, at), b, line.subarray(at)]) : op === 1 ? Buffer.concat([line.subarray(0, at), line.subarray(at + 1)]) : Buffer.concat([line.subarray(0, at), b, line.subarray(at + 1)]);
+      }
+      // A line never holds its line break: the reader cut the file there.
+      if (line.includes(0x0a)) continue;
+      const got = fast(line);
+      const want = general(line.toString('utf8'));
+      if (got === undefined) {
+        if (want === 'refused') agreedRefusals++;
+        continue;
+      }
+      accepted++;
+      expect(got, line.toString('utf8')).toBe(want);
+    }
+    expect(accepted).toBeGreaterThan(1_000);
+    expect(agreedRefusals).toBeGreaterThan(1_000);
   });
 
   it('reads trade times exactly as Date.parse does, the same minute over and over or not, valid or not', () => {
