@@ -4,10 +4,10 @@
  * trailing zeros, tiny fractions, signs, zeros (-0 too), NaN, infinities — including the edges where the fast path
  * must hand over (results or aligned operands reaching 15 digits, sums that cancel to zero).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { Decimal, dec } from '../../src/core/decimal.js';
 import { dadd, dhalf, dmul, dsub } from '../../src/core/decimal-fast.js';
-import { seededInts, specialDecimal } from '../helpers/random-decimal.js';
+import { expectSameDecimal, seededInts, specialDecimal } from '../helpers/random-decimal.js';
 
 const rnd = seededInts(9001);
 
@@ -23,17 +23,6 @@ function randomDecimal(): Decimal {
   return new Decimal(rnd(4) === 0 ? `-${text}` : text);
 }
 
-function parts(d: Decimal): string {
-  const p = d as unknown as { s: number; e: number; d: number[] | null };
-  return JSON.stringify([Object.is(p.s, -0) ? '-0' : p.s, p.e, p.d]);
-}
-
-function same(got: Decimal, want: Decimal, what: string): void {
-  expect(parts(got), what).toBe(parts(want));
-  expect(got.toString(), what).toBe(want.toString());
-  expect(got instanceof Decimal, what).toBe(true);
-}
-
 describe('dmul, dadd, dsub, dhalf', () => {
   it('answer what times, plus and minus answer, randomized', () => {
     for (let i = 0; i < 60_000; i++) {
@@ -41,10 +30,10 @@ describe('dmul, dadd, dsub, dhalf', () => {
       // Half the time an operand of the same scale, so sums cancel and carry.
       const b = rnd(2) ? randomDecimal() : rnd(2) ? a.neg() : a.plus(new Decimal(10).pow(a.isFinite() && !a.isZero() ? a.e - rnd(16) : 0));
       const what = `${a.toString()} , ${b.toString()}`;
-      same(dmul(a, b), a.times(b), `${what} times`);
-      same(dadd(a, b), a.plus(b), `${what} plus`);
-      same(dsub(a, b), a.minus(b), `${what} minus`);
-      same(dhalf(a), a.div(2), `${a.toString()} / 2`);
+      expectSameDecimal(dmul(a, b), a.times(b), `${what} times`);
+      expectSameDecimal(dadd(a, b), a.plus(b), `${what} plus`);
+      expectSameDecimal(dsub(a, b), a.minus(b), `${what} minus`);
+      expectSameDecimal(dhalf(a), a.div(2), `${a.toString()} / 2`);
     }
   });
 
@@ -68,11 +57,11 @@ describe('dmul, dadd, dsub, dhalf', () => {
     for (const [x, y] of cases) {
       const a = dec(x);
       const b = dec(y);
-      same(dmul(a, b), a.times(b), `${x} x ${y}`);
-      same(dadd(a, b), a.plus(b), `${x} + ${y}`);
-      same(dsub(a, b), a.minus(b), `${x} - ${y}`);
-      same(dsub(b, a), b.minus(a), `${y} - ${x}`);
-      same(dhalf(a), a.div(2), `${x} / 2`);
+      expectSameDecimal(dmul(a, b), a.times(b), `${x} x ${y}`);
+      expectSameDecimal(dadd(a, b), a.plus(b), `${x} + ${y}`);
+      expectSameDecimal(dsub(a, b), a.minus(b), `${x} - ${y}`);
+      expectSameDecimal(dsub(b, a), b.minus(a), `${y} - ${x}`);
+      expectSameDecimal(dhalf(a), a.div(2), `${x} / 2`);
     }
   });
 });

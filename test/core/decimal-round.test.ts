@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal, dec } from '../../src/core/decimal.js';
 import { toPlaces } from '../../src/core/decimal-round.js';
-import { seededInts, specialDecimal } from '../helpers/random-decimal.js';
+import { expectSameDecimal, seededInts, specialDecimal } from '../helpers/random-decimal.js';
 
 const rnd = seededInts(777);
 
@@ -24,19 +24,11 @@ function randomDecimal(): Decimal {
   return new Decimal(rnd(4) === 0 ? `-${text}` : text);
 }
 
-/** Sign, exponent and words: equal values with different words would still print the same. */
-function parts(d: Decimal): string {
-  const p = d as unknown as { s: number; e: number; d: number[] | null };
-  return JSON.stringify([Object.is(p.s, -0) ? '-0' : p.s, p.e, p.d]);
-}
-
 function check(x: Decimal, dp: number, up: boolean): void {
   const want = x.toDecimalPlaces(dp, up ? Decimal.ROUND_UP : Decimal.ROUND_DOWN);
   const got = toPlaces(x, dp, up);
   const what = `${x.toString()} to ${dp} ${up ? 'up' : 'down'}`;
-  expect(parts(got), what).toBe(parts(want));
-  expect(got.toString(), what).toBe(want.toString());
-  expect(got instanceof Decimal, what).toBe(true);
+  expectSameDecimal(got, want, what);
 }
 
 describe('toPlaces', () => {

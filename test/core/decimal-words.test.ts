@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal, dec } from '../../src/core/decimal.js';
 import { dadd, dsub, dsum } from '../../src/core/decimal-fast.js';
 import { wordSum } from '../../src/core/decimal-words.js';
-import { seededInts, specialDecimal } from '../helpers/random-decimal.js';
+import { expectSameDecimal, seededInts, specialDecimal } from '../helpers/random-decimal.js';
 
 const rnd = seededInts(4242);
 
@@ -31,34 +31,23 @@ function longDecimal(): Decimal {
   return new Decimal(rnd(3) === 0 ? `-${text}` : text);
 }
 
-function parts(d: Decimal): string {
-  const p = d as unknown as { s: number; e: number; d: number[] | null };
-  return JSON.stringify([Object.is(p.s, -0) ? '-0' : p.s, p.e, p.d]);
-}
-
-function same(got: Decimal, want: Decimal, what: string): void {
-  expect(parts(got), what).toBe(parts(want));
-  expect(got.toString(), what).toBe(want.toString());
-  expect(got instanceof Decimal, what).toBe(true);
-}
-
 /** wordSum's answer, when it gives one, is decimal.js's; dadd/dsub/dsum always are. */
 function check(a: Decimal, b: Decimal): number {
   const what = `${a.toString()} , ${b.toString()}`;
   let answered = 0;
   const plus = wordSum(a, b, 1);
   if (plus !== undefined) {
-    same(plus, a.plus(b), `${what} wordSum +`);
+    expectSameDecimal(plus, a.plus(b), `${what} wordSum +`);
     answered++;
   }
   const minus = wordSum(a, b, -1);
   if (minus !== undefined) {
-    same(minus, a.minus(b), `${what} wordSum -`);
+    expectSameDecimal(minus, a.minus(b), `${what} wordSum -`);
     answered++;
   }
-  same(dadd(a, b), a.plus(b), `${what} dadd`);
-  same(dsub(a, b), a.minus(b), `${what} dsub`);
-  if (!a.isZero() && !b.isZero()) same(dsum(a, b), a.plus(b), `${what} dsum`);
+  expectSameDecimal(dadd(a, b), a.plus(b), `${what} dadd`);
+  expectSameDecimal(dsub(a, b), a.minus(b), `${what} dsub`);
+  if (!a.isZero() && !b.isZero()) expectSameDecimal(dsum(a, b), a.plus(b), `${what} dsum`);
   return answered;
 }
 

@@ -1,7 +1,9 @@
 /**
  * Shared pieces of the randomized tests that hold a decimal fast path to decimal.js (decimal-compare, -fast,
- * -round): a seeded integer source, and the special values every fast path must hand over untouched.
+ * -round, -words): a seeded integer source, the special values every fast path must hand over untouched, and the
+ * check that a fast path's answer is decimal.js's to the last word.
  */
+import { expect } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
 import { mulberry32 } from '../../src/core/prng.js';
 
@@ -24,4 +26,17 @@ export function specialDecimal(rnd: (n: number) => number, outOf: number): Decim
   if (k === 1) return new Decimal(rnd(2) ? Infinity : -Infinity);
   if (k === 2) return new Decimal(rnd(2) ? '0' : '-0');
   return undefined;
+}
+
+/** Sign, exponent and words: equal values with different words would still print the same. */
+export function decimalParts(d: Decimal): string {
+  const p = d as unknown as { s: number; e: number; d: number[] | null };
+  return JSON.stringify([Object.is(p.s, -0) ? '-0' : p.s, p.e, p.d]);
+}
+
+/** `got` is `want` to the last word, prints the same and is a real Decimal. */
+export function expectSameDecimal(got: Decimal, want: Decimal, what: string): void {
+  expect(decimalParts(got), what).toBe(decimalParts(want));
+  expect(got.toString(), what).toBe(want.toString());
+  expect(got instanceof Decimal, what).toBe(true);
 }
