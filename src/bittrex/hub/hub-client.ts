@@ -303,12 +303,8 @@ class HubClientImpl implements HubClient {
       receivedAt: this.#clock.now(),
       epoch: conn.epoch,
     } as HubMessage;
-    // A message of a channel being subscribed again after a lapse waits until its streams were told to resync
-    // (the `resubscribed` event): the socket can deliver it in the same read as the Subscribe answer, before the
-    // renewal resumes, and a stream would then see a gap first and never learn that the lapse caused it.
-    const r = conn.resubscribing;
-    if (r && out.channel !== undefined && r.channels.has(out.channel)) r.held.push(out);
-    else this.#messages.next(out);
+    // Held while its channel is subscribed again after a lapse (HubConnection.holdChannels says why).
+    if (!conn.held(out.channel, out)) this.#messages.next(out);
   }
 
   /** Call a hub method on `conn`; ends early when the connection is lost, and drops it when unanswered. */
@@ -375,19 +371,16 @@ class HubClientImpl implements HubClient {
       this.#log.debug({ epoch: conn.epoch, trigger, lapsed }, 'hub authentication renewed');
       const priv = [...this.#wanted].filter(isPrivateChannel);
       if (lapsed && priv.length > 0) {
-        const resubscribing = { channels: new Set(priv), held: [] as unknown[] };
-        conn.resubscribing = resubscribing;
+        conn.holdChannels(priv);
         this.#settle(await this.#subscribeOn(conn, priv));
         const channels = priv.filter((c) => this.#wanted.has(c));
         const at = this.#clock.now();
         this.#lifecycle.next({ type: 'resubscribed', epoch: conn.epoch, channels, reason: 'auth-lapsed', at });
         // The streams resync now: what arrived meanwhile is the first of the new subscription, in order.
-        conn.resubscribing = undefined;
-        for (const m of resubscribing.held) this.#messages.next(m as HubMessage);
+        conn.release<HubMessage>((m) => this.#messages.next(m));
       }
     } catch (e) {
-      // Held messages go with the failure: the connection is dropped below, and a new one resyncs every stream.
-      conn.resubscribing = undefined;
+      conn.release(); // dropped: the connection is given up below, and a new one resyncs every stream
       if (conn.isLost) return; // the loss is already reported and a reconnect under way
       this.#errors.next(e instanceof Error ? e : new Error(String(e)));
       // Without authentication the private streams are dead on this connection; a new one re-authenticates.

@@ -28,11 +28,8 @@ export class HubConnection {
   authExpiresAt = 0;
   renewTimer: TimerHandle | undefined;
   renewing = false;
-  /**
-   * While private channels are being subscribed again after their authentication lapsed: those channels, and
-   * their messages that arrived before the subscription's answer was acted on (see HubClient's renewal).
-   */
-  resubscribing: { channels: ReadonlySet<string>; held: unknown[] } | undefined;
+  /** Channels being subscribed again after an authentication lapse, and their messages held meanwhile. */
+  #holding: { channels: ReadonlySet<string>; held: unknown[] } | undefined;
   watchdog: HeartbeatWatchdog | undefined;
   readonly #clock: Clock;
   readonly #onTimeout: (what: string, error: TimeoutError) => void;
@@ -40,6 +37,30 @@ export class HubConnection {
   #loseWith!: (e: Error) => void;
   #isLost = false;
   #events: Subscription | undefined;
+
+  /**
+   * Hold messages of `channels` until {@link HubConnection.release}: after an authentication lapse their first
+   * message can arrive in the same read as the answer to the new Subscribe, before the owner told the streams to
+   * resync; delivered then, a stream would see a gap first and never learn that the lapse caused it.
+   */
+  holdChannels(channels: Iterable<string>): void {
+    this.#holding = { channels: new Set(channels), held: [] };
+  }
+
+  /** Keep `message` if its channel is held; false when it should be delivered now. */
+  held(channel: string | undefined, message: unknown): boolean {
+    const h = this.#holding;
+    if (!h || channel === undefined || !h.channels.has(channel)) return false;
+    h.held.push(message);
+    return true;
+  }
+
+  /** Stop holding; `deliver` gets what was held, in arrival order (nothing when `deliver` is omitted: dropped). */
+  release<T>(deliver?: (message: T) => void): void {
+    const h = this.#holding;
+    this.#holding = undefined;
+    if (h && deliver) for (const m of h.held) deliver(m as T);
+  }
 
   /** `onTimeout` is told when a guarded call timed out, so the owner can give the connection up. */
   constructor(transport: HubTransport, clock: Clock, onTimeout: (what: string, error: TimeoutError) => void) {
