@@ -120,7 +120,17 @@ describe.each(['classic', 'core'] as const)('stream faults over the %s transport
   it('expired authentication: private streams are resubscribed and resynced, books are left alone', async () => {
     await setUp({ authRenewAfterMs: 300 });
     const from = client.statuses.length;
-    world.sim.hub.expireAuth(); // silent: the hub just stops delivering the private streams
+    // Silent: the hub just stops delivering the private streams. It ends the authentication right after a
+    // renewal (renewals run every 300 ms here), so none is between its IsAuthenticated and its Authenticate: that
+    // race goes unnoticed until the streams see a gap, and the hub client's own tests cover it.
+    await new Promise<void>((resolve) => {
+      const sub = client.gateway.hub.lifecycle$.subscribe((e) => {
+        if (e.type !== 'authenticated' || !e.renewal) return;
+        world.sim.hub.expireAuth();
+        queueMicrotask(() => sub.unsubscribe());
+        resolve();
+      });
+    });
     await trader.run(30); // account activity the client cannot see
     await vi.waitFor(() => expect(client.notices.map((n) => n.reason)).toContain('auth-lapsed'), { timeout: 20_000, interval: 25 });
     await recover();

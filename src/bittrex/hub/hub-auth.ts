@@ -19,6 +19,13 @@ export const AUTH_LIFETIME_MS = 10 * 60_000;
  */
 export const DEFAULT_AUTH_RENEW_AFTER_MS = 9 * 60_000;
 
+/**
+ * How long before the end of an authentication, by our clock, a renewal takes it for lapsed anyway. The server's
+ * 10 minutes began when it processed Authenticate, a one-way trip before our clock saw its answer, and the two
+ * clocks differ: a renewal this close to the end may find the private subscriptions already cancelled.
+ */
+export const AUTH_EXPIRY_MARGIN_MS = 5_000;
+
 /** Calls a hub method on one connection. */
 export type HubInvoke = (method: string, ...args: unknown[]) => Promise<unknown>;
 

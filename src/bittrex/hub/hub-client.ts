@@ -12,13 +12,13 @@ import { BehaviorSubject, Subject, filter, type Observable } from 'rxjs';
 import { type Clock, systemClock } from '../../core/clock.js';
 import { RexbotError } from '../../core/errors.js';
 import { HEARTBEAT_INTERVAL_MS, HeartbeatWatchdog } from './heartbeat-watchdog.js';
-import { authenticateHub, DEFAULT_AUTH_RENEW_AFTER_MS, AUTH_LIFETIME_MS, isHubAuthenticated } from './hub-auth.js';
+import {
+  authenticateHub, AUTH_EXPIRY_MARGIN_MS, AUTH_LIFETIME_MS, DEFAULT_AUTH_RENEW_AFTER_MS, isHubAuthenticated,
+} from './hub-auth.js';
 import type {
   HubClient, HubClientOptions, HubClientStats, HubLifecycleEvent, HubLogger, HubMessage, HubStatus,
 } from './hub-client-types.js';
-import {
-  HubClientStoppedError, HubConnectionLostError, HubMessageDecodeError,
-} from './hub-errors.js';
+import { HubClientStoppedError, HubConnectionLostError, HubMessageDecodeError } from './hub-errors.js';
 import {
   channelOf, HEARTBEAT_CHANNEL, isPrivateChannel, normalizeChannels, readSubscriptionReply, SubscribeWaiters, type SubscriptionResult,
 } from './hub-subscriptions.js';
@@ -74,9 +74,7 @@ class HubClientImpl implements HubClient {
   #startPromise: Promise<void> | undefined;
   #reconnecting = false;
   readonly #backoff: BackoffSleep;
-  readonly #stats: HubClientStats = {
-    connectionEpoch: 0, reconnects: 0, authentications: 0, messages: 0, decodeErrors: 0,
-  };
+  readonly #stats: HubClientStats = { connectionEpoch: 0, reconnects: 0, authentications: 0, messages: 0, decodeErrors: 0 };
 
   readonly messages$: Observable<HubMessage> = this.#messages.asObservable();
   readonly errors$: Observable<Error> = this.#errors.asObservable();
@@ -365,12 +363,20 @@ class HubClientImpl implements HubClient {
       // Lapsed means the server has cancelled the private subscriptions (seed section 5): they must be made
       // again, and the streams missed messages meanwhile.
       const lapsed =
-        this.#clock.now() >= conn.authExpiresAt ||
+        this.#clock.now() >= conn.authExpiresAt - AUTH_EXPIRY_MARGIN_MS ||
         !(await isHubAuthenticated((m, ...a) => this.#invoke(conn, m, ...a), () => conn.isLost));
       await this.#authenticate(conn, true);
       this.#log.debug({ epoch: conn.epoch, trigger, lapsed }, 'hub authentication renewed');
       const priv = [...this.#wanted].filter(isPrivateChannel);
-      if (lapsed && priv.length > 0) {
+      if (!lapsed && priv.length > 0) {
+        // The server can still end authentication between its answer to IsAuthenticated and our Authenticate;
+        // its private subscriptions are then gone, and every later check finds us authenticated: the streams
+        // would stay silent for good. Subscribing again costs one call per renewal; the streams find what they
+        // missed meanwhile by the gap in sequence. A refusal here is no reason to forget a channel.
+        for (const r of await this.#subscribeOn(conn, priv)) {
+          if (!r.success) this.#log.debug({ channel: r.channel, errorCode: r.error.errorCode }, 'hub renewal: Subscribe refused');
+        }
+      } else if (priv.length > 0) {
         conn.holdChannels(priv);
         this.#settle(await this.#subscribeOn(conn, priv));
         const channels = priv.filter((c) => this.#wanted.has(c));

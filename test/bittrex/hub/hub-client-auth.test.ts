@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 describe('hub client: authentication renewal', () => {
-  it('renews on authenticationExpiring and leaves subscriptions alone while still authenticated', async () => {
+  it('renews on authenticationExpiring while still authenticated: private channels asked again, no resync', async () => {
     h = harness();
     h.heartbeats();
     await h.client.start();
@@ -23,7 +23,12 @@ describe('hub client: authentication renewal', () => {
 
     expect(h.hub.calls('Authenticate')).toHaveLength(authsBefore + 1);
     expect(h.hub.calls('IsAuthenticated').length).toBeGreaterThan(0);
-    expect(h.hub.calls('Subscribe')).toHaveLength(2); // connect + subscribe(['order']) only
+    // After connect and subscribe(['order']), each renewal (the scheduled one at 9 minutes and this one) asks
+    // for the private channels again (the race below says why) and nothing else.
+    const calls = h.hub.calls('Subscribe').map((c) => c.args);
+    expect(calls.slice(0, 2)).toEqual([[['heartbeat']], [['order']]]);
+    expect(calls.slice(2)).toEqual([[['order']], [['order']]]);
+    expect(h.hub.current.subscriptions.has('order')).toBe(true);
     expect(h.lifecycle.filter((e) => e.type === 'authenticated' && e.renewal)).not.toHaveLength(0);
     expect(h.lifecycle.some((e) => e.type === 'resubscribed')).toBe(false);
     expect(h.hub.transports).toHaveLength(1);
@@ -92,6 +97,46 @@ describe('hub client: authentication renewal', () => {
     // Nothing stays held: later messages flow at once.
     h.hub.publish('balance', 'balance', balancePayload(4));
     expect(seen.filter((x) => x === 'message balance')).toHaveLength(2);
+  });
+
+  it('authentication that ends between IsAuthenticated and Authenticate does not leave the private streams dead', async () => {
+    h = harness();
+    h.heartbeats();
+    await h.client.start();
+    await h.client.subscribe(['order', 'balance', 'trade_BTC-USD']);
+    // The server answers "authenticated", then its authentication ends before our Authenticate arrives: the
+    // private subscriptions are cancelled, and from now on every IsAuthenticated says true.
+    let once = true;
+    h.hub.handlers.set('IsAuthenticated', (_args, t) => {
+      const answer = t.authenticated;
+      if (once) {
+        once = false;
+        t.expireAuth();
+      }
+      return answer;
+    });
+    h.hub.current.push('authenticationExpiring', []);
+    await h.clock.advance(0);
+    expect(h.hub.current.subscriptions.has('order')).toBe(true);
+    expect(h.hub.current.subscriptions.has('balance')).toBe(true);
+    expect(h.hub.publish('balance', 'balance', balancePayload(1))).toBe(1);
+    expect(h.messages.filter((m) => m.name === 'balance')).toHaveLength(1);
+    await h.clock.advance(30 * 60_000); // later renewals keep them
+    expect(h.hub.publish('balance', 'balance', balancePayload(2))).toBe(1);
+    expect(h.errors).toEqual([]);
+    expect(h.hub.transports).toHaveLength(1);
+  });
+
+  it('takes authentication for lapsed when the renewal comes within seconds of its end, whatever the server says', async () => {
+    // The server's 10 minutes began a one-way trip before our clock saw its answer: 2 s before the end by our
+    // clock, the private subscriptions may already be gone, so the streams resync rather than trust them.
+    h = harness({ authRenewAfterMs: 10 * MIN - 2_000 });
+    h.heartbeats();
+    await h.client.start();
+    await h.client.subscribe(['execution']);
+    h.hub.handlers.set('IsAuthenticated', () => true);
+    await h.clock.advanceTo(T0 + 10 * MIN - 1_000);
+    expect(h.lifecycle.find((e) => e.type === 'resubscribed')).toMatchObject({ channels: ['execution'], reason: 'auth-lapsed' });
   });
 
   it('knows from its own clock that authentication lapsed when the renewal comes late', async () => {
