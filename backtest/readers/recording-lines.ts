@@ -199,9 +199,26 @@ function listNext(b: Uint8Array, end: number): number {
   return b[i]!;
 }
 
-/** `}}` at `i`, and the line ends there. */
+/**
+ * How a line's end is known: `exact` — the caller found it (the line is `[start, end)`); otherwise the line is read
+ * from its start up to the first `\n` at or after it, or `end` (the block's end), found by the read itself.
+ */
+const read = { exact: true, nl: 0 };
+
+/**
+ * `}}` at `i`, and the line ends there: at `end` when the caller gave the line's end; else at the `\n` after it (one
+ * `\r` before that `\n` is not part of the line, as line-source.ts's `byteLineEnd` has it) or at `end`, whose index goes to
+ * `read.nl`. No `\n` can be inside a line read (no key, value or literal holds one), so what is read up to here is the
+ * same in both cases.
+ */
 function closes(b: Uint8Array, i: number, end: number): boolean {
-  return i + 2 === end && b[i] === 125 && b[i + 1] === 125;
+  if (i + 2 > end || b[i] !== 125 || b[i + 1] !== 125) return false;
+  let j = i + 2;
+  if (read.exact) return j === end;
+  if (j < end && b[j] === 13) j++;
+  if (j < end && b[j] !== 10) return false;
+  read.nl = j;
+  return true;
 }
 
 /** The rest of an `orderBook` line from just after `"name":"` (time `t`), or undefined. */
@@ -285,6 +302,33 @@ function tradeLine(b: Buffer, v: DataView, source: LineRef, i: number, end: numb
  * recordedLineEvent(b, new DataView(b.buffer, b.byteOffset, b.length), ref, 0, b.length)?.kind // 'trade'
  */
 export function recordedLineEvent(bytes: Buffer, view: DataView, source: LineRef, start: number, end: number): ReplayOrderBookDelta | ReplayTrade | undefined {
+  read.exact = true;
+  return lineEvent(bytes, view, source, start, end);
+}
+
+/**
+ * {@link recordedLineEvent} of the line that starts at `start` and ends at the first `\n` from there (or at `limit`,
+ * the end of the bytes the caller holds), found by the read itself: the reader then needs no separate scan for
+ * the line's end. The index of that `\n` (or `limit`) goes to `lineEnd.at` when the line is read; undefined when it
+ * is not (then find its end and read it the general way). What it reads is exactly what {@link recordedLineEvent}
+ * reads from the line; nothing after its `\n` counts.
+ *
+ * @example
+ * const b = Buffer.from('{"t":5,"name":"trade","payload":{"sequence":1,"marketSymbol":"A-B","deltas":[]}}\n{"t":6');
+ * recordedLineFrom(b, new DataView(b.buffer, b.byteOffset, b.length), ref, 0, b.length)?.kind // 'trade'; lineEnd.at: 80
+ */
+export function recordedLineFrom(bytes: Buffer, view: DataView, source: LineRef, start: number, limit: number): ReplayOrderBookDelta | ReplayTrade | undefined {
+  read.exact = false;
+  const e = lineEvent(bytes, view, source, start, limit);
+  if (e !== undefined) lineEnd.at = read.nl;
+  return e;
+}
+
+/** Where the line {@link recordedLineFrom} read last ends (its `\n`, or the limit). */
+export const lineEnd = { at: 0 };
+
+/** {@link recordedLineEvent} or {@link recordedLineFrom}, as `read.exact` says. */
+function lineEvent(bytes: Buffer, view: DataView, source: LineRef, start: number, end: number): ReplayOrderBookDelta | ReplayTrade | undefined {
   if (!has(view, start, end, T)) return undefined;
   const t = int(bytes, view, start + 5, end);
   const i = cur.at;
