@@ -4,7 +4,7 @@
  * only writes a {@link LineParser}.
  */
 import { type LineRef, ReplayFormatError, handleBadLine } from '../../src/sim/driver/replay-error.js';
-import { type NumberedLine, byteLineEnd, lineEnd, readByteBlocks, readLineBlocks } from './line-source.js';
+import { type NumberedLine, byteLineEnd, lineEnd, readByteSpans, readLineBlocks } from './line-source.js';
 import type { MarketDataReader, MarketEvent, ReaderOpenOptions, ReaderSummary } from './reader.js';
 
 /** Events per batch, roughly: a batch is handed out once it reaches this size (or the file ends). */
@@ -31,12 +31,15 @@ export interface ParseSink {
 export interface LineParser {
   line(text: string, ref: LineRef, out: ParseSink): void;
   /**
-   * Optional fast path: read the line `bytes[start, end)` (UTF-8, `view` over the same bytes) where it lies in the
-   * reader's block of bytes, without decoding it. True when it was read (events put into `out`); false when it is
-   * left to {@link line} (given the line decoded), having put nothing into `out` and thrown nothing. What it reads
-   * it must read exactly as `line` would. A parser with it is given the file's lines as bytes.
+   * Optional fast path: read the line that starts at `start` where it lies in the reader's block of bytes (UTF-8,
+   * `view` over the same bytes), without decoding it. The line ends at the first `\n` from `start` on, or at
+   * `limit` (the block's end; a `\r` just before the end is not part of the line): the parser finds that end as it
+   * reads, so the reader does not scan for it first. Answers the index of that `\n` (or `limit`) when it read the
+   * line (events put into `out`); -1 when the line is left to {@link line} (given the line decoded), having put
+   * nothing into `out` and thrown nothing. What it reads it must read exactly as `line` would. A parser with it is
+   * given the file's lines as bytes.
    */
-  bytesAt?(bytes: Buffer, view: DataView, start: number, end: number, ref: LineRef, out: ParseSink): boolean;
+  bytesAt?(bytes: Buffer, view: DataView, start: number, limit: number, ref: LineRef, out: ParseSink): number;
   end?(out: ParseSink): void;
 }
 
@@ -99,14 +102,24 @@ export function lineReader(
           fail(err, ref);
         }
       };
-      /** Parse the non-empty line `bytes[start, end)`: the parser's byte path, else the line decoded the general way. */
-      const parseBytes = (bytes: Buffer, view: DataView, start: number, end: number, line: number): void => {
+      /**
+       * Read the line at `start` of `bytes[0, limit)`: the parser's byte path, else (found its end) the line decoded
+       * the general way if it is not empty. Answers where the line ends (its `\n`, or `limit`).
+       */
+      const parseBytes = (bytes: Buffer, view: DataView, start: number, limit: number, line: number): number => {
         const ref: LineRef = { file, line };
+        let nl = -1;
         try {
-          if (!parser.bytesAt!(bytes, view, start, end, ref, sink)) parser.line(bytes.toString('utf8', start, end), ref, sink);
+          nl = parser.bytesAt!(bytes, view, start, limit, ref, sink);
+          if (nl >= 0) return nl;
+          nl = bytes.indexOf(10, start);
+          if (nl < 0) nl = limit;
+          const end = byteLineEnd(bytes, start, nl);
+          if (end > start) parser.line(bytes.toString('utf8', start, end), ref, sink);
         } catch (err) {
           fail(err, ref);
         }
+        return nl;
       };
       // Batches are handed out as soon as full, even mid-block: fewer events alive at once means cheaper
       // young-generation GC (a batch of 4096 held to the chunk's end doubled the reader's GC time).
@@ -122,21 +135,23 @@ export function lineReader(
           }
         }
       } else if (parser.bytesAt !== undefined) {
-        // The file in order, in blocks of bytes: no object per line but its ref, and no text for the lines the
-        // parser's byte path reads.
-        for await (const { bytes, view, first, count, ends } of readByteBlocks(path, file)) {
+        // The file in order, in spans of bytes: no object per line but its ref, no text for the lines the parser's
+        // byte path reads, and no scan for their ends (the byte path finds a line's end as it reads it).
+        for await (const span of readByteSpans(path, file)) {
+          const { bytes, view, first } = span;
+          const limit = bytes.length;
           let start = 0;
-          for (let k = 0; k < count; k++) {
-            const nl = ends[k]!;
-            const end = byteLineEnd(bytes, start, nl);
-            if (end > start) parseBytes(bytes, view, start, end, first + k);
-            start = nl + 1;
+          let k = 0;
+          while (start < limit) {
+            start = parseBytes(bytes, view, start, limit, first + k) + 1;
+            k++;
             if (batch.length >= BATCH_EVENTS) {
               const out = batch;
               batch = [];
               yield out;
             }
           }
+          span.count = k;
         }
       } else {
         // The file in order, read in blocks of text: no object per line but its ref and its text.

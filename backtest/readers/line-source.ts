@@ -230,8 +230,9 @@ async function* pieceBlocks<B extends { readonly count: number }>(
     for await (const chunk of gzip ? gzipBytes(path, sizes) : plainBytes(path, sizes.read)) {
       for (const piece of cutter.cut(chunk)) {
         const b = block(piece, n + 1);
-        n += b.count;
         yield b;
+        // Counted once the caller is done with the block: a block of bytes may leave its lines to the caller to find.
+        n += b.count;
       }
       if (cutter.tooLong(MAX_LINE_CHARS)) throw new ReplayFormatError({ file, line: n + 1 }, `line longer than ${MAX_LINE_CHARS} characters`);
     }
@@ -301,6 +302,33 @@ export async function* readByteBlocks(path: string, file: string = path, sizes: 
     count = ends.last(count, bytes.length);
     return { bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), first, count, ends: ends.ends };
   });
+}
+
+/**
+ * Consecutive complete lines of a file as bytes, their ends not yet found: the caller finds them (a parser that reads
+ * a line up to its end learns where it ends anyway) and sets `count` to the number of lines before it asks for the
+ * next span, whose first line is numbered after them. The bytes end just after a `\n`, except the file's last line
+ * when it has none. `bytes` and `view` are valid until the next span is asked for.
+ */
+export interface ByteSpan {
+  readonly bytes: Buffer;
+  readonly view: DataView;
+  readonly first: number;
+  count: number;
+}
+
+/**
+ * The lines of `path` as {@link readByteBlocks} reads them, without the scan for their ends: {@link ByteSpan}s.
+ *
+ * @example
+ * for await (const s of readByteSpans('book.jsonl')) {
+ *   let k = 0;
+ *   for (let start = 0; start < s.bytes.length; k++) { const nl = endOf(s.bytes, start); use(s.bytes, start, byteLineEnd(s.bytes, start, nl), s.first + k); start = nl + 1; }
+ *   s.count = k;
+ * }
+ */
+export async function* readByteSpans(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<ByteSpan, void, undefined> {
+  yield* pieceBlocks(path, file, sizes, (bytes, first): ByteSpan => ({ bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), first, count: 0 }));
 }
 
 /** `ends` with room for twice as many lines, the ones it holds kept. */

@@ -199,22 +199,70 @@ function listNext(b: Uint8Array, end: number): number {
   return b[i]!;
 }
 
-/** `}}` at `i`, and the line ends there. */
+/**
+ * How a line's end is known: `exact` — the caller found it (the line is `[start, end)`); otherwise the line is read
+ * from its start up to the first `\n` at or after it, or `end` (the block's end), found by the read itself.
+ */
+const read = { exact: true, nl: 0 };
+
+/**
+ * `}}` at `i`, and the line ends there: at `end` when the caller gave the line's end; else at the `\n` after it (one
+ * `\r` before that `\n` is not part of the line, as line-source.ts's `byteLineEnd` has it) or at `end`, whose index goes to
+ * `read.nl`. No `\n` can be inside a line read (no key, value or literal holds one), so what is read up to here is the
+ * same in both cases.
+ */
 function closes(b: Uint8Array, i: number, end: number): boolean {
-  return i + 2 === end && b[i] === 125 && b[i + 1] === 125;
+  if (i + 2 > end || b[i] !== 125 || b[i + 1] !== 125) return false;
+  let j = i + 2;
+  if (read.exact) return j === end;
+  if (j < end && b[j] === 13) j++;
+  if (j < end && b[j] !== 10) return false;
+  read.nl = j;
+  return true;
 }
+
+/**
+ * The start of a book line of one market, from `,"name":"` to `"sequence":` included (its market symbol and depth
+ * in it), as bytes read and checked before: a line of that market starts the same, so comparing those bytes in 8-byte
+ * words (~10 for a market's usual run) stands for the five checks and the symbol read they passed. Kept for the
+ * first {@link BOOK_RUNS} markets seen (a file interleaves its markets' lines; a cache of one would be replaced on
+ * nearly every line), and never replaced: a market beyond them is read the whole way, as before.
+ */
+interface BookRun {
+  readonly bytes: Literal;
+  readonly marketSymbol: string;
+  readonly depth: 1 | 25 | 500;
+}
+const BOOK_RUNS = 4;
+const bookRuns: BookRun[] = [];
 
 /** The rest of an `orderBook` line from just after `"name":"` (time `t`), or undefined. */
 function bookLine(b: Buffer, v: DataView, source: LineRef, i: number, end: number, t: number): ReplayOrderBookDelta | undefined {
   if (!has(v, i, end, BOOK)) return undefined;
   const marketSymbol = symbolAt(b, i + 38, end);
   if (marketSymbol === undefined || !has(v, cur.at, end, DEPTH)) return undefined;
+  const runStart = i - 9;
   i = cur.at + 10;
   const c = i + 3 <= end ? b[i] : 0; // at least ,"sequence": follows
   const depth = c === 49 ? 1 : c === 50 && b[i + 1] === 53 ? 25 : c === 53 && b[i + 1] === 48 && b[i + 2] === 48 ? 500 : 0;
   i += depth === 1 ? 1 : depth === 25 ? 2 : 3;
   if (depth === 0 || !has(v, i, end, SEQUENCE)) return undefined;
-  const sequence = int(b, v, i + 12, end);
+  if (bookRuns.length < BOOK_RUNS) keepRun(b, runStart, i + 12, marketSymbol, depth);
+  return bookRest(b, v, source, i + 12, end, t, marketSymbol, depth);
+}
+
+/** Keep the checked start of a book line `b[from, to)` as a {@link BookRun}, unless one holds it already. */
+function keepRun(b: Buffer, from: number, to: number, marketSymbol: string, depth: 1 | 25 | 500): void {
+  const text = b.toString('latin1', from, to);
+  // A literal is printable ASCII; a symbol may hold DEL (0x7f), which the run then leaves to the whole way.
+  if (!/^[\x20-\x7e]+$/.test(text)) return;
+  for (const r of bookRuns) if (r.bytes.text === text) return;
+  bookRuns.push({ bytes: new Literal(text), marketSymbol, depth });
+}
+
+/** A book line from its sequence at `i` (market and depth read before it), or undefined. */
+function bookRest(b: Buffer, v: DataView, source: LineRef, i: number, end: number, t: number, marketSymbol: string, depth: 1 | 25 | 500): ReplayOrderBookDelta | undefined {
+  const sequence = int(b, v, i, end);
   if (sequence < 0 || !has(v, cur.at, end, BIDS)) return undefined;
   const bidDeltas = levels(b, v, cur.at + 14, end);
   if (bidDeltas === undefined || !has(v, cur.at, end, ASKS)) return undefined;
@@ -285,10 +333,43 @@ function tradeLine(b: Buffer, v: DataView, source: LineRef, i: number, end: numb
  * recordedLineEvent(b, new DataView(b.buffer, b.byteOffset, b.length), ref, 0, b.length)?.kind // 'trade'
  */
 export function recordedLineEvent(bytes: Buffer, view: DataView, source: LineRef, start: number, end: number): ReplayOrderBookDelta | ReplayTrade | undefined {
+  read.exact = true;
+  return lineEvent(bytes, view, source, start, end);
+}
+
+/**
+ * {@link recordedLineEvent} of the line that starts at `start` and ends at the first `\n` from there (or at `limit`,
+ * the end of the bytes the caller holds), found by the read itself: the reader then needs no separate scan for
+ * the line's end. The index of that `\n` (or `limit`) goes to `lineEnd.at` when the line is read; undefined when it
+ * is not (then find its end and read it the general way). What it reads is exactly what {@link recordedLineEvent}
+ * reads from the line; nothing after its `\n` counts.
+ *
+ * @example
+ * const b = Buffer.from('{"t":5,"name":"trade","payload":{"sequence":1,"marketSymbol":"A-B","deltas":[]}}\n{"t":6');
+ * recordedLineFrom(b, new DataView(b.buffer, b.byteOffset, b.length), ref, 0, b.length)?.kind // 'trade'; lineEnd.at: 80
+ */
+export function recordedLineFrom(bytes: Buffer, view: DataView, source: LineRef, start: number, limit: number): ReplayOrderBookDelta | ReplayTrade | undefined {
+  read.exact = false;
+  const e = lineEvent(bytes, view, source, start, limit);
+  if (e !== undefined) lineEnd.at = read.nl;
+  return e;
+}
+
+/** Where the line {@link recordedLineFrom} read last ends (its `\n`, or the limit). */
+export const lineEnd = { at: 0 };
+
+/** {@link recordedLineEvent} or {@link recordedLineFrom}, as `read.exact` says. */
+function lineEvent(bytes: Buffer, view: DataView, source: LineRef, start: number, end: number): ReplayOrderBookDelta | ReplayTrade | undefined {
   if (!has(view, start, end, T)) return undefined;
   const t = int(bytes, view, start + 5, end);
   const i = cur.at;
-  if (t < 0 || !has(view, i, end, NAME) || i + 9 >= end) return undefined;
+  if (t < 0) return undefined;
+  // A book line of a market read before: its start as checked then (see BookRun).
+  for (let k = 0; k < bookRuns.length; k++) {
+    const r = bookRuns[k]!;
+    if (has(view, i, end, r.bytes)) return bookRest(bytes, view, source, i + r.bytes.length, end, t, r.marketSymbol, r.depth);
+  }
+  if (!has(view, i, end, NAME) || i + 9 >= end) return undefined;
   const c = bytes[i + 9];
   return c === 111 ? bookLine(bytes, view, source, i + 9, end, t) : c === 116 ? tradeLine(bytes, view, source, i + 9, end, t) : undefined;
 }

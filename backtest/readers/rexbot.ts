@@ -33,7 +33,7 @@ import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-err
 import { type LineParser, type ParseSink, UnreadableFileError, lineReader } from './line-reader.js';
 import type { MarketDataReader, ReaderFactory, ReaderOpenOptions } from './reader.js';
 import { MARKET_MESSAGES, emitMessage, snapshotEvent } from './stream-events.js';
-import { recordedLineEvent } from './recording-lines.js';
+import { lineEnd, recordedLineFrom } from './recording-lines.js';
 
 const ORDERBOOK_SNAPSHOT_RE = /^\/markets\/([^/?]+)\/orderbook(?:\?|$)/i;
 const SNAPSHOT_KIND_RE = /^\/(?:markets\/[^/?]+\/)?([a-z-]+)/i;
@@ -58,15 +58,15 @@ class RecordingParser implements LineParser {
 
   /**
    * The hot lines, `orderBook` and `trade` messages in the recorder's canonical form, read from the bytes where they
-   * lie in the block, without decoding them or JSON.parse (recording-lines.ts). Anything else answers false and
+   * lie in the block, without decoding them or JSON.parse (recording-lines.ts). Anything else answers -1 and
    * goes to {@link line}, the general way, which also writes every error.
    */
-  bytesAt(bytes: Buffer, view: DataView, start: number, end: number, ref: LineRef, out: ParseSink): boolean {
-    if (!this.#header) return false;
-    const e = recordedLineEvent(bytes, view, ref, start, end);
-    if (e === undefined) return false;
+  bytesAt(bytes: Buffer, view: DataView, start: number, limit: number, ref: LineRef, out: ParseSink): number {
+    if (!this.#header) return -1;
+    const e = recordedLineFrom(bytes, view, ref, start, limit);
+    if (e === undefined) return -1;
     out.event(e);
-    return true;
+    return lineEnd.at;
   }
 
   line(text: string, ref: LineRef, out: ParseSink): void {

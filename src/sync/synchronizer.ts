@@ -181,7 +181,8 @@ export class Synchronizer<S, M extends { readonly sequence: number }> {
       return;
     }
     if (seq === current + 1) {
-      if (this.#applyOne(message)) this.#drainLive();
+      // Nothing queued and no reorder timer (the usual message): #drainLive would find nothing to do.
+      if (this.#applyOne(message) && (this.#queue.length > 0 || this.#timer !== undefined)) this.#drainLive();
       return;
     }
     const window = this.#opts.reorderWindowMs ?? 0;

@@ -2,7 +2,7 @@ import { readFileSync, truncateSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lineReader } from '../../../backtest/readers/line-reader.js';
-import { type NumberedLine, type ReadSizes, byteLineEnd, readByteBlocks, readLineChunks } from '../../../backtest/readers/line-source.js';
+import { type NumberedLine, type ReadSizes, byteLineEnd, readByteBlocks, readByteSpans, readLineChunks } from '../../../backtest/readers/line-source.js';
 import { openRexbotRecording, recordingParser } from '../../../backtest/readers/rexbot.js';
 import type { MarketEvent, ReaderOpenOptions } from '../../../backtest/readers/index.js';
 import { Prng } from '../../sync/prng.js';
@@ -31,6 +31,24 @@ async function* decodedLines(path: string, sizes?: ReadSizes): AsyncGenerator<Nu
       out.push({ text: bytes.toString('utf8', start, byteLineEnd(bytes, start, nl)), line: first + k });
       start = nl + 1;
     }
+    yield out;
+  }
+}
+
+/** The lines of byte spans, their ends found by the caller (as the line reader's byte path finds them). */
+async function* spanLines(path: string, sizes?: ReadSizes): AsyncGenerator<NumberedLine[], void, undefined> {
+  for await (const span of readByteSpans(path, path, sizes)) {
+    const { bytes, view, first } = span;
+    expect([view.byteLength, view.getUint8(0)]).toEqual([bytes.length, bytes[0]]);
+    const out: NumberedLine[] = [];
+    let k = 0;
+    for (let start = 0; start < bytes.length; k++) {
+      let nl = bytes.indexOf(10, start);
+      if (nl < 0) nl = bytes.length;
+      out.push({ text: bytes.toString('utf8', start, byteLineEnd(bytes, start, nl)), line: first + k });
+      start = nl + 1;
+    }
+    span.count = k;
     yield out;
   }
 }
@@ -67,6 +85,7 @@ describe('line source (blocks of lines decoded per piece)', () => {
         expect(want.error).toBeUndefined();
         for (const sizes of SIZES) expect(await collect(readLineChunks(path, path, sizes)), `${k} ${name} ${JSON.stringify(sizes)}`).toEqual(want);
         for (const sizes of SIZES) expect(await collect(decodedLines(path, sizes)), `bytes ${k} ${name} ${JSON.stringify(sizes)}`).toEqual(want);
+        for (const sizes of SIZES) expect(await collect(spanLines(path, sizes)), `spans ${k} ${name} ${JSON.stringify(sizes)}`).toEqual(want);
       }
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordedLineEvent } from '../../../backtest/readers/recording-lines.js';
+import { lineEnd, recordedLineEvent, recordedLineFrom } from '../../../backtest/readers/recording-lines.js';
 import { recordingParser } from '../../../backtest/readers/rexbot.js';
 import { eventsOfMessage } from '../../../backtest/readers/stream-events.js';
 import { decodeStreamMessage } from '../../../src/bittrex/hub/messages.js';
@@ -47,13 +47,22 @@ function fast(text: string | Buffer): string | undefined {
   const end = start + line.length;
   const shown = line.toString('utf8');
   expect(readAt(block, start, end), shown).toBe(alone);
+  // Read from its start, finding its own end: the same, ending at its `\n` in the block (after a `\r` if one
+  // follows), or at the end of the bytes given when it is alone.
+  const nl = after[0] === 13 ? end + 1 : end;
+  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+  const from = (bytes: Buffer, v: DataView, at: number, limit: number) => {
+    const e = recordedLineFrom(bytes, v, ref, at, limit);
+    return e === undefined ? undefined : `ok ${JSON.stringify(e)} ${lineEnd.at}`;
+  };
+  expect(from(block, view, start, block.length), shown).toBe(alone === undefined ? undefined : `${alone} ${nl}`);
+  expect(from(line, new DataView(line.buffer, line.byteOffset, line.byteLength), 0, line.length), shown).toBe(alone === undefined ? undefined : `${alone} ${line.length}`);
   // The parser's fast path (after its header line) reads the same, and says so exactly when it read it.
   const parser = recordingParser();
   parser.line(HEADER_LINE, { file: 'r.jsonl', line: 1 }, { event() {}, ignore() {} });
   const got: unknown[] = [];
-  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-  const read = parser.bytesAt!(block, view, start, end, ref, { event: (x) => void got.push(x), ignore: () => got.push('ignored') });
-  expect([read, read ? `ok ${JSON.stringify(got[0])}` : got.length], shown).toEqual([alone !== undefined, alone ?? 0]);
+  const read = parser.bytesAt!(block, view, start, block.length, ref, { event: (x) => void got.push(x), ignore: () => got.push('ignored') });
+  expect([read, read >= 0 ? `ok ${JSON.stringify(got[0])}` : got.length], shown).toEqual([alone !== undefined ? nl : -1, alone ?? 0]);
   return alone;
 }
 
