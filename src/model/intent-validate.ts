@@ -8,7 +8,7 @@
  * Only shape is checked: market rules (precision, minimum size, dust) stay with the risk engine, which knows the
  * market, and order-type combinations (a LIMIT without a limit) with the planner and the exchange.
  */
-import { isDecimal } from '../core/decimal.js';
+import { isDecimal, ZERO } from '../core/decimal.js';
 import { ORDER_DIRECTIONS, ORDER_TYPES, TIME_IN_FORCES } from './enums.js';
 import type { Intent } from './intent.js';
 
@@ -54,7 +54,7 @@ function decimal(o: Rec, k: string, at: string, opts: { optional?: boolean; sign
   if (v === undefined && opts.optional) return;
   if (!isDecimal(v) || !v.isFinite()) throw new Invalid(`${at}${k}`, `must be a finite Decimal (dec('…')), got ${show(v)}`);
   const sign = opts.sign ?? 'positive';
-  if (sign === 'positive' && !v.gt(0)) throw new Invalid(`${at}${k}`, `must be greater than zero, got ${v.toString()}`);
+  if (sign === 'positive' && !v.gt(ZERO)) throw new Invalid(`${at}${k}`, `must be greater than zero, got ${v.toString()}`);
   if (sign === 'nonNegative' && v.isNegative()) throw new Invalid(`${at}${k}`, `must not be negative, got ${v.toString()}`);
 }
 
@@ -67,15 +67,27 @@ function orderSpec(v: unknown, at: string): void {
   for (const k of ['quantity', 'ceiling', 'limit']) decimal(o, k, at, { optional: true });
 }
 
+/** A finite Decimal greater than zero: what {@link decimal} accepts by default, asked without building its messages. */
+function positiveDecimal(v: unknown): boolean {
+  // isPositive is the sign alone (true for +0): a finite non-zero value with it is > 0, as v.gt(0) says.
+  return isDecimal(v) && v.isFinite() && v.isPositive() && !v.isZero();
+}
+
 function quotes(o: Rec, side: 'bids' | 'asks'): void {
   const list = o[side];
   if (!Array.isArray(list)) throw new Invalid(side, `must be an array of { rate, quantity }, got ${show(list)}`);
-  list.forEach((q, i) => {
+  for (let i = 0; i < list.length; i++) {
+    if (!(i in list)) continue; // a hole, skipped as forEach did
+    const q: unknown = list[i];
+    // Every quote a strategy emits is valid: those pass here without their field paths being formatted (several
+    // quotes per requote, and a requote can come every few events); only an invalid one goes through the checks
+    // that name its problem.
+    if (typeof q === 'object' && q !== null && !Array.isArray(q) && positiveDecimal((q as Rec).rate) && positiveDecimal((q as Rec).quantity)) continue;
     const at = `${side}[${i}].`;
     const r = record(q, `${side}[${i}]`);
     decimal(r, 'rate', at);
     decimal(r, 'quantity', at);
-  });
+  }
 }
 
 function check(v: unknown): void {

@@ -12,6 +12,8 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { Intent } from '../model/intent.js';
 
+const SETTLED: Promise<void> = Promise.resolve();
+
 const keyOf = (strategy: string, intentKey: string): string => `${strategy}\u0000${intentKey}`;
 
 /**
@@ -86,11 +88,14 @@ export class DeferredIntents {
 
   /** Something changed for (strategy, intentKey): resubmit its held intent once the current change is applied. */
   kick(strategy: string, intentKey: string): void {
+    // Every change of every followed order kicks its key, and mostly nothing is held: no key text to build then.
+    if (this.#held.size === 0) return;
     const k = keyOf(strategy, intentKey);
     if (this.#stopped || !this.#held.has(k) || this.#kicks.has(k)) return;
     this.#kicks.add(k);
-    // A microtask, so the tracker finishes applying the change before the planner reads it.
-    queueMicrotask(() => {
+    // A microtask, so the tracker finishes applying the change before the planner reads it: a promise job rather
+    // than queueMicrotask, the same place in the microtask queue without the AsyncResource Node wraps it in.
+    void SETTLED.then(() => {
       this.#kicks.delete(k);
       const d = this.#held.get(k);
       if (!d || this.#stopped) return;

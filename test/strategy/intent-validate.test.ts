@@ -48,4 +48,41 @@ describe('intentProblem', () => {
       expect(p?.problem).toMatch(problem);
     }
   });
+
+  it('judges quotes as the field-by-field checks do (random ladders, valid and not)', () => {
+    // The reference: each quote's rate, then its quantity, checked with the general rules and their messages.
+    const reference = (side: string, list: unknown[]): { field: string; problem: RegExp } | undefined => {
+      for (let i = 0; i < list.length; i++) {
+        const q = list[i] as Record<string, unknown> | null;
+        if (typeof q !== 'object' || q === null || Array.isArray(q)) return { field: `${side}[${i}]`, problem: /must be an object/ };
+        for (const k of ['rate', 'quantity']) {
+          const v = q[k];
+          if (!(v instanceof Decimal) || !v.isFinite()) return { field: `${side}[${i}].${k}`, problem: /must be a finite Decimal/ };
+          if (!v.gt(0)) return { field: `${side}[${i}].${k}`, problem: /greater than zero/ };
+        }
+      }
+      return undefined;
+    };
+    const values: unknown[] = [dec('1'), dec('0.00000001'), dec('30000.5'), dec('0'), dec('-0'), dec('-1'), new Decimal(NaN), new Decimal(Infinity), 1, '1', undefined, null];
+    let seed = 7; // mulberry32: a seeded sequence, the same at every run
+    const rnd = (n: number): number => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+    };
+    const quote = (): unknown => (rnd(10) === 0 ? [null, [], 'q'][rnd(3)] : { rate: values[rnd(rnd(2) === 0 ? 3 : values.length)], quantity: values[rnd(rnd(2) === 0 ? 3 : values.length)] });
+    let invalid = 0;
+    for (let n = 0; n < 2000; n++) {
+      const bids = Array.from({ length: rnd(4) }, quote);
+      const asks = Array.from({ length: rnd(4) }, quote);
+      const want = reference('bids', bids) ?? reference('asks', asks);
+      const got = intentProblem({ kind: 'quotes', key: 'k', marketSymbol: 'BTC-USD', bids, asks });
+      if (want) invalid++;
+      expect(got?.field, JSON.stringify({ bids, asks })).toBe(want?.field);
+      if (want) expect(got?.problem).toMatch(want.problem);
+    }
+    expect(invalid).toBeGreaterThan(200);
+    expect(invalid).toBeLessThan(1800);
+  });
 });

@@ -18,7 +18,18 @@ export const submitRateCheck: RiskCheck = {
   name: 'submit-rate',
   check(_order, ctx, config) {
     const { maxOrders, windowMs } = config.submitRate;
-    if (ctx.approvalsInWindow < maxOrders) return [];
-    return [reason('SUBMIT_RATE', `${ctx.approvalsInWindow} orders approved in the last ${windowMs} ms, the limit is ${maxOrders}`)];
+    const count = ctx.approvalsInWindow;
+    if (count < maxOrders) return [];
+    return [reason('SUBMIT_RATE', message(count, windowMs, maxOrders))];
   },
 };
+
+/** The last denial's message: a strategy over the rate is denied at every requote, with the same three numbers. */
+let last = { count: -1, windowMs: -1, maxOrders: -1, text: '' };
+
+function message(count: number, windowMs: number, maxOrders: number): string {
+  if (last.count !== count || last.windowMs !== windowMs || last.maxOrders !== maxOrders) {
+    last = { count, windowMs, maxOrders, text: `${count} orders approved in the last ${windowMs} ms, the limit is ${maxOrders}` };
+  }
+  return last.text;
+}
