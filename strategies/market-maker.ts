@@ -174,8 +174,9 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): O
   const precision = ctx.marketInfo(market)?.precision;
   const ladder = ladderFor(p, precision);
   let book: ReadonlyOrderBook | undefined;
+  let fills = 0;
   // Requote when the book moves or when one of our orders fills (the position, hence the skew, changed).
-  const triggers$ = merge(ctx.book$(market).pipe(tap((b) => (book = b))), ctx.fills$(market));
+  const triggers$ = merge(ctx.book$(market).pipe(tap((b) => (book = b))), ctx.fills$(market).pipe(tap(() => fills++)));
   return triggers$.pipe(
     // Throttle on the strategy's scheduler: virtual time in tests and backtests, wall time live.
     p.throttleMs > 0 ? throttleTime(p.throttleMs, ctx.scheduler, { leading: true, trailing: true }) : identity,
@@ -190,11 +191,14 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): O
       return {
         bids: bids.filter((q) => q.rate.lt(ask)),
         asks: asks.filter((q) => q.rate.gt(bid)),
+        fills,
       };
     }),
-    filter((l): l is { bids: Quote[]; asks: Quote[] } => l !== undefined),
-    // Nothing changed (e.g. a book update deep in the book): say nothing.
-    distinctUntilChanged((a, b) => sameQuotes(a.bids, b.bids) && sameQuotes(a.asks, b.asks)),
+    filter((l): l is { bids: Quote[]; asks: Quote[]; fills: number } => l !== undefined),
+    // Nothing changed (e.g. a book update deep in the book): say nothing. But after a fill say the ladder again
+    // even when it came out the same (a bid and an ask filled in one throttle window, the market still): the
+    // order manager places what a wish lacks when it gets one, and the filled levels are gone.
+    distinctUntilChanged((a, b) => a.fills === b.fills && sameQuotes(a.bids, b.bids) && sameQuotes(a.asks, b.asks)),
     // One key per market: each new ladder REPLACES the previous wish for that market.
     map((l): Intent => ({ kind: 'quotes', key: `mm:${market}`, marketSymbol: market, bids: l.bids, asks: l.asks })),
   );

@@ -83,6 +83,30 @@ describe('market-maker example', () => {
     expect(h.take()).toHaveLength(1);
   });
 
+  it('says its ladder again after a fill even when the ladder did not change, so the filled level is placed again', async () => {
+    // A bid and an ask both fill (net position unchanged) in a market that does not move: the ladder is the same,
+    // but two of its orders are gone. The order manager places only what a wish lacks when it gets one, so the
+    // strategy must say it again, or it would quote half a ladder until the market moves.
+    const h = await maker({ spread: '0.02', levels: 1, throttleMs: 1000 });
+    h.setBook(M, [['100', '1']], [['102', '1']]);
+    const [first] = h.take() as QuotesIntent[];
+    await h.advance(100);
+    // Both fills inside the window the ladder opened: the throttle hands on only the state after both, at the
+    // window's end, with the position as it was.
+    h.fill({ intentKey: 'mm:BTC-USD', direction: 'BUY', quantity: '0.01', rate: first!.bids[0]!.rate });
+    h.fill({ intentKey: 'mm:BTC-USD', direction: 'SELL', quantity: '0.01', rate: first!.asks[0]!.rate });
+    await h.advance(1000);
+    const again = h.take() as QuotesIntent[];
+    expect(again.length).toBeGreaterThan(0);
+    expect(rates(again.at(-1)!.bids)).toEqual(rates(first!.bids));
+    expect(rates(again.at(-1)!.asks)).toEqual(rates(first!.asks));
+    // A book change that leaves the ladder as it was still says nothing.
+    await h.advance(2000);
+    h.setBook(M, [['100', '5']], [['102', '3']]);
+    await h.advance(1000);
+    expect(h.take()).toEqual([]);
+  });
+
   it('never crosses the book when skewed hard on a tight book', async () => {
     const h = await maker({ spread: '0.002', levels: 1, skew: '0.01', maxPosition: '1', throttleMs: 0 });
     h.setPosition(M, '0.9'); // center ≈ mid × 0.991: the ask would sit below the best bid
