@@ -74,3 +74,11 @@ export async function isHubAuthenticated(
     return false;
   }
 }
+
+/**
+ * Whether a renewal finds the authentication lapsed (the server has then cancelled the private subscriptions):
+ * by our clock within {@link AUTH_EXPIRY_MARGIN_MS} of its end `expiresAt`, else by the server's own answer.
+ */
+export async function hubAuthLapsed(now: number, expiresAt: number, invoke: HubInvoke, connectionLost: () => boolean): Promise<boolean> {
+  return now >= expiresAt - AUTH_EXPIRY_MARGIN_MS || !(await isHubAuthenticated(invoke, connectionLost));
+}

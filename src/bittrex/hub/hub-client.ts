@@ -12,9 +12,7 @@ import { BehaviorSubject, Subject, filter, type Observable } from 'rxjs';
 import { type Clock, systemClock } from '../../core/clock.js';
 import { RexbotError } from '../../core/errors.js';
 import { HEARTBEAT_INTERVAL_MS, HeartbeatWatchdog } from './heartbeat-watchdog.js';
-import {
-  authenticateHub, AUTH_EXPIRY_MARGIN_MS, AUTH_LIFETIME_MS, DEFAULT_AUTH_RENEW_AFTER_MS, isHubAuthenticated,
-} from './hub-auth.js';
+import { authenticateHub, AUTH_LIFETIME_MS, DEFAULT_AUTH_RENEW_AFTER_MS, hubAuthLapsed } from './hub-auth.js';
 import type {
   HubClient, HubClientOptions, HubClientStats, HubLifecycleEvent, HubLogger, HubMessage, HubStatus,
 } from './hub-client-types.js';
@@ -362,29 +360,29 @@ class HubClientImpl implements HubClient {
     try {
       // Lapsed means the server has cancelled the private subscriptions (seed section 5): they must be made
       // again, and the streams missed messages meanwhile.
-      const lapsed =
-        this.#clock.now() >= conn.authExpiresAt - AUTH_EXPIRY_MARGIN_MS ||
-        !(await isHubAuthenticated((m, ...a) => this.#invoke(conn, m, ...a), () => conn.isLost));
+      const invoke = (m: string, ...a: unknown[]) => this.#invoke(conn, m, ...a);
+      const lapsed = await hubAuthLapsed(this.#clock.now(), conn.authExpiresAt, invoke, () => conn.isLost);
       await this.#authenticate(conn, true);
       this.#log.debug({ epoch: conn.epoch, trigger, lapsed }, 'hub authentication renewed');
       const priv = [...this.#wanted].filter(isPrivateChannel);
-      if (!lapsed && priv.length > 0) {
-        // The server can still end authentication between its answer to IsAuthenticated and our Authenticate;
-        // its private subscriptions are then gone, and every later check finds us authenticated: the streams
-        // would stay silent for good. Subscribing again costs one call per renewal; the streams find what they
-        // missed meanwhile by the gap in sequence. A refusal here is no reason to forget a channel.
-        for (const r of await this.#subscribeOn(conn, priv)) {
+      if (priv.length === 0) return;
+      // Subscribed again even when not lapsed: the server can end authentication between its answer to
+      // IsAuthenticated and our Authenticate, and every later check then finds us authenticated, so the streams
+      // would stay silent for good. That costs one call per renewal; the streams find what they missed by the gap
+      // in sequence, and a refusal then is no reason to forget a channel (only a lapse settles the answers).
+      if (lapsed) conn.holdChannels(priv);
+      const results = await this.#subscribeOn(conn, priv);
+      if (!lapsed) {
+        for (const r of results) {
           if (!r.success) this.#log.debug({ channel: r.channel, errorCode: r.error.errorCode }, 'hub renewal: Subscribe refused');
         }
-      } else if (priv.length > 0) {
-        conn.holdChannels(priv);
-        this.#settle(await this.#subscribeOn(conn, priv));
-        const channels = priv.filter((c) => this.#wanted.has(c));
-        const at = this.#clock.now();
-        this.#lifecycle.next({ type: 'resubscribed', epoch: conn.epoch, channels, reason: 'auth-lapsed', at });
-        // The streams resync now: what arrived meanwhile is the first of the new subscription, in order.
-        conn.release<HubMessage>((m) => this.#messages.next(m));
+        return;
       }
+      this.#settle(results);
+      const channels = priv.filter((c) => this.#wanted.has(c));
+      this.#lifecycle.next({ type: 'resubscribed', epoch: conn.epoch, channels, reason: 'auth-lapsed', at: this.#clock.now() });
+      // The streams resync now: what arrived meanwhile is the first of the new subscription, in order.
+      conn.release<HubMessage>((m) => this.#messages.next(m));
     } catch (e) {
       conn.release(); // dropped: the connection is given up below, and a new one resyncs every stream
       if (conn.isLost) return; // the loss is already reported and a reconnect under way
