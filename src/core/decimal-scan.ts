@@ -4,7 +4,7 @@
  * {@link digitRun} (a run of digits, four at a time) and {@link scanPlainAt} (the wire's plain decimal form, read
  * as {@link scanPlain} reads the same characters).
  */
-import { scanned } from './decimal.js';
+import { scanned, scannedExponent } from './decimal.js';
 
 /** Where the last {@link digitRun} or {@link scanPlainAt} stopped (a small integer field: stored in place). */
 export const scanEnd = { at: 0 };
@@ -103,11 +103,6 @@ export function scanPlainAt(bytes: Uint8Array, i: number, end: number): number {
   long = n > 15;
   scanned.v = vLast;
   scanned.n = nLast;
-  if (first < 0) {
-    scanned.e = 0;
-    return i;
-  }
-  const point = dot < 0 ? i : dot;
-  scanned.e = first < point ? point - first - 1 : point - first;
+  scannedExponent(first, dot < 0 ? i : dot);
   return i;
 }

@@ -139,13 +139,16 @@ export function scanPlain(text: string, start: number, end: number): number {
   }
   scanned.v = vLast;
   scanned.n = nLast;
-  if (first < 0) {
-    scanned.e = 0;
-    return SCANNED;
-  }
-  const point = dot < 0 ? end : dot;
-  scanned.e = first < point ? point - first - 1 : point - first;
+  scannedExponent(first, dot < 0 ? end : dot);
   return SCANNED;
+}
+
+/**
+ * Set `scanned.e` for a scanned value whose first significant digit is at index `first` (-1: none, the value is
+ * zero) and whose decimal point is at `point` (its end when it has none). Shared by the text and byte scanners.
+ */
+export function scannedExponent(first: number, point: number): void {
+  scanned.e = first < 0 ? 0 : first < point ? point - first - 1 : point - first;
 }
 
 /**
