@@ -88,15 +88,7 @@ function bucketKey(length: number, first: string): string {
 }
 
 function split(path: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  for (let i = 0; i <= path.length; i++) {
-    if (i === path.length || path.charCodeAt(i) === 47 /* '/' */) {
-      if (i > start) out.push(path.slice(start, i));
-      start = i + 1;
-    }
-  }
-  return out;
+  return path.split('/').filter((s) => s.length > 0);
 }
 
 /** True when `segs` fit the route: literals equal, parameters percent-decodable. */
