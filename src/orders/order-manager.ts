@@ -12,10 +12,11 @@
  * Intents of one key never race: a quote ladder or target position that arrives while the key still has
  * unanswered requests is held (the latest one wins) and planned again as soon as the key's state changes.
  */
-import { filter, type Observable, Subject, type Subscription } from 'rxjs';
+import { filter, type Observable, type Subscription } from 'rxjs';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Decimal } from '../core/decimal.js';
+import { Multicast } from '../core/multicast.js';
 import { dadd, dhalf } from '../core/decimal-fast.js';
 import type { Intent } from '../model/intent.js';
 import type { PendingOrder } from '../risk/order-reserve.js';
@@ -70,7 +71,11 @@ export class OrderManager {
   readonly #log: Logger;
   readonly #policy: RetryPolicy;
   readonly #newId: () => string;
-  readonly #events = new Subject<OrderEvent>();
+  /**
+   * A Multicast rather than a Subject: an event for every request, answer and denial (a market maker meeting the
+   * submit-rate brake is denied several times a second), each of which a Subject wraps in an errorContext closure.
+   */
+  readonly #events = new Multicast<OrderEvent>();
   readonly #registry = new InFlightRegistry();
   readonly #tracker: OrderTracker;
   readonly #requests: OrderRequests;
@@ -86,7 +91,7 @@ export class OrderManager {
   #closed = false;
 
   /** Every event of every strategy. */
-  readonly events$: Observable<OrderEvent> = this.#events.asObservable();
+  readonly events$: Observable<OrderEvent> = this.#events.observable;
 
   constructor(deps: OrderManagerDeps) {
     this.#d = deps;

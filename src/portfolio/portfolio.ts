@@ -218,20 +218,31 @@ export class Portfolio {
 
   /** {@link Portfolio.valueEquity}, noting in `seen` the mark read for each position, in order. */
   #value(marks: Marks, strategy: string | undefined, seen: (Decimal | undefined)[] | undefined): EquityValuation {
-    const v = { stale: new Set<string>(), unvalued: new Set<string>() };
+    // The risk engine values at every order it evaluates, mostly one position in the reporting currency with
+    // nothing stale: a plain loop (no generator of #select) and the sets only made for a position that needs them.
+    let v: { stale: Set<string>; unvalued: Set<string> } | undefined;
     let sum = ZERO;
-    for (const p of this.#select(strategy)) {
+    for (const p of this.#positions.values()) {
+      if (strategy !== undefined && p.strategy !== strategy) continue;
       let mark = marks(p.marketSymbol);
       seen?.push(mark);
       if (!mark) {
         // An open position without a mark is valued at its last fill rate: stale, like a missing conversion.
+        v ??= { stale: new Set<string>(), unvalued: new Set<string>() };
         if (!p.quantity.isZero()) v.stale.add(baseOf(p.marketSymbol));
         mark = p.lastRate;
       }
-      const c = this.#convert(dadd(p.realizedPnl, p.unrealizedPnl(mark)), p.quoteCurrency, marks, v);
+      const pnl = dadd(p.realizedPnl, p.unrealizedPnl(mark));
+      // In the reporting currency (or zero) an amount is its own value: #convert would return it untouched.
+      if (p.quoteCurrency === this.#quote || pnl.isZero()) {
+        sum = dadd(sum, pnl);
+        continue;
+      }
+      v ??= { stale: new Set<string>(), unvalued: new Set<string>() };
+      const c = this.#convert(pnl, p.quoteCurrency, marks, v);
       if (c) sum = dadd(sum, c);
     }
-    return { equity: sum, stale: [...v.stale].sort(), unvalued: [...v.unvalued].sort() };
+    return v ? { equity: sum, stale: [...v.stale].sort(), unvalued: [...v.unvalued].sort() } : { equity: sum, stale: [], unvalued: [] };
   }
 
   /**

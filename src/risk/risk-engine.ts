@@ -123,6 +123,8 @@ export class RiskEngine {
   readonly #checkCtx: CheckContext;
   readonly #marks: Marks;
   readonly #state$: BehaviorSubject<TradingStateChange>;
+  /** `#state$.value.state`, kept beside it: every evaluation asks (the trading-state check), a field is cheaper. */
+  #state: TradingState = 'ACTIVE';
   readonly #timer: TimerHandle;
   #cause: Cause | undefined;
   readonly #approvals: ApprovalWindow;
@@ -203,7 +205,7 @@ export class RiskEngine {
 
   /** The current trading state. */
   get state(): TradingState {
-    return this.#state$.value.state;
+    return this.#state;
   }
 
   /** Why the engine is in its current state. */
@@ -227,13 +229,16 @@ export class RiskEngine {
     this.#memoOrder = undefined;
     this.#memoEstimate = undefined;
     let current = order;
-    const reasons: RiskReason[] = [];
-    for (const check of this.#checks) {
+    // Made at the first reason: most evaluations find none.
+    let reasons: RiskReason[] | undefined;
+    const checks = this.#checks;
+    for (let c = 0; c < checks.length; c++) {
+      const check = checks[c]!;
       let result;
       try {
         result = check.check(current, this.#checkCtx, this.#config);
       } catch (err) {
-        reasons.push({ code: 'RISK_CHECK_ERROR', message: `${check.name}: ${(err as Error)?.message ?? String(err)}` });
+        (reasons ??= []).push({ code: 'RISK_CHECK_ERROR', message: `${check.name}: ${(err as Error)?.message ?? String(err)}` });
         continue;
       }
       // Nearly every check answers no reason: nothing to copy then (a spread call per check otherwise).
@@ -242,10 +247,13 @@ export class RiskEngine {
         current = result.order;
         found = result.reasons;
       } else found = result;
-      if (found !== undefined) for (let i = 0; i < found.length; i++) reasons.push(found[i]!);
+      if (found !== undefined && found.length > 0) {
+        reasons ??= [];
+        for (let i = 0; i < found.length; i++) reasons.push(found[i]!);
+      }
     }
     this.#stats.evaluated++;
-    if (reasons.length > 0) {
+    if (reasons !== undefined) {
       this.#stats.denied++;
       for (const r of reasons) {
         this.#stats.denialsByReason[r.code] = (this.#stats.denialsByReason[r.code] ?? 0) + 1;
@@ -381,6 +389,7 @@ export class RiskEngine {
     const current = this.#state$.value;
     if (this.#closed || (current.state === state && current.reason === reason)) return;
     this.#stateGauge?.set(SEVERITY[state]);
+    this.#state = state;
     this.#state$.next({ state, reason, at: this.#ctx.clock.now() });
   }
 }

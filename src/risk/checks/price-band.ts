@@ -58,7 +58,9 @@ export const priceBandCheck: RiskCheck = {
       rate = estimate.worstRate;
     }
     if (!rate) return [];
-    const diff = dsub(rate, mid).abs();
+    // |rate − mid| as the difference taken the right way round: no second Decimal for abs() (the rounding mode is
+    // symmetric, so mid − rate is exactly −(rate − mid)).
+    const diff = dcmp(rate, mid) >= 0 ? dsub(rate, mid) : dsub(mid, rate);
     if (surelyWithin(diff, mid, band)) return [];
     const distance = diff.div(mid);
     if (distance.lte(band)) return [];
