@@ -61,6 +61,37 @@ describe('ReactionWatch', () => {
   });
 });
 
+describe('ReactionWatch: what it changes in the process', () => {
+  it('puts its wrappers in front of queueMicrotask and process.nextTick only while enabled, and gives the originals back', async () => {
+    const microtask = globalThis.queueMicrotask;
+    const tick = process.nextTick;
+    const watch = new ReactionWatch().enable();
+    try {
+      // Enabling again changes nothing (one wrapper, undone once).
+      const wrapped = globalThis.queueMicrotask;
+      expect(watch.enable()).toBe(watch);
+      expect(globalThis.queueMicrotask).toBe(wrapped);
+      // The wrappers still queue the work, with its arguments.
+      const ran: unknown[] = [];
+      queueMicrotask(() => ran.push('microtask'));
+      process.nextTick((a: string, b: number) => ran.push(a, b), 'tick', 2);
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      expect(ran).toHaveLength(3);
+      expect(ran).toEqual(expect.arrayContaining(['microtask', 'tick', 2]));
+    } finally {
+      watch.disable();
+    }
+    expect(globalThis.queueMicrotask).toBe(microtask);
+    expect(process.nextTick).toBe(tick);
+    // Disabled: a promise made while "watching" is not seen.
+    watch.reset();
+    watch.watching = true;
+    void Promise.resolve().then(() => undefined);
+    watch.watching = false;
+    expect(watch.saw).toBe(false);
+  });
+});
+
 describe('backtest loop: reactions end before the next book', () => {
   const run = async (via: string, marketData: number): Promise<ReactionRecord> => {
     const dir = mkdtempSync(join(tmpdir(), 'rexbot-bt-reaction-'));
