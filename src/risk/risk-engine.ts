@@ -3,7 +3,9 @@
  * sends it. It runs every check (src/risk/checks/, one per file) and collects ALL their reasons, so a denial
  * says everything that is wrong at once; checks may also correct an order (precision, min trade size) when the
  * config says to round. Denials are values, never exceptions, and are counted per reason code in
- * `rexbot_risk_denials_total{reason}`.
+ * `rexbot_risk_denials_total{reason}`. Except over the submit rate: a full window denies SUBMIT_RATE alone before
+ * any other check runs (a strategy over the rate meets it at every requote; the order manager retries the wish
+ * when the window admits it, and that evaluation runs every check).
  *
  * Trading state (NautilusTrader's small state machine):
  * - ACTIVE: orders pass the checks.
@@ -141,6 +143,8 @@ export class RiskEngine {
   readonly #stateGauge: Gauge | undefined;
   readonly #staleGauge: Gauge | undefined;
   #closed = false;
+  /** The submit-rate check is among the checks run: it then also gates them (see the file comment). */
+  readonly #rateGate: boolean;
 
   /** The trading state as it changes; emits the current state on subscription. */
   readonly state$: Observable<TradingStateChange>;
@@ -155,6 +159,7 @@ export class RiskEngine {
     this.#ctx = ctx;
     const disabled = new Set<string>(config.disabledChecks);
     this.#checks = (opts.checks ?? DEFAULT_CHECKS).filter((c) => !disabled.has(c.name));
+    this.#rateGate = this.#checks.includes(submitRateCheck);
     this.#marks = (market) => midOf(ctx.marketStore, market);
     const engine = this;
     // One context object for the engine's life: delegates to `ctx` (which may be a class instance, so no spread)
@@ -219,8 +224,9 @@ export class RiskEngine {
   }
 
   /**
-   * Run every check on `order`. Approved: the order to send (possibly rounded). Denied: every reason found.
-   * Never throws: a check that throws denies with RISK_CHECK_ERROR.
+   * Run every check on `order`. Approved: the order to send (possibly rounded). Denied: every reason found —
+   * except over the submit rate: SUBMIT_RATE alone, the other checks not run. Never throws: a check that throws
+   * denies with RISK_CHECK_ERROR.
    */
   evaluate(order: ProposedOrder): RiskVerdict {
     const now = this.#ctx.clock.now();
@@ -228,6 +234,10 @@ export class RiskEngine {
     this.#approvals.prune(now);
     this.#memoOrder = undefined;
     this.#memoEstimate = undefined;
+    this.#stats.evaluated++;
+    if (this.#rateGate && this.#approvals.count >= this.#config.submitRate.maxOrders) {
+      return this.#deny(submitRateCheck.check(order, this.#checkCtx, this.#config) as RiskReason[]);
+    }
     let current = order;
     // Made at the first reason: most evaluations find none.
     let reasons: RiskReason[] | undefined;
@@ -252,20 +262,22 @@ export class RiskEngine {
         for (let i = 0; i < found.length; i++) reasons.push(found[i]!);
       }
     }
-    this.#stats.evaluated++;
-    if (reasons !== undefined) {
-      this.#stats.denied++;
-      for (const r of reasons) {
-        this.#stats.denialsByReason[r.code] = (this.#stats.denialsByReason[r.code] ?? 0) + 1;
-        this.#denials?.inc(r.code);
-      }
-      this.#evaluations?.inc('denied');
-      return { approved: false, reasons };
-    }
+    if (reasons !== undefined) return this.#deny(reasons);
     this.#stats.approved++;
     this.#approvals.add(now);
     this.#evaluations?.inc('approved');
     return { approved: true, order: current };
+  }
+
+  /** Counts a denial. */
+  #deny(reasons: RiskReason[]): RiskVerdict {
+    this.#stats.denied++;
+    for (const r of reasons) {
+      this.#stats.denialsByReason[r.code] = (this.#stats.denialsByReason[r.code] ?? 0) + 1;
+      this.#denials?.inc(r.code);
+    }
+    this.#evaluations?.inc('denied');
+    return { approved: false, reasons };
   }
 
   /**

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { RiskVerdict } from '../../src/model/intent.js';
 import { DAY_MS } from '../../src/portfolio/equity-curve.js';
-import { RiskEngine, type TradingStateChange } from '../../src/risk/risk-engine.js';
+import { submitRateCheck } from '../../src/risk/checks/submit-rate.js';
+import { type RiskCheck, RiskEngine, type TradingStateChange } from '../../src/risk/risk-engine.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import { config, fixture, lvl, order, T0 } from './fixture.js';
 
@@ -88,6 +89,28 @@ describe('RiskEngine verdicts', () => {
     expect(engine.evaluate(order()).approved).toBe(true);
     expect(codesOf(engine.evaluate(order()))).toEqual(['SUBMIT_RATE']);
     engine.close();
+  });
+
+  it('over the submit rate, denies SUBMIT_RATE alone without running the other checks; below it, every reason', async () => {
+    const fx = fixture();
+    let runs = 0;
+    let says: { code: string; message: string }[] = [];
+    const probe: RiskCheck = { name: 'dust', check: () => (runs++, says) };
+    const rate = config({ submitRate: { maxOrders: 1, windowMs: 1000 } });
+    const engine = new RiskEngine(rate, fx.ctx, undefined, { checks: [probe, submitRateCheck] });
+    expect(engine.evaluate(order()).approved).toBe(true); // the window (of one) is full now
+    says = [{ code: 'DUST', message: 'too small' }];
+    expect(codesOf(engine.evaluate(order()))).toEqual(['SUBMIT_RATE']);
+    expect(runs).toBe(1);
+    await fx.clock.advance(1000); // the approval left the window: every check runs again
+    expect(codesOf(engine.evaluate(order()))).toEqual(['DUST']);
+    expect(runs).toBe(2);
+    expect(engine.stats()).toEqual({ evaluated: 3, approved: 1, denied: 2, denialsByReason: { SUBMIT_RATE: 1, DUST: 1 } });
+    engine.close();
+    // Without the submit-rate check there is no brake to gate on.
+    const off = new RiskEngine(config({ submitRate: { maxOrders: 0, windowMs: 1000 }, disabledChecks: ['submit-rate'] }), fx.ctx, undefined, { checks: [probe, submitRateCheck] });
+    expect(codesOf(off.evaluate(order()))).toEqual(['DUST']);
+    off.close();
   });
 
   it('says when the submit-rate window admits n more orders (the order manager retries a refused ladder then)', async () => {
