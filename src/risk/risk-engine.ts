@@ -3,7 +3,7 @@
  * sends it. It runs every check (src/risk/checks/, one per file) and collects ALL their reasons, so a denial
  * says everything that is wrong at once; checks may also correct an order (precision, min trade size) when the
  * config says to round. Denials are values, never exceptions, and are counted per reason code in
- * `rexbot_risk_denials_total{reason}`. Except over the submit rate: a full window denies SUBMIT_RATE alone before
+ * `rexbot_risk_denials_total{reason}`. Except over the submit rate while ACTIVE: a full window denies SUBMIT_RATE alone before
  * any other check runs (a strategy over the rate meets it at every requote; the order manager retries the wish
  * when the window admits it, and that evaluation runs every check).
  *
@@ -225,7 +225,7 @@ export class RiskEngine {
 
   /**
    * Run every check on `order`. Approved: the order to send (possibly rounded). Denied: every reason found —
-   * except over the submit rate: SUBMIT_RATE alone, the other checks not run. Never throws: a check that throws
+   * except over the submit rate while ACTIVE: SUBMIT_RATE alone, the other checks not run. Never throws: a check that throws
    * denies with RISK_CHECK_ERROR.
    */
   evaluate(order: ProposedOrder): RiskVerdict {
@@ -235,7 +235,9 @@ export class RiskEngine {
     this.#memoOrder = undefined;
     this.#memoEstimate = undefined;
     this.#stats.evaluated++;
-    if (this.#rateGate && this.#approvals.count >= this.#config.submitRate.maxOrders) {
+    // Only while ACTIVE: a halted or reducing engine's denial must still say why trading stopped (what an operator
+    // reads first in an incident), not that the window is full.
+    if (this.#rateGate && this.#state === 'ACTIVE' && this.#approvals.count >= this.#config.submitRate.maxOrders) {
       return this.#deny(submitRateCheck.check(order, this.#checkCtx, this.#config) as RiskReason[]);
     }
     let current = order;

@@ -113,6 +113,17 @@ describe('RiskEngine verdicts', () => {
     off.close();
   });
 
+  it('over the submit rate while HALTED, still says TRADING_HALTED first (the gate is for an ACTIVE engine)', () => {
+    const fx = fixture();
+    const engine = new RiskEngine(config({ submitRate: { maxOrders: 1, windowMs: 1000 } }), fx.ctx);
+    expect(engine.evaluate(order()).approved).toBe(true); // the window (of one) is full now
+    engine.halt('operator');
+    expect(codesOf(engine.evaluate(order()))).toEqual(['TRADING_HALTED', 'SUBMIT_RATE']);
+    engine.resume();
+    expect(codesOf(engine.evaluate(order()))).toEqual(['SUBMIT_RATE']);
+    engine.close();
+  });
+
   it('says when the submit-rate window admits n more orders (the order manager retries a refused ladder then)', async () => {
     const fx = fixture();
     const t0 = fx.clock.now();
