@@ -71,10 +71,7 @@ export class OrderManager {
   readonly #log: Logger;
   readonly #policy: RetryPolicy;
   readonly #newId: () => string;
-  /**
-   * A Multicast rather than a Subject: an event for every request, answer and denial (a market maker meeting the
-   * submit-rate brake is denied several times a second), each of which a Subject wraps in an errorContext closure.
-   */
+  /** A Multicast, not a Subject: no errorContext closure per event (every request, answer and denial). */
   readonly #events = new Multicast<OrderEvent>();
   readonly #registry = new InFlightRegistry();
   readonly #tracker: OrderTracker;

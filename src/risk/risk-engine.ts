@@ -235,8 +235,7 @@ export class RiskEngine {
     this.#memoOrder = undefined;
     this.#memoEstimate = undefined;
     this.#stats.evaluated++;
-    // Only while ACTIVE: a halted or reducing engine's denial must still say why trading stopped (what an operator
-    // reads first in an incident), not that the window is full.
+    // Only while ACTIVE: a halted or reducing engine's denial must still say why trading stopped.
     if (this.#rateGate && this.#state === 'ACTIVE' && this.#approvals.count >= this.#config.submitRate.maxOrders) {
       return this.#deny(submitRateCheck.check(order, this.#checkCtx, this.#config) as RiskReason[]);
     }
