@@ -17,6 +17,7 @@ import { createReadStream } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
+import '../../src/core/string-prototype-fast.js'; // line scans use charCodeAt: that module keeps it inlined
 import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 
 /** The longest line a reader accepts: far above any real line (a 500-level REST snapshot is ~20 KB). */

@@ -6,6 +6,7 @@
  * {@link parseDecimal}; everything inside the kernel is a {@link Decimal}.
  */
 import { Decimal as DecimalJs } from 'decimal.js';
+import './string-prototype-fast.js'; // the scans below use charCodeAt: that module keeps it inlined
 import { WireNumber } from './wire-number.js';
 
 /**

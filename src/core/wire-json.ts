@@ -13,6 +13,7 @@
  * It is a small recursive-descent parser over the string (recursion is safe: it never goes deeper than
  * `maxDepth`). Objects get own properties only, `__proto__` included, so no key can reach a prototype.
  */
+import './string-prototype-fast.js'; // the scans below use charCodeAt: that module keeps it inlined
 import { WireNumber } from './wire-number.js';
 
 export { WireNumber } from './wire-number.js';

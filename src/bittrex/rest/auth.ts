@@ -8,6 +8,7 @@
  * The full URI is exactly what goes on the wire, query included, so callers sign the string they send.
  */
 import { hash as oneShotHash, randomUUID } from 'node:crypto';
+import '../../core/string-prototype-fast.js'; // hexEquals scans with charCodeAt: that module keeps it inlined
 import { hmacSha512Hex } from './hmac-sha512.js';
 
 /** API credentials. The secret never leaves this process and is redacted from logs. */
