@@ -179,7 +179,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
             watch.watching = false;
           }
           // What the event or the delivery queued (watch.saw), or the turn before, settles before the first timer.
-          await fireTimers(clock, watch, event.at, unsettled || watch.saw);
+          const rest = fireTimers(clock, watch, event.at, unsettled || watch.saw);
+          if (rest) await rest;
         } else {
           clock.set(event.at);
           if (pending) {

@@ -16,21 +16,41 @@ import type { ReactionWatch } from './reaction-watch.js';
  * Fire the timers due up to `target` in order and move the clock to `target`; drain before the first one if
  * `settleFirst` (something may be queued already), and after a timer only if running it queued work. `watch` must
  * be enabled; it is reset here, and not watching on return.
+ *
+ * Returns undefined when it is done without a drain (nothing was queued before or by any timer it fired): the
+ * loop then goes on at once, as after an event that queued nothing, instead of awaiting a promise that had
+ * nothing to wait for (an async call and an await for most of a market maker's throttle and risk timers).
+ * Otherwise the promise of the rest, which drains first.
  */
-export async function fireTimers(clock: VirtualClock, watch: ReactionWatch, target: number, settleFirst: boolean): Promise<void> {
-  let settle = settleFirst;
+export function fireTimers(clock: VirtualClock, watch: ReactionWatch, target: number, settleFirst: boolean): Promise<void> | undefined {
+  if (settleFirst) return settleAndFire(clock, watch, target);
+  for (;;) {
+    if (!fireOne(clock, watch, target)) {
+      clock.set(target);
+      return undefined;
+    }
+    if (watch.saw) return settleAndFire(clock, watch, target);
+  }
+}
+
+/** The rest of {@link fireTimers} from a drain on: drain, fire the next due timer, drain again if it queued work. */
+async function settleAndFire(clock: VirtualClock, watch: ReactionWatch, target: number): Promise<void> {
+  let settle = true;
   for (;;) {
     if (settle) await drainMicrotasks();
-    watch.reset();
-    watch.watching = true;
-    let fired: boolean;
-    try {
-      fired = clock.fireNext(target);
-    } finally {
-      watch.watching = false;
-    }
-    if (!fired) break;
+    if (!fireOne(clock, watch, target)) break;
     settle = watch.saw;
   }
   clock.set(target);
+}
+
+/** Fire the next timer due by `target`, watched from a reset watch; whether one was due. */
+function fireOne(clock: VirtualClock, watch: ReactionWatch, target: number): boolean {
+  watch.reset();
+  watch.watching = true;
+  try {
+    return clock.fireNext(target);
+  } finally {
+    watch.watching = false;
+  }
 }

@@ -39,6 +39,7 @@ import type { OrderEvent } from './order-events.js';
 import type { OrderManagerDeps } from './order-manager-deps.js';
 import { OrderRequests } from './order-requests.js';
 import { OrderTracker } from './order-tracker.js';
+import { PendingRequests } from './pending-requests.js';
 import { toNewConditional, toNewOrder } from './planner-orders.js';
 import { planIntent, type PlannedConditional, type PlannedOrder, type PlannerView, type PlanStep } from './planner.js';
 import type { ReconcileReport } from './reconcile.js';
@@ -77,7 +78,7 @@ export class OrderManager {
   readonly #tracker: OrderTracker;
   readonly #requests: OrderRequests;
   readonly #view: PlannerView;
-  readonly #pending = new Set<Promise<unknown>>();
+  readonly #pending: PendingRequests;
   readonly #deferred: DeferredIntents;
   /** Orders of the running submit denied by the submit-rate brake alone. */
   #rateDenied = 0;
@@ -93,6 +94,7 @@ export class OrderManager {
   constructor(deps: OrderManagerDeps) {
     this.#d = deps;
     this.#log = deps.logger ?? createLogger({ level: 'silent' });
+    this.#pending = new PendingRequests(this.#log);
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...(deps.retry ?? {}) };
     this.#newId = deps.newId ?? randomUUID;
     // One series per registry: a restarted manager in the same process reuses it (prom-client refuses twins).
@@ -117,9 +119,9 @@ export class OrderManager {
       policy: this.#policy,
       log: this.#log,
       emit,
-      track: (p) => this.#track(p),
+      track: (p) => this.#pending.track(p),
       hooks: {
-        cancelRequested: (e) => this.#track(e instanceof InFlightConditional ? this.#requests.cancelConditional(e) : this.#requests.cancelOrders([e])),
+        cancelRequested: (e) => this.#pending.track(e instanceof InFlightConditional ? this.#requests.cancelConditional(e) : this.#requests.cancelOrders([e])),
         finished: (e) => this.#onFinished(e),
         keyChanged: (s, k) => this.#deferred.kick(s, k),
       },
@@ -239,7 +241,7 @@ export class OrderManager {
     this.#deferred.clear(strategy, marketSymbol);
     const f = { strategy, marketSymbol };
     const work = [this.#requests.cancelOrders(this.#registry.liveOrders(f)), ...this.#registry.liveConditionals(f).map((c) => this.#requests.cancelConditional(c))];
-    for (const p of work) this.#track(p);
+    for (const p of work) this.#pending.track(p);
     await Promise.all(work);
   }
 
@@ -273,7 +275,7 @@ export class OrderManager {
     for (;;) {
       await new Promise<void>((resolve) => queueMicrotask(resolve));
       if (this.#pending.size === 0 && this.#deferred.pendingKicks === 0) return;
-      await Promise.allSettled([...this.#pending]);
+      await Promise.allSettled(this.#pending.list());
     }
   }
 
@@ -294,23 +296,23 @@ export class OrderManager {
   #execute(step: PlanStep): void {
     switch (step.kind) {
       case 'cancel':
-        this.#track(this.#requests.cancelOrders(step.orders));
-        for (const c of step.conditionals) this.#track(this.#requests.cancelConditional(c));
+        this.#pending.track(this.#requests.cancelOrders(step.orders));
+        for (const c of step.conditionals) this.#pending.track(this.#requests.cancelConditional(c));
         return;
       case 'place': {
         const entry = this.#approveOrder(step.order);
-        if (entry) this.#track(this.#requests.placeOrder(entry));
+        if (entry) this.#pending.track(this.#requests.placeOrder(entry));
         return;
       }
       case 'conditional': {
         const c = this.#approveConditional(step.conditional, undefined, undefined);
-        if (c) this.#track(this.#requests.placeConditional(c));
+        if (c) this.#pending.track(this.#requests.placeConditional(c));
         return;
       }
       case 'batch': {
         const places = step.places.map((p) => this.#approveOrder(p)).filter((e): e is InFlightOrder => e !== undefined);
         // Every placement denied and nothing to cancel: no request to make (batch would return at once).
-        if (places.length > 0 || step.cancels.length > 0) this.#track(this.#requests.batch(places, step.cancels));
+        if (places.length > 0 || step.cancels.length > 0) this.#pending.track(this.#requests.batch(places, step.cancels));
         return;
       }
     }
@@ -376,16 +378,10 @@ export class OrderManager {
     const bracket = e.bracket;
     if (e.role !== 'entry' || !bracket || e.state !== 'CLOSED' || !filled?.gt(0)) return;
     const entry = { clientOrderId: e.clientOrderId, strategy: e.strategy, intentKey: e.intentKey, marketSymbol: e.marketSymbol, direction: e.direction, bracket };
-    this.#track(this.#brackets.ensure(entry, filled));
+    this.#pending.track(this.#brackets.ensure(entry, filled));
   }
 
   // ---- plumbing --------------------------------------------------------------------------------------------
-
-  #track(p: Promise<unknown>): void {
-    const guarded = p.catch((err) => this.#log.error({ err }, 'order request failed unexpectedly'));
-    this.#pending.add(guarded);
-    void guarded.finally(() => this.#pending.delete(guarded));
-  }
 
   #emit(e: OrderEvent): void {
     this.#count('event', e.type);

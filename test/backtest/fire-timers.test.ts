@@ -85,7 +85,7 @@ describe('fireTimers: advanceTo with drainMicrotasks, draining only where work w
       const watch = new ReactionWatch().enable();
       let got: string[];
       try {
-        got = await scenario(seed, (clock, target, first) => fireTimers(clock, watch, target, first));
+        got = await scenario(seed, async (clock, target, first) => await fireTimers(clock, watch, target, first));
       } finally {
         watch.disable();
       }
@@ -93,7 +93,7 @@ describe('fireTimers: advanceTo with drainMicrotasks, draining only where work w
       expect(want.filter((l) => l.includes('fired')).length).toBeGreaterThan(200);
       // A watch that is not enabled sees nothing: no drain after any timer, and reactions run late.
       const blind = new ReactionWatch();
-      const late = await scenario(seed, (clock, target, first) => fireTimers(clock, blind, target, first));
+      const late = await scenario(seed, async (clock, target, first) => await fireTimers(clock, blind, target, first));
       expect(late).not.toEqual(want);
     });
   }
