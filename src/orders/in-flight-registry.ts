@@ -38,7 +38,13 @@ export class InFlightRegistry {
    */
   readonly #unacknowledged = new Set<InFlightOrder>();
   readonly #liveConditionals = new Set<InFlightConditional>();
+  /**
+   * The most recent finished entries, at most `#maxFinished`: a ring once full (`#oldest` is where the next one
+   * goes and the oldest leaves), not a list cut by shift(), which copies the whole list whenever V8 cannot move
+   * its start (while the old generation is being marked, often in a long backtest).
+   */
   readonly #finished: (InFlightOrder | InFlightConditional)[] = [];
+  #oldest = 0;
   readonly #maxFinished: number;
 
   constructor(options: { maxFinished?: number } = {}) {
@@ -130,14 +136,28 @@ export class InFlightRegistry {
     const wasLive = isConditional ? this.#liveConditionals.delete(e) : this.#live.delete(e);
     if (!wasLive) return;
     this.#liveByKey.get(keyOf(e.strategy, e.intentKey))?.delete(e);
-    this.#finished.push(e);
-    while (this.#finished.length > this.#maxFinished) this.#forget(this.#finished.shift()!);
+    this.#keepFinished(e);
   }
 
   /** Put an entry that left a final state (a late appearance) back among the live ones. */
   revive(e: InFlightOrder | InFlightConditional): void {
     if (e.isDone) return;
     this.#index(e);
+  }
+
+  /** Keep `e` among the recent finished entries; forget the oldest when that makes one too many. */
+  #keepFinished(e: InFlightOrder | InFlightConditional): void {
+    const ring = this.#finished;
+    const max = this.#maxFinished;
+    if (ring.length < max) {
+      ring.push(e);
+      return;
+    }
+    if (max <= 0) return this.#forget(e);
+    const oldest = ring[this.#oldest]!;
+    ring[this.#oldest] = e;
+    this.#oldest = (this.#oldest + 1) % max;
+    this.#forget(oldest);
   }
 
   #noteState(o: InFlightOrder): void {

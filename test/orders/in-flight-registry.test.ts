@@ -122,3 +122,40 @@ describe('InFlightRegistry: unacknowledged orders', () => {
     expectIndexRight(r);
   });
 });
+
+describe('InFlightRegistry: recent finished entries', () => {
+  /** Place, acknowledge and close `e` in `r`: it leaves the live indexes for the recent finished ones. */
+  const finish = (r: InFlightRegistry, e: InFlightOrder): void => {
+    r.addOrder(e);
+    e.transition('SUBMITTED');
+    const ack = exchange(e, {});
+    e.applyOrder(ack);
+    r.linkOrderId(e, ack.id);
+    e.applyOrder(exchange(e, { status: 'CLOSED' }));
+    e.closedReported = true; // the tracker's mark once the close was reported: the entry is done
+    r.update(e);
+  };
+
+  it('keeps the newest maxFinished, forgetting the oldest first, over many turns of the window', () => {
+    const r = new InFlightRegistry({ maxFinished: 3 });
+    const done: InFlightOrder[] = [];
+    for (let i = 0; i < 11; i++) {
+      const e = entry();
+      finish(r, e);
+      done.push(e);
+      const kept = done.slice(-3);
+      for (const d of done) {
+        const known = kept.includes(d);
+        expect(r.order(d.clientOrderId)).toBe(known ? d : undefined);
+        expect(r.orderById(`o-${d.clientOrderId}`)).toBe(known ? d : undefined);
+      }
+    }
+  });
+
+  it('maxFinished 0 forgets an entry as soon as it is done', () => {
+    const r = new InFlightRegistry({ maxFinished: 0 });
+    const e = entry();
+    finish(r, e);
+    expect(r.order(e.clientOrderId)).toBeUndefined();
+  });
+});

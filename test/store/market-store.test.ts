@@ -71,6 +71,16 @@ describe('MarketStore', () => {
     expect(batches).toHaveLength(1);
   });
 
+  it('unread for many trades, still hands out only the newest maxTrades, in order, and forgets the dropped ids', () => {
+    const store = new MarketStore({ maxTrades: 3 });
+    for (let i = 1; i <= 10; i++) store.addTrades('X-Y', [trade(`t${i}`, i)]);
+    expect(store.trades('X-Y').map((t) => t.id)).toEqual(['t8', 't9', 't10']);
+    const held = store.trades('X-Y');
+    store.addTrades('X-Y', [trade('t9', 9), trade('t1', 1)]); // t9 is still held, t1 was dropped long ago
+    expect(store.trades('X-Y').map((t) => t.id)).toEqual(['t9', 't10', 't1']);
+    expect(held).toBe(store.trades('X-Y')); // the same list, kept up to date
+  });
+
   it('publishes and keeps the same trades as a plain dedup-and-trim model, batch by batch', () => {
     // Random batches (repeated ids within and across batches, some resets) against the obvious model: filter the
     // batch by the ids held (and already taken from it), append, trim the oldest. The store hands an all-new batch on
