@@ -33,7 +33,10 @@ export interface ReadonlyMarketStore {
   tickers(): ReadonlyMap<string, Ticker>;
   summary(marketSymbol: string): MarketSummary | undefined;
   summaries(): ReadonlyMap<string, MarketSummary>;
-  /** Recent trades, oldest first, at most `maxTrades`. */
+  /**
+   * Recent trades, oldest first, at most `maxTrades`, as of this call: the store's own list, brought up to date
+   * by each call (ask again rather than keep it: between calls it may still hold trades since dropped).
+   */
   trades(marketSymbol: string): readonly Trade[];
   /** Candles by `startsAt`, oldest first, at most `maxCandles`. */
   candles(marketSymbol: string, interval: CandleInterval): readonly Candle[];
