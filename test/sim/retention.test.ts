@@ -93,4 +93,23 @@ describe('idempotency keys', () => {
     expect(idem.find('a', 'k5')).toBeUndefined();
     expect(idem.find('a', 'new')).toBe('o-new');
   });
+
+  it('are per account, forgotten oldest first across accounts, and a key remembered again counts once', async () => {
+    const clock = new VirtualClock(0);
+    const idem = new IdempotencyIndex(clock);
+    idem.remember('a', 'k', 'oa');
+    idem.remember('b', 'k', 'ob');
+    expect([idem.find('a', 'k'), idem.find('b', 'k'), idem.find('c', 'k'), idem.size]).toEqual(['oa', 'ob', undefined, 2]);
+    await clock.advance(12 * HOUR);
+    idem.remember('b', 'later', 'o-later');
+    await clock.advance(12 * HOUR);
+    // a/k and b/k are past the window; b/later is not.
+    expect([idem.find('a', 'k'), idem.find('b', 'k'), idem.find('b', 'later')]).toEqual([undefined, undefined, 'o-later']);
+    idem.remember('a', 'k', 'oa2');
+    expect([idem.find('a', 'k'), idem.size]).toEqual(['oa2', 2]);
+    for (let i = 0; i < 5_000; i++) idem.remember('a', `n${i}`, `o${i}`);
+    await clock.advance(24 * HOUR);
+    idem.remember('b', 'last', 'o-last');
+    expect([idem.size, idem.find('a', 'n4999'), idem.find('b', 'last')]).toEqual([1, undefined, 'o-last']);
+  });
 });
