@@ -32,6 +32,8 @@ export class InFlightConditional {
   conditional: ConditionalOrder | undefined;
   cancelRequested = false;
   lookups = 0;
+  /** The ack was journaled (or it was adopted with its journaled ack). */
+  acceptedReported = false;
 
   constructor(init: {
     clientConditionalOrderId: string;

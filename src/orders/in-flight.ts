@@ -101,6 +101,8 @@ export class InFlightOrder {
   lookups = 0;
   /** The 'closed' event was emitted. */
   closedReported = false;
+  /** The 'accepted' event was emitted and the ack journaled (or it was adopted with its journaled ack). */
+  acceptedReported = false;
 
   constructor(init: {
     clientOrderId: string;

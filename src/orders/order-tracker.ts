@@ -26,7 +26,6 @@ export type { OrderTrackerDeps, TrackerHooks } from './order-tracker-deps.js';
 /** Applies exchange state to in-flight entries (see the module note). */
 export class OrderTracker {
   readonly #d: OrderTrackerDeps;
-  readonly #accepted = new WeakSet<InFlightOrder | InFlightConditional>();
   readonly #fillTimers = new Map<InFlightOrder, TimerHandle>();
   /** Positions from reported fills, per strategy and market (used when no portfolio is given). */
   readonly #positions = new FillPositions();
@@ -44,7 +43,7 @@ export class OrderTracker {
 
   /** Mark an entry as already announced (adopted at reconciliation with its journaled ack). */
   markAccepted(e: InFlightOrder | InFlightConditional): void {
-    this.#accepted.add(e);
+    e.acceptedReported = true;
   }
 
   // ---- exchange state --------------------------------------------------------------------------------------
@@ -55,8 +54,9 @@ export class OrderTracker {
     if (!entry.applyOrder(order)) return;
     registry.linkOrderId(entry, order.id);
     registry.revive(entry);
-    if (!this.#accepted.has(entry)) {
-      this.#accepted.add(entry);
+    // A flag on the entry, not a WeakSet of entries: a lookup per order update, and ephemerons the GC must trace.
+    if (!entry.acceptedReported) {
+      entry.acceptedReported = true;
       journal.append({ t: 'ack', at: clock.now(), id: entry.clientOrderId, orderId: order.id });
       this.#emit({ type: 'accepted', strategy: entry.strategy, intentKey: entry.intentKey, clientOrderId: entry.clientOrderId, order, at: clock.now() });
     }
@@ -77,8 +77,8 @@ export class OrderTracker {
     if (!changed && !lateCreated) return;
     registry.linkConditionalId(c, cond.id);
     registry.revive(c);
-    if (!this.#accepted.has(c)) {
-      this.#accepted.add(c);
+    if (!c.acceptedReported) {
+      c.acceptedReported = true;
       journal.append({ t: 'ack', at: clock.now(), id: c.clientConditionalOrderId, orderId: cond.id });
     }
     this.#emit({ type: 'conditional', strategy: c.strategy, intentKey: c.intentKey, conditionalOrder: cond, at: clock.now() });
