@@ -11,6 +11,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import { WireFormatError } from '../core/errors.js';
+import { orderingKey } from '../core/ordering-key.js';
 import type { OrderBook as OrderBookSnapshot, OrderBookEntry } from '../model/market.js';
 
 /** Book levels, best first on both sides. Entries are shared, immutable values: never mutate them. */
@@ -42,9 +43,6 @@ export interface ReadonlyOrderBook {
   /** True when the best bid is at or above the best ask (a correct book never is). */
   crossed(): boolean;
 }
-
-const POW10 = [1, 1e7, 1e14, 1e21];
-const MAX_EXACT = 2 ** 53;
 
 /**
  * decimal.js's documented read-only representation: `d` base-1e7 words aligned on the decimal point (null for
@@ -78,24 +76,7 @@ const isNonNegative = (x: Decimal): boolean => parts(x).d !== null && (parts(x).
 /** Finite and above zero. */
 const isPositive = (x: Decimal): boolean => parts(x).d !== null && parts(x).s > 0 && !isZero(x);
 
-/**
- * A double that orders like `d` does: the correctly rounded value of `d`. Built from the {@link DecimalParts}
- * because `toNumber()` goes through a string and costs ~10x more on this hot path. A word integer below 2^53
- * times or divided by an exact power of ten is one correctly rounded IEEE operation.
- */
-export function orderingKey(d: Decimal): number {
-  const words = parts(d).d;
-  if (words !== null && words.length <= 3) {
-    let n = words[0]!;
-    for (let i = 1; i < words.length; i++) n = n * 1e7 + words[i]!;
-    const wordExp = Math.floor(d.e / 7) - (words.length - 1);
-    if (n < MAX_EXACT && wordExp >= -3 && wordExp <= 3) {
-      const v = wordExp >= 0 ? n * POW10[wordExp]! : n / POW10[-wordExp]!;
-      return d.s < 0 ? -v : v;
-    }
-  }
-  return d.toNumber();
-}
+export { orderingKey } from '../core/ordering-key.js';
 
 /**
  * One side. `keys[i]` is `sign * orderingKey(rate)`, ascending, so for bids (sign +1) the highest rate is last

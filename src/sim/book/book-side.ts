@@ -9,6 +9,7 @@
  */
 import { type Decimal, ZERO, dgt, dgte, dlt, dlte } from '../../core/decimal.js';
 import { formatFixed } from '../../core/decimal-format.js';
+import { orderingKey } from '../../core/ordering-key.js';
 import { PriceLevel, type RestingOrder } from './price-level.js';
 
 /** Which side: bids (buy orders, best = highest) or asks (sell orders, best = lowest). */
@@ -18,7 +19,7 @@ export type SideName = 'bid' | 'ask';
 export interface RankedRate {
   readonly key: string;
   readonly rate: Decimal;
-  /** `rate.toNumber()`. */
+  /** `rate.toNumber()` (as {@link orderingKey} works it out). */
   readonly approx: number;
 }
 
@@ -149,7 +150,7 @@ export class BookSide {
     this.#dirty.set(key, {
       key,
       rate,
-      approx: level ? level.approx : rate.toNumber(),
+      approx: level ? level.approx : orderingKey(rate),
       existedBefore: level !== undefined,
       totalBefore: level ? level.total : ZERO,
     });

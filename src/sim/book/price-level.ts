@@ -4,6 +4,7 @@
  */
 import { type Decimal, ZERO } from '../../core/decimal.js';
 import { formatFixed } from '../../core/decimal-format.js';
+import { orderingKey } from '../../core/ordering-key.js';
 import { dadd, dsub } from '../../core/decimal-fast.js';
 
 /** An order resting on the book. The book owns `remaining` and the links; the trading layer owns the order. */
@@ -42,7 +43,8 @@ export class PriceLevel {
   constructor(rate: Decimal) {
     this.rate = rate;
     this.key = formatFixed(rate);
-    this.approx = rate.toNumber();
+    // toNumber() exactly (the correctly rounded double), without writing the rate out as text first.
+    this.approx = orderingKey(rate);
   }
 
   /** Put `o` at the back of the queue (time priority: it arrived last). */
