@@ -33,10 +33,7 @@ export interface ReadonlyMarketStore {
   tickers(): ReadonlyMap<string, Ticker>;
   summary(marketSymbol: string): MarketSummary | undefined;
   summaries(): ReadonlyMap<string, MarketSummary>;
-  /**
-   * Recent trades, oldest first, at most `maxTrades`, as of this call: the store's own list, brought up to date
-   * by each call (ask again rather than keep it: between calls it may still hold trades since dropped).
-   */
+  /** Recent trades, oldest first, at most `maxTrades`. */
   trades(marketSymbol: string): readonly Trade[];
   /** Candles by `startsAt`, oldest first, at most `maxCandles`. */
   candles(marketSymbol: string, interval: CandleInterval): readonly Candle[];
@@ -62,21 +59,11 @@ export interface MarketStoreOptions {
   maxCandles?: number;
 }
 
-/** Cut a trade buffer's dropped trades from its list, in place (the list handed out stays the same array). */
-function compact(buf: TradeBuffer): void {
-  const list = buf.list;
-  list.copyWithin(0, buf.head);
-  list.length -= buf.head;
-  buf.head = 0;
-}
-
 const candleKey = (market: string, interval: CandleInterval): string => `${market}|${interval}`;
 
 /** Recent trades of one market, deduplicated by id. */
 interface TradeBuffer {
-  /** The trades from `head` on; those before it were dropped and wait for {@link compact}. */
   list: Trade[];
-  head: number;
   /** The ids of `list`, in the same order (see src/core/id-window.ts for why not a Set). */
   ids: IdWindow;
 }
@@ -175,7 +162,7 @@ export class MarketStore implements ReadonlyMarketStore {
   addTrades(marketSymbol: string, trades: readonly Trade[], reset = false): void {
     let buf = this.#trades.get(marketSymbol);
     if (!buf || reset) {
-      buf = { list: [], head: 0, ids: new IdWindow() };
+      buf = { list: [], ids: new IdWindow() };
       this.#trades.set(marketSymbol, buf);
     }
     // REST lists newest first; keep oldest first so appends from the stream stay in time order.
@@ -194,12 +181,13 @@ export class MarketStore implements ReadonlyMarketStore {
       added?.push(t);
     }
     const fresh = added ?? incoming;
-    const excess = buf.list.length - buf.head - this.#maxTrades;
-    // Once the buffer is full this runs on every trade: the oldest are only passed over here, and cut from the list
-    // when as many are dead as live (or when the list is read). shift() per trade copied the whole list whenever
-    // V8 could not move its start (while the old generation is being marked: often, in a backtest).
-    for (let i = 0; i < excess; i++) buf.ids.dropOldest();
-    if (excess > 0 && (buf.head += excess) >= this.#maxTrades) compact(buf);
+    const excess = buf.list.length - this.#maxTrades;
+    // shift() (V8 moves the array's start) rather than splice(0, n), which copies the list and allocates the removed
+    // part: once the buffer is full this runs on every trade.
+    for (let i = 0; i < excess; i++) {
+      buf.list.shift();
+      buf.ids.dropOldest();
+    }
     if (fresh.length > 0 || reset) {
       this.#fanout.publishTrades(marketSymbol, fresh, reset);
       this.#published();
@@ -263,10 +251,7 @@ export class MarketStore implements ReadonlyMarketStore {
   }
 
   trades(marketSymbol: string): readonly Trade[] {
-    const buf = this.#trades.get(marketSymbol);
-    if (!buf) return [];
-    if (buf.head > 0) compact(buf);
-    return buf.list;
+    return this.#trades.get(marketSymbol)?.list ?? [];
   }
 
   candles(marketSymbol: string, interval: CandleInterval): readonly Candle[] {
