@@ -46,9 +46,11 @@ import { tradingStateCheck } from './checks/trading-state.js';
 import { estimateFill, type FillEstimate, midOf } from './order-value.js';
 import type { RiskConfig } from './risk-config.js';
 import type { CheckContext, RiskCheck, RiskContext, TradingState } from './risk-context.js';
+import type { RestrictionCause, RiskLimitState, RiskStats, TradingStateChange } from './risk-state.js';
 
 export type { CheckContext, CheckResult, RiskCheck, RiskContext, TradingState } from './risk-context.js';
 export type { RiskConfig } from './risk-config.js';
+export type { RestrictionCause, RiskLimitState, RiskStats, TradingStateChange } from './risk-state.js';
 
 /** Every check, in the order they run: rounding checks come before the checks that value the order. */
 export const DEFAULT_CHECKS: readonly RiskCheck[] = [
@@ -66,44 +68,7 @@ export const DEFAULT_CHECKS: readonly RiskCheck[] = [
   submitRateCheck,
 ];
 
-/** A trading state change (and the current state on subscription). */
-export interface TradingStateChange {
-  state: TradingState;
-  reason: string;
-  /** Clock time of the change. */
-  at: number;
-}
-
-/** Counts since the engine started. */
-export interface RiskStats {
-  evaluated: number;
-  approved: number;
-  denied: number;
-  /** Denials per reason code (an order denied for two reasons counts under both). */
-  denialsByReason: Record<string, number>;
-}
-
-/** Why the current restriction is in place (decides how it may be lifted). */
-export type RestrictionCause = 'manual' | 'dailyLoss' | 'drawdown';
 type Cause = RestrictionCause;
-
-/**
- * What the limits need to survive a restart exactly ({@link RiskEngine.limitState}, journaled by the kernel and
- * given back to {@link RiskEngine.restoreLimits}): the drawdown peak, the UTC day the engine last saw, the
- * daily-loss baseline a resume set, and the restriction in force with its cause.
- */
-export interface RiskLimitState {
-  /** Equity the drawdown counts from (the highest seen, or the equity at the last resume). */
-  peak: Decimal;
-  /** UTC day of the last evaluation (a daily-loss REDUCING ends when it changes). */
-  day: number;
-  /** The daily-loss baseline {@link RiskEngine.resume} set, for its UTC day. */
-  resumeBase?: { day: number; equity: Decimal } | undefined;
-  state: TradingState;
-  /** Why `state` is not ACTIVE. */
-  cause?: RestrictionCause | undefined;
-  reason: string;
-}
 
 const SEVERITY: Record<TradingState, number> = { ACTIVE: 0, REDUCING: 1, HALTED: 2 };
 
