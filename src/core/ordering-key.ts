@@ -7,8 +7,11 @@ import type { Decimal } from './decimal.js';
 const POW10 = [1, 1e7, 1e14, 1e21];
 const MAX_EXACT = 2 ** 53;
 
-/** decimal.js's documented read-only representation: base-1e7 words (null for NaN/Infinity), exponent, sign. */
-interface DecimalParts {
+/**
+ * decimal.js's documented read-only representation: `d` base-1e7 words aligned on the decimal point (null for
+ * NaN/Infinity), `e` the decimal exponent, `s` the sign.
+ */
+export interface DecimalParts {
   d: number[] | null;
   e: number;
   s: number;

@@ -3,9 +3,9 @@
  * sends it. It runs every check (src/risk/checks/, one per file) and collects ALL their reasons, so a denial
  * says everything that is wrong at once; checks may also correct an order (precision, min trade size) when the
  * config says to round. Denials are values, never exceptions, and are counted per reason code in
- * `rexbot_risk_denials_total{reason}`. Except over the submit rate while ACTIVE: a full window denies SUBMIT_RATE alone before
- * any other check runs (a strategy over the rate meets it at every requote; the order manager retries the wish
- * when the window admits it, and that evaluation runs every check).
+ * `rexbot_risk_denials_total{reason}`. Except over the submit rate while ACTIVE: a full window denies
+ * SUBMIT_RATE alone before any other check runs (a strategy over the rate meets it at every requote; the order
+ * manager retries the wish when the window admits it, and that evaluation runs every check).
  *
  * Trading state (NautilusTrader's small state machine):
  * - ACTIVE: orders pass the checks.

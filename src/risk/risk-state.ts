@@ -26,8 +26,8 @@ export interface RiskStats {
 export type RestrictionCause = 'manual' | 'dailyLoss' | 'drawdown';
 
 /**
- * What the limits need to survive a restart exactly ({@link RiskEngine.limitState}, journaled by the kernel and
- * given back to {@link RiskEngine.restoreLimits}): the drawdown peak, the UTC day the engine last saw, the
+ * What the limits need to survive a restart exactly (`RiskEngine.limitState()`, journaled by the kernel and
+ * given back to `RiskEngine.restoreLimits()`): the drawdown peak, the UTC day the engine last saw, the
  * daily-loss baseline a resume set, and the restriction in force with its cause.
  */
 export interface RiskLimitState {
@@ -35,7 +35,7 @@ export interface RiskLimitState {
   peak: Decimal;
   /** UTC day of the last evaluation (a daily-loss REDUCING ends when it changes). */
   day: number;
-  /** The daily-loss baseline {@link RiskEngine.resume} set, for its UTC day. */
+  /** The daily-loss baseline `RiskEngine.resume()` set, for its UTC day. */
   resumeBase?: { day: number; equity: Decimal } | undefined;
   state: TradingState;
   /** Why `state` is not ACTIVE. */

@@ -11,7 +11,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import { WireFormatError } from '../core/errors.js';
-import { orderingKey } from '../core/ordering-key.js';
+import { type DecimalParts, orderingKey } from '../core/ordering-key.js';
 import type { OrderBook as OrderBookSnapshot, OrderBookEntry } from '../model/market.js';
 
 /** Book levels, best first on both sides. Entries are shared, immutable values: never mutate them. */
@@ -44,17 +44,9 @@ export interface ReadonlyOrderBook {
   crossed(): boolean;
 }
 
-/**
- * decimal.js's documented read-only representation: `d` base-1e7 words aligned on the decimal point (null for
- * NaN/Infinity), `e` the decimal exponent, `s` the sign. Normalised: equal finite values have equal fields.
- * Read directly on the hot path because the methods (`cmp`, `isZero`, ...) coerce their argument into a new
- * Decimal or go through strings, which the `book-apply` bench showed to dominate.
- */
-interface DecimalParts {
-  d: number[] | null;
-  e: number;
-  s: number;
-}
+// decimal.js's representation (core/ordering-key.ts), read directly on the hot path because the methods (`cmp`,
+// `isZero`, ...) coerce their argument into a new Decimal or go through strings, which the `book-apply` bench
+// showed to dominate. Normalised: equal finite values have equal fields.
 const parts = (x: Decimal): DecimalParts => x as unknown as DecimalParts;
 
 /** Exact equality of two finite decimals without allocating (`a.eq(b)` coerces `b` into a new Decimal). */
