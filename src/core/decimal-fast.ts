@@ -12,7 +12,7 @@
  * longer values, larger results) goes to decimal.js itself. test/core/decimal-fast.test.ts compares both on
  * random values, words and signs included.
  */
-import { Decimal, plainOfParts } from './decimal.js';
+import { Decimal, dcmp, decimalJs, plainOfParts, type DecimalInput } from './decimal.js';
 import { wordSum } from './decimal-words.js';
 
 /** decimal.js's representation: sign, exponent of the first significant digit, base-1e7 words. */
@@ -76,13 +76,18 @@ function build(sign: number, v: number, p: number): Decimal {
   return plainOfParts(sign, p + n - 1, v, n);
 }
 
-/** `a.times(b)`. */
-export function dmul(a: Decimal, b: Decimal): Decimal {
-  if (!split(a, 0) || !split(b, 1)) return a.times(b);
+/** `a × b` when the fast path can answer it exactly, else undefined. */
+export function fastTimes(a: Decimal, b: Decimal): Decimal | undefined {
+  if (!split(a, 0) || !split(b, 1)) return undefined;
   const v = slots.v0 * slots.v1;
   // A double product below 10^15 is exact (both factors are integers and the exact product is below 2^53).
-  if (v >= LIMIT) return a.times(b);
+  if (v >= LIMIT) return undefined;
   return build((a as unknown as Parts).s * (b as unknown as Parts).s, v, slots.p0 + slots.p1);
+}
+
+/** `a.times(b)`. */
+export function dmul(a: Decimal, b: Decimal): Decimal {
+  return fastTimes(a, b) ?? decimalJs.times.call(a, b);
 }
 
 /**
@@ -90,12 +95,12 @@ export function dmul(a: Decimal, b: Decimal): Decimal {
  * digits (as fast as the doubles were on short values, and long balances no longer fall through to decimal.js).
  */
 export function dadd(a: Decimal, b: Decimal): Decimal {
-  return wordSum(a, b, 1) ?? a.plus(b);
+  return wordSum(a, b, 1) ?? decimalJs.plus.call(a, b);
 }
 
 /** `a.minus(b)`, as {@link dadd} does it. */
 export function dsub(a: Decimal, b: Decimal): Decimal {
-  return wordSum(a, b, -1) ?? a.minus(b);
+  return wordSum(a, b, -1) ?? decimalJs.minus.call(a, b);
 }
 
 /**
@@ -109,8 +114,65 @@ export function dsum(a: Decimal, b: Decimal): Decimal {
 
 const TWO = new Decimal(2);
 
-/** `a.div(2)`: a mid of two rates, `v × 5` one place further down when that stays within 15 digits. */
-export function dhalf(a: Decimal): Decimal {
-  if (!split(a, 0) || slots.v0 * 5 >= LIMIT) return a.div(TWO);
+/** `a / 2` when the fast path can answer it exactly (`v × 5` one place further down within 15 digits), else undefined. */
+export function fastHalf(a: Decimal): Decimal | undefined {
+  if (!split(a, 0) || slots.v0 * 5 >= LIMIT) return undefined;
   return build((a as unknown as Parts).s, slots.v0 * 5, slots.p0 - 1);
 }
+
+/** `a.div(2)`: a mid of two rates. */
+export function dhalf(a: Decimal): Decimal {
+  return fastHalf(a) ?? decimalJs.div.call(a, TWO);
+}
+
+/** True for a Decimal of rexbot's own constructor (its config, not another decimal.js clone sharing the prototype). */
+function ours(x: unknown): x is Decimal {
+  return typeof x === 'object' && x !== null && (x as { constructor: unknown }).constructor === Decimal;
+}
+
+/** The constructor's settings the fast paths answer for (decimal-words.ts: 40 digits; -0 by the rounding mode). */
+const settings = Decimal as unknown as { precision: number };
+
+/**
+ * Put the exact fast paths above in front of decimal.js's own `cmp`, `plus`, `minus`, `times` and `div` (and so
+ * `eq`, `lt`, `gt`, `lte`, `gte`, `add`, `sub`, `mul`, which decimal.js defines as the same functions or through
+ * `cmp`), so every caller gets them: a strategy's `mid.times(f)` or `a.lt(b)` as much as the kernel's dmul. Each
+ * answers what decimal.js answers (same value and representation; test/core/decimal-methods.test.ts compares them)
+ * and hands everything else to it: an argument that is a string or a number, a Decimal of another decimal.js clone
+ * (clones share the prototype), or a constructor whose precision was changed from 40.
+ */
+function installFastMethods(): void {
+  const P = Decimal.prototype as unknown as Record<string, unknown>;
+  if ((P.cmp as { rexbotFast?: true }).rexbotFast) return;
+  const cmp = function (this: Decimal, y: DecimalInput): number {
+    return ours(y) && this.constructor === Decimal ? dcmp(this, y) : decimalJs.cmp.call(this, y);
+  };
+  const plus = function (this: Decimal, y: DecimalInput): Decimal {
+    return (ours(y) && this.constructor === Decimal && settings.precision === 40 && wordSum(this, y, 1)) || decimalJs.plus.call(this, y);
+  };
+  const minus = function (this: Decimal, y: DecimalInput): Decimal {
+    return (ours(y) && this.constructor === Decimal && settings.precision === 40 && wordSum(this, y, -1)) || decimalJs.minus.call(this, y);
+  };
+  const times = function (this: Decimal, y: DecimalInput): Decimal {
+    return (ours(y) && this.constructor === Decimal && settings.precision === 40 && fastTimes(this, y)) || decimalJs.times.call(this, y);
+  };
+  const div = function (this: Decimal, y: DecimalInput): Decimal {
+    return (isTwo(y) && this.constructor === Decimal && settings.precision === 40 && fastHalf(this)) || decimalJs.div.call(this, y);
+  };
+  Object.defineProperty(cmp, 'rexbotFast', { value: true });
+  P.cmp = P.comparedTo = cmp;
+  P.plus = P.add = plus;
+  P.minus = P.sub = minus;
+  P.times = P.mul = times;
+  P.div = P.dividedBy = div;
+}
+
+/** `y` is a Decimal of ours equal to 2 (decimal.js's form of 2: sign 1, exponent 0, words [2]). */
+function isTwo(y: unknown): y is Decimal {
+  if (!ours(y)) return false;
+  const p = y as unknown as Parts;
+  return p.s === 1 && p.e === 0 && p.d !== null && p.d.length === 1 && p.d[0] === 2;
+}
+
+// Last: every module that does arithmetic fast imports this one, so the methods get their fast paths with it.
+installFastMethods();

@@ -22,6 +22,22 @@ export const Decimal = DecimalJs.clone({
 /** An exact decimal value. */
 export type Decimal = InstanceType<typeof Decimal>;
 
+/**
+ * decimal.js's own `cmp`, `plus`, `minus`, `times` and `div`, as they were before decimal-methods.ts put exact fast
+ * paths in front of them: what those fall back to, and what tests compare them with. decimal.js's clones share one
+ * prototype, so these are the methods of every decimal.js constructor in the process.
+ */
+export const decimalJs = (() => {
+  const P = Decimal.prototype as unknown as Record<'cmp' | 'plus' | 'minus' | 'times' | 'div', (this: Decimal, y: DecimalInput) => unknown>;
+  return {
+    cmp: P.cmp as (this: Decimal, y: DecimalInput) => number,
+    plus: P.plus as (this: Decimal, y: DecimalInput) => Decimal,
+    minus: P.minus as (this: Decimal, y: DecimalInput) => Decimal,
+    times: P.times as (this: Decimal, y: DecimalInput) => Decimal,
+    div: P.div as (this: Decimal, y: DecimalInput) => Decimal,
+  };
+})();
+
 /** Zero, shared (decimal.js values are immutable). */
 export const ZERO: Decimal = new Decimal(0);
 /** One, shared. */
@@ -299,7 +315,7 @@ export function decimalPlaces(d: Decimal): number {
 export function dcmp(a: Decimal, b: Decimal): number {
   const ad = (a as unknown as DecimalParts).d;
   const bd = (b as unknown as DecimalParts).d;
-  if (!ad || !bd) return a.cmp(b);
+  if (!ad || !bd) return decimalJs.cmp.call(a, b);
   const as = (a as unknown as DecimalParts).s;
   // Either zero?
   if (!ad[0] || !bd[0]) return ad[0] ? as : bd[0] ? -(b as unknown as DecimalParts).s : 0;
