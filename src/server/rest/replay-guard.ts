@@ -11,6 +11,7 @@
  *   key's failures are forgotten after `failureMemoryMs` without one.
  */
 import type { Clock } from '../../core/clock.js';
+import { MAX_OFFSET, SignatureSet } from './signature-set.js';
 
 /** Options of {@link ReplayGuard}. */
 export interface ReplayGuardOptions {
@@ -47,6 +48,12 @@ export class ReplayGuard {
    * remembered request), and no map grows with the whole window (4000 orders/s for 5 minutes is 1.2M requests).
    */
   readonly #slots = new Map<number, Map<string, Map<number | string, number | number[]>>>();
+  /**
+   * The same memory for the usual request (a hex signature, an integer timestamp): slot -> API key -> the set of
+   * (offset, signature id) pairs, in typed arrays (signature-set.ts) rather than a Map per key. `#slots` keeps the
+   * rest (a non-hex signature, a timestamp no integer), exactly as before.
+   */
+  readonly #sets = new Map<number, Map<string, SignatureSet>>();
   readonly #slotMs: number;
   readonly #keyFailures = new Map<string, Failures>();
   readonly #connFailures = new WeakMap<object, Failures>();
@@ -84,6 +91,14 @@ export class ReplayGuard {
     const slot = Math.floor(ts / slotMs);
     // Offsets into the slot are small integers (no number object per remembered request, as a raw timestamp was).
     const at = ts - slot * slotMs;
+    if (typeof id === 'number' && Number.isSafeInteger(ts) && at >= 0 && at <= MAX_OFFSET) {
+      let keySets = this.#sets.get(slot);
+      if (keySets === undefined) this.#sets.set(slot, (keySets = new Map()));
+      let set = keySets.get(apiKey);
+      if (set === undefined) keySets.set(apiKey, (set = new SignatureSet()));
+      // Already there with this timestamp: the same request again, refused while it could still verify.
+      return set.add(at, id) || ts + this.#window < now;
+    }
     let keys = this.#slots.get(slot);
     if (keys === undefined) this.#slots.set(slot, (keys = new Map()));
     let seen = keys.get(apiKey);
@@ -109,6 +124,7 @@ export class ReplayGuard {
   /** Signatures remembered now (for tests and diagnostics). */
   get remembered(): number {
     let n = 0;
+    for (const keySets of this.#sets.values()) for (const set of keySets.values()) n += set.size;
     for (const keys of this.#slots.values()) {
       for (const seen of keys.values()) for (const v of seen.values()) n += typeof v === 'number' ? 1 : v.length;
     }
@@ -148,6 +164,7 @@ export class ReplayGuard {
     const oldest = now - this.#window; // a timestamp before this can no longer verify
     // A slot goes when its last timestamp is before `oldest`.
     for (const slot of this.#slots.keys()) if ((slot + 1) * this.#slotMs - 1 < oldest) this.#slots.delete(slot);
+    for (const slot of this.#sets.keys()) if ((slot + 1) * this.#slotMs - 1 < oldest) this.#sets.delete(slot);
     for (const [k, f] of this.#keyFailures) if (now - f.lastAt > this.#memory) this.#keyFailures.delete(k);
   }
 }
