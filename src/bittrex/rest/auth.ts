@@ -102,9 +102,14 @@ export function hexEquals(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** `c` with ASCII upper case folded to lower case. */
+/**
+ * `c` with ASCII upper case folded to lower case: `c >= 65 && c <= 90 ? c | 32 : c`, without a branch. Hex digits
+ * are a random mix of letters and numbers, so that branch was mispredicted about every other character and made the
+ * comparison of a 128-digit signature twice as slow. `(c - 65) | (90 - c)` is negative exactly when `c` is outside
+ * `A`-`Z`, so its inverted sign bit is 1 for upper case letters only, and shifted to bit 5 it is the fold.
+ */
 function foldAscii(c: number): number {
-  return c >= 65 && c <= 90 ? c | 32 : c;
+  return c | ((~((c - 65) | (90 - c)) >>> 31) << 5);
 }
 
 /** Arguments of the hub's Authenticate(apiKey, timestamp, randomContent, signature). */

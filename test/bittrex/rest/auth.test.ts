@@ -84,6 +84,16 @@ describe('REST signing', () => {
     }
     expect(equal).toBeGreaterThan(1000);
   });
+
+  it('folds exactly A-Z and nothing else, for every UTF-16 code unit (the fold has no branch)', () => {
+    const fold = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
+    const ch = (c: number) => String.fromCharCode(c);
+    for (let c = 0; c < 0x10000; c++) {
+      expect(hexEquals(ch(c), ch(fold(c)))).toBe(true);
+      if (hexEquals(`0${ch(c)}`, `0${ch(c ^ 32)}`) !== (fold(c) === fold(c ^ 32))) expect.fail(`code unit ${c}`);
+      if (hexEquals(ch(c), ch(c + 1)) !== (fold(c) === fold(c + 1))) expect.fail(`code unit ${c} and the next`);
+    }
+  });
 });
 
 describe('hub authentication signing', () => {
