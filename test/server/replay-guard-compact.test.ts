@@ -82,6 +82,28 @@ describe('ReplayGuard compact memory vs the full-signature rule', () => {
     expect(signatureId('abc')).toBe('abc');
   });
 
+  it('reads every UTF-16 code unit at the first, a middle and the last digit as the digit-by-digit rule does', () => {
+    // The rule signatureId had before it read digits without a branch: value per digit, else the lower-case text.
+    const reference = (sig: string): number | string => {
+      if (sig.length < 13) return sig.toLowerCase();
+      let v = 0;
+      for (let i = 0; i < 13; i++) {
+        const c = sig.charCodeAt(i);
+        const l = c | 32;
+        if (c >= 48 && c <= 57) v = v * 16 + c - 48;
+        else if (l >= 97 && l <= 102) v = v * 16 + l - 87;
+        else return sig.toLowerCase();
+      }
+      return v;
+    };
+    for (let c = 0; c < 0x10000; c++) {
+      for (const at of [0, 6, 12]) {
+        const sig = `aBcDeF0123456789${'f'.repeat(10)}`.slice(0, at) + String.fromCharCode(c) + 'F0e1d2c3b4a59687'.slice(at);
+        if (signatureId(sig) !== reference(sig)) expect.fail(`code unit ${c} at ${at}`);
+      }
+    }
+  });
+
   it('documents its edge: same key, same millisecond and same first 52 bits is taken for a replay', () => {
     const clock = new VirtualClock(1_000_000);
     const g = new ReplayGuard({ clock, timestampWindowMs: 5_000 });
