@@ -4,7 +4,7 @@
  * answers (same value, same representation), for every argument it accepts: Decimals of ours, strings, numbers,
  * Decimals of another decimal.js clone (clones share the prototype), and after the constructor's precision changed.
  */
-import DecimalJsDefault from 'decimal.js';
+import { Decimal as DecimalJs } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { Decimal, dec, decimalJs } from '../../src/core/decimal.js';
 import '../../src/core/decimal-fast.js';
@@ -69,7 +69,7 @@ describe('Decimal methods with fast paths', () => {
   });
 
   it("leave another decimal.js clone's values to decimal.js (its own precision)", () => {
-    const Other = DecimalJsDefault.clone({ precision: 5 });
+    const Other = DecimalJs.clone({ precision: 5 });
     const a = new Other('1.23456789');
     const b = new Other('2.00000001');
     expect(a.plus(b).toString()).toBe('3.2346');
