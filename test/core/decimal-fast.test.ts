@@ -7,21 +7,11 @@
 import { describe, it } from 'vitest';
 import { Decimal, dec, decimalJs } from '../../src/core/decimal.js';
 import { dadd, dhalf, dmul, dsub } from '../../src/core/decimal-fast.js';
-import { expectSameDecimal, seededInts, specialDecimal } from '../helpers/random-decimal.js';
+import { expectSameDecimal, randomMoneyDecimal, seededInts } from '../helpers/random-decimal.js';
 
 const rnd = seededInts(9001);
 
-function randomDecimal(): Decimal {
-  const special = specialDecimal(rnd, 80);
-  if (special) return special;
-  // Mostly what money looks like (up to 16 digits), sometimes long values.
-  const digits = 1 + (rnd(6) === 0 ? rnd(30) : rnd(16));
-  let s = String(1 + rnd(9));
-  for (let i = 1; i < digits; i++) s += String(rnd(3) === 0 ? 0 : rnd(10));
-  const point = rnd(digits + 16) - 8;
-  const text = point <= 0 ? `0.${'0'.repeat(-point)}${s}` : point >= digits ? s + '0'.repeat(point - digits) : `${s.slice(0, point)}.${s.slice(point)}`;
-  return new Decimal(rnd(4) === 0 ? `-${text}` : text);
-}
+const randomDecimal = (): Decimal => randomMoneyDecimal(rnd);
 
 describe('dmul, dadd, dsub, dhalf', () => {
   it('answer what times, plus and minus answer, randomized', () => {

@@ -8,20 +8,11 @@ import { Decimal as DecimalJs } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { Decimal, dec, decimalJs } from '../../src/core/decimal.js';
 import '../../src/core/decimal-fast.js';
-import { expectSameDecimal, seededInts, specialDecimal } from '../helpers/random-decimal.js';
+import { expectSameDecimal, randomMoneyDecimal, seededInts } from '../helpers/random-decimal.js';
 
 const rnd = seededInts(4242);
 
-function randomDecimal(): Decimal {
-  const special = specialDecimal(rnd, 60);
-  if (special) return special;
-  const digits = 1 + (rnd(5) === 0 ? rnd(35) : rnd(14));
-  let s = String(1 + rnd(9));
-  for (let i = 1; i < digits; i++) s += String(rnd(3) === 0 ? 0 : rnd(10));
-  const point = rnd(digits + 14) - 7;
-  const text = point <= 0 ? `0.${'0'.repeat(-point)}${s}` : point >= digits ? s + '0'.repeat(point - digits) : `${s.slice(0, point)}.${s.slice(point)}`;
-  return new Decimal(rnd(4) === 0 ? `-${text}` : text);
-}
+const randomDecimal = (): Decimal => randomMoneyDecimal(rnd);
 
 /** Each method against decimal.js's own, for `a` and an argument `y` (a Decimal, string or number). */
 function expectSameAnswers(a: Decimal, y: Decimal | string | number, what: string): void {

@@ -40,3 +40,18 @@ export function expectSameDecimal(got: Decimal, want: Decimal, what: string): vo
   expect(got.toString(), what).toBe(want.toString());
   expect(got instanceof Decimal, what).toBe(true);
 }
+
+/**
+ * A random Decimal, mostly what money looks like (up to 16 digits: integers with trailing zeros, tiny fractions,
+ * both signs) and sometimes long values (up to 30 digits), with the special values on 3 draws in 80.
+ */
+export function randomMoneyDecimal(rnd: (n: number) => number): Decimal {
+  const special = specialDecimal(rnd, 80);
+  if (special) return special;
+  const digits = 1 + (rnd(6) === 0 ? rnd(30) : rnd(16));
+  let s = String(1 + rnd(9));
+  for (let i = 1; i < digits; i++) s += String(rnd(3) === 0 ? 0 : rnd(10));
+  const point = rnd(digits + 16) - 8;
+  const text = point <= 0 ? `0.${'0'.repeat(-point)}${s}` : point >= digits ? s + '0'.repeat(point - digits) : `${s.slice(0, point)}.${s.slice(point)}`;
+  return new Decimal(rnd(4) === 0 ? `-${text}` : text);
+}

@@ -1,13 +1,10 @@
 /** SignatureSet (the replay guard's per-key memory) against a plain Set of the same pairs, through many growths. */
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
+import { mulberry32 as rng } from '../../src/core/prng.js';
 import { ReplayGuard } from '../../src/server/rest/replay-guard.js';
 import { MAX_OFFSET, SignatureSet } from '../../src/server/rest/signature-set.js';
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 describe('SignatureSet', () => {
   it('adds each (offset, id) pair once, like a Set of the pairs, while it grows', () => {
