@@ -77,8 +77,9 @@ function diffSmall<T>(resting: readonly RestingQuote<T>[], desired: readonly Lad
       keep.push(resting[found]!);
     }
   }
-  const kept = new Set(keep);
-  const cancel = resting.filter((r) => !kept.has(r));
+  // The resting orders not taken, in order: the cancels a set of the kept ones would filter out, without the set.
+  const cancel: RestingQuote<T>[] = [];
+  for (let i = 0; i < resting.length; i++) if (!taken[i]) cancel.push(resting[i]!);
   return { keep, cancel, place };
 }
 

@@ -174,7 +174,8 @@ function planQuotes(strategy: string, intent: QuotesIntent, view: PlannerView): 
   if (!market) return unknownMarket(intent.marketSymbol);
   const live = view.liveOrders({ strategy, intentKey: intent.key });
   // An unanswered placement or cancel means the resting set is not known yet: wait for it.
-  if (live.some((o) => o.isUnacknowledged || o.state === 'CANCEL_PENDING')) return { kind: 'defer' };
+  // A loop rather than live.some(...): no closure per intent (a throttled market maker plans one per window).
+  for (const o of live) if (o.isUnacknowledged || o.state === 'CANCEL_PENDING') return { kind: 'defer' };
   const desired: LadderLevel[] = [];
   for (const q of intent.bids) desired.push({ direction: 'BUY', rate: roundRate(q.rate, market.precision, 'BUY'), quantity: q.quantity });
   for (const q of intent.asks) desired.push({ direction: 'SELL', rate: roundRate(q.rate, market.precision, 'SELL'), quantity: q.quantity });
@@ -203,9 +204,11 @@ function planQuotes(strategy: string, intent: QuotesIntent, view: PlannerView): 
       reducesPosition: reducesPosition(l.direction, l.quantity, position),
     },
   }));
-  const cancels = [...stray, ...diff.cancel.map((c) => c.ref)];
-  if (cancels.length === 0 && places.length === 0) return steps();
-  return steps({ kind: 'batch', cancels, places });
+  // Strays first, then the ladder's cancels: one array rather than a spread of two.
+  const cancels = stray;
+  for (const c of diff.cancel) cancels.push(c.ref);
+  if (cancels.length === 0 && places.length === 0) return { kind: 'steps', steps: [] };
+  return { kind: 'steps', steps: [{ kind: 'batch', cancels, places }] };
 }
 
 function steps(...list: (PlanStep | undefined)[]): Plan {
