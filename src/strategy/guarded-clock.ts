@@ -19,12 +19,55 @@ export interface GuardedClock extends Clock {
 const NOOP_HANDLE: TimerHandle = { cancel: () => {} };
 
 /**
+ * The pending timers of one clock, oldest first: a doubly linked list through the timers themselves rather than a
+ * Set, since a throttled strategy adds and removes one per window and V8 reallocates a small Set's table when its
+ * last entry leaves (and rehashes it under add/delete churn).
+ */
+class LiveTimers {
+  head: GuardedTimer | undefined;
+  tail: GuardedTimer | undefined;
+  size = 0;
+
+  add(t: GuardedTimer): void {
+    t.linked = true;
+    t.prev = this.tail;
+    if (this.tail) this.tail.next = t;
+    else this.head = t;
+    this.tail = t;
+    this.size++;
+  }
+
+  /** Take `t` out; nothing when it is not pending (fired, cancelled, or never added). */
+  delete(t: GuardedTimer): void {
+    if (!t.linked) return;
+    t.linked = false;
+    if (t.prev) t.prev.next = t.next;
+    else this.head = t.next;
+    if (t.next) t.next.prev = t.prev;
+    else this.tail = t.prev;
+    t.prev = t.next = undefined;
+    this.size--;
+  }
+
+  /** The pending timers, oldest first, as an array (what dispose walks while cancelling unlinks them). */
+  toArray(): GuardedTimer[] {
+    const out: GuardedTimer[] = [];
+    for (let t = this.head; t; t = t.next) out.push(t);
+    return out;
+  }
+}
+
+/**
  * The handle a strategy gets for one timer: pending (in `live`) until it fires (timeouts), is cancelled, or the
  * clock is disposed. A class rather than closures made per timer: a throttled strategy schedules one per window.
  */
 class GuardedTimer implements TimerHandle {
   inner: TimerHandle | undefined;
-  constructor(private readonly live: Set<TimerHandle>) {}
+  /** In `live`; its neighbours there. */
+  linked = false;
+  prev: GuardedTimer | undefined;
+  next: GuardedTimer | undefined;
+  constructor(private readonly live: LiveTimers) {}
 
   cancel(): void {
     this.live.delete(this);
@@ -42,7 +85,7 @@ class GuardedTimer implements TimerHandle {
  * clock.dispose(); // the interval is cancelled
  */
 export function guardClock(clock: Clock, onError: (err: unknown) => void): GuardedClock {
-  const live = new Set<TimerHandle>();
+  const live = new LiveTimers();
   let disposed = false;
 
   // A callback that throws is the strategy's failure, never an uncaught exception; none runs once disposed.
@@ -85,8 +128,7 @@ export function guardClock(clock: Clock, onError: (err: unknown) => void): Guard
     dispose() {
       if (disposed) return;
       disposed = true;
-      for (const t of [...live]) t.cancel();
-      live.clear();
+      for (const t of live.toArray()) t.cancel();
     },
     get disposed() {
       return disposed;

@@ -60,4 +60,31 @@ describe('guardClock', () => {
     expect(fired).toEqual([]);
     expect(base.pendingTimers).toBe(0);
   });
+
+  it('keeps its pending count through random schedules, cancels and fires (the linked list of live timers)', async () => {
+    const base = new VirtualClock(0);
+    const clock = guardClock(base, () => {});
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pending = new Set<{ cancel(): void }>();
+    for (let step = 0; step < 2000; step++) {
+      const r = rand(10);
+      if (r < 4) {
+        const h = clock.setTimeout(() => pending.delete(h), 1 + rand(5));
+        pending.add(h);
+      } else if (r < 7 && pending.size > 0) {
+        const h = [...pending][rand(pending.size)]!;
+        h.cancel();
+        h.cancel();
+        pending.delete(h);
+      } else await base.advance(1);
+      expect(clock.pendingTimers).toBe(pending.size);
+    }
+    clock.dispose();
+    expect(clock.pendingTimers).toBe(0);
+    expect(base.pendingTimers).toBe(0);
+  });
 });
