@@ -72,6 +72,8 @@ export class DeferredIntents {
 
   /** A new intent arrived: whatever it replaces or cancels is no longer wanted. */
   forget(strategy: string, intent: Intent): void {
+    // Every intent passes here and mostly nothing is held: no key text to build (and hash) for empty maps then.
+    if (this.#held.size === 0 && this.#timed.size === 0) return;
     this.#drop(keyOf(strategy, intent.key));
     if (intent.kind === 'cancel' && intent.targetKey !== undefined) this.#drop(keyOf(strategy, intent.targetKey));
     if (intent.kind === 'cancelAll') this.clear(strategy, intent.marketSymbol);
