@@ -9,9 +9,12 @@
  *   (test/backtest/feed-view.test.ts compares them on random books);
  * - {@link followMerged}: the same when our orders rest on the side too (and did not change since the view was
  *   built): the view shows recorded + ours, so a recorded level may stay shown with our quantity alone, and the level
- *   that enters a full view may be ours, recorded, or both.
+ *   that enters a full view may be ours, recorded, or both;
+ * - {@link followOurs}: when only our resting quantity changed since the view was built, all at one level (a
+ *   placement, a cancel, a fill): that merged level changes, enters or leaves (test/backtest/feed-ours.test.ts).
  */
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import { dadd } from '../../src/core/decimal-fast.js';
 import type { OrderBookEntry } from '../../src/model/market.js';
 import { sameValue } from '../../src/store/order-book.js';
 import type { RecordedSide } from './recorded-book.js';
@@ -180,9 +183,9 @@ export function followMerged(side: RecordedSide, view: View, depth: number, mine
   const o = ours.get(key);
   switch (side.changeKind) {
     case 'update': {
-      // The merged levels shown do not change, only this one's quantity (if it is shown).
-      const i = keys.indexOf(key);
-      if (i < 0) return NO_DELTAS;
+      // The merged levels shown do not change, only this one's quantity (if it is shown, at its merged rank).
+      const i = mergedRank(side, mine, key, side.changeRank);
+      if (i >= keys.length) return NO_DELTAS;
       const l = side.get(key)!;
       return requantify(view, i, l.rate, o ? l.quantity.plus(o.entry.quantity) : l.quantity);
     }
@@ -190,52 +193,98 @@ export function followMerged(side: RecordedSide, view: View, depth: number, mine
       const l = side.get(key)!;
       if (o) {
         // Shown with our quantity alone until now: the recorded quantity joins it.
-        const i = keys.indexOf(key);
-        return i < 0 ? NO_DELTAS : requantify(view, i, l.rate, l.quantity.plus(o.entry.quantity));
+        const i = mergedRank(side, mine, key, side.changeRank);
+        return i >= keys.length ? NO_DELTAS : requantify(view, i, l.rate, l.quantity.plus(o.entry.quantity));
       }
-      // A level new to the merged book: its rank there is its recorded rank plus our levels alone before it.
-      let rank = side.changeRank;
-      for (const m of mine) if (side.better(m.key, key) && !side.get(m.key)) rank++;
+      // A level new to the merged book.
+      const rank = mergedRank(side, mine, key, side.changeRank);
       if (rank >= depth) return NO_DELTAS;
       return insertAt(view, rank, key, l.rate, l.quantity, depth);
     }
     case 'remove': {
-      const i = keys.indexOf(key);
-      if (i < 0) return NO_DELTAS;
+      // `changeRank` is the rank the recorded level was removed from.
+      const i = mergedRank(side, mine, key, side.changeRank);
+      if (i >= keys.length) return NO_DELTAS;
       // Ours stays shown there, alone.
       if (o) return requantify(view, i, o.entry.rate, o.entry.quantity);
-      const rate = view.rates[i]!;
-      const last = keys[keys.length - 1]!;
-      removeLevel(view, i);
-      // The merged level after the last one shown enters (there is one only if the view was full): the better of the
-      // first recorded level and the first of ours beyond it, or both at one price. The recorded levels shown are
-      // the best ones: as many as the view holds now less our levels shown alone.
-      let alone = 0;
-      let next: Keyed | undefined;
-      for (const m of mine) {
-        if (side.better(last, m.key)) next ??= m;
-        else if (!side.get(m.key)) alone++;
-      }
-      const l = side.atRank(keys.length - alone);
-      const gone: OrderBookEntry = { quantity: ZERO, rate };
-      let entering: OrderBookEntry;
-      if (l && (next === undefined || side.better(l.key, next.key))) {
-        keys.push(l.key);
-        entering = { quantity: l.quantity, rate: l.rate };
-      } else if (l && next!.key === l.key) {
-        keys.push(l.key);
-        entering = { quantity: l.quantity.plus(next!.entry.quantity), rate: l.rate };
-      } else if (next) {
-        keys.push(next.key);
-        entering = { quantity: next.entry.quantity, rate: next.entry.rate };
-      } else {
-        return [gone];
-      }
-      view.rates.push(entering.rate);
-      view.quantities.push(entering.quantity);
-      return [gone, entering];
+      return removeMerged(side, view, i, mine);
     }
   }
+}
+
+/**
+ * Follow a change of our resting quantity at the one level `key` (one or more changes there, none elsewhere) on a
+ * view built just before it, with the recorded side unchanged since: that merged level's quantity changes, or it
+ * enters the view (pushing the last one out of a full view), or it leaves it (the next merged level entering).
+ * `mine` and `ours` are our levels after the change. Gives the entries, and leaves the view holding the levels,
+ * that the general path (the feed's merge, then {@link diff}) would.
+ */
+export function followOurs(side: RecordedSide, view: View, depth: number, key: number, mine: readonly Keyed[], ours: ReadonlyMap<number, Keyed>): OrderBookEntry[] {
+  const keys = view.keys;
+  const l = side.get(key);
+  const o = ours.get(key);
+  // Every other level is as it was, so the level's merged rank is the same before and after the change.
+  const rank = mergedRank(side, mine, key, side.rankOf(key));
+  const shown = rank < keys.length && keys[rank] === key;
+  if (!l && !o) return shown ? removeMerged(side, view, rank, mine) : NO_DELTAS;
+  const rate = l ? l.rate : o!.entry.rate;
+  const quantity = l && o ? dadd(l.quantity, o.entry.quantity) : l ? l.quantity : o!.entry.quantity;
+  if (shown) return requantify(view, rank, rate, quantity);
+  // Not shown before: beyond a full view it stays unseen; within `depth` it is new to the merged book and enters.
+  if (rank >= depth) return NO_DELTAS;
+  return insertAt(view, rank, key, rate, quantity, depth);
+}
+
+/**
+ * The rank in the merged book (recorded + ours) of the level `key`, whose recorded rank (the recorded levels better
+ * than it) is `rank`: that plus our levels alone (no recorded level at their price) better than it. A view of the
+ * merged book shows its top levels in rank order, so a level it shows is at that index: no scan of the view's keys.
+ */
+function mergedRank(side: RecordedSide, mine: readonly Keyed[], key: number, rank: number): number {
+  for (let j = 0; j < mine.length; j++) {
+    const m = mine[j]!;
+    if (!side.better(m.key, key)) break; // best first: none after it is better either
+    if (!side.get(m.key)) rank++;
+  }
+  return rank;
+}
+
+/**
+ * The merged level shown at `i` left the merged book (neither a recorded level nor ours remains at its price): its
+ * removal, then the merged level after the last one shown entering, when there is one.
+ */
+function removeMerged(side: RecordedSide, view: View, i: number, mine: readonly Keyed[]): OrderBookEntry[] {
+  const keys = view.keys;
+  const rate = view.rates[i]!;
+  const last = keys[keys.length - 1]!;
+  removeLevel(view, i);
+  // The merged level after the last one shown enters (there is one only if the view was full): the better of the
+  // first recorded level and the first of ours beyond it, or both at one price. The recorded levels shown are
+  // the best ones: as many as the view holds now less our levels shown alone.
+  let alone = 0;
+  let next: Keyed | undefined;
+  for (const m of mine) {
+    if (side.better(last, m.key)) next ??= m;
+    else if (!side.get(m.key)) alone++;
+  }
+  const l = side.atRank(keys.length - alone);
+  const gone: OrderBookEntry = { quantity: ZERO, rate };
+  let entering: OrderBookEntry;
+  if (l && (next === undefined || side.better(l.key, next.key))) {
+    keys.push(l.key);
+    entering = { quantity: l.quantity, rate: l.rate };
+  } else if (l && next!.key === l.key) {
+    keys.push(l.key);
+    entering = { quantity: l.quantity.plus(next!.entry.quantity), rate: l.rate };
+  } else if (next) {
+    keys.push(next.key);
+    entering = { quantity: next.entry.quantity, rate: next.entry.rate };
+  } else {
+    return [gone];
+  }
+  view.rates.push(entering.rate);
+  view.quantities.push(entering.quantity);
+  return [gone, entering];
 }
 
 /**

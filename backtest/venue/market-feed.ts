@@ -16,7 +16,7 @@ import type { Candle, OrderBook, OrderBookEntry, Trade } from '../../src/model/m
 import type { Order } from '../../src/model/order.js';
 import { orderingKey } from '../../src/store/order-book.js';
 import { channelName, type OrderBookMessage } from '../../src/bittrex/hub/messages.js';
-import { diff, fillRecorded, followChange, followMerged, type Keyed, NO_DELTAS, View } from './feed-view.js';
+import { diff, fillRecorded, followChange, followMerged, followOurs, type Keyed, NO_DELTAS, View } from './feed-view.js';
 import type { RecordedBook, RecordedSide } from './recorded-book.js';
 
 /** Depths the hub serves. */
@@ -47,6 +47,9 @@ interface OursSide {
   /** `levels` sorted best first, as of `sortedVersion`. */
   sorted: Keyed[];
   sortedVersion: number;
+  /** Every change of ours since version `runFrom` was at the level `runKey` (a view built since follows them). */
+  runKey: number;
+  runFrom: number;
 }
 
 /** One market's public data. */
@@ -72,8 +75,8 @@ export class MarketFeed {
     this.symbol = symbol;
     this.book = book;
     this.tradeChannel = channelName.trade(symbol);
-    this.#bid = { recorded: book.bid, levels: new Map(), version: 0, sorted: [], sortedVersion: -1 };
-    this.#ask = { recorded: book.ask, levels: new Map(), version: 0, sorted: [], sortedVersion: -1 };
+    this.#bid = { recorded: book.bid, levels: new Map(), version: 0, sorted: [], sortedVersion: -1, runKey: NaN, runFrom: Infinity };
+    this.#ask = { recorded: book.ask, levels: new Map(), version: 0, sorted: [], sortedVersion: -1, runKey: NaN, runFrom: Infinity };
     this.ours = { bid: this.#bid.levels, ask: this.#ask.levels };
   }
 
@@ -107,6 +110,10 @@ export class MarketFeed {
   addOurs(side: 'bid' | 'ask', rate: Decimal, quantity: Decimal, key: number = orderingKey(rate)): void {
     const o = side === 'bid' ? this.#bid : this.#ask;
     const m = o.levels;
+    if (key !== o.runKey) {
+      o.runKey = key;
+      o.runFrom = o.version;
+    }
     o.version++;
     const cur = m.get(key);
     const next = cur ? dadd(cur.entry.quantity, quantity) : quantity;
@@ -235,6 +242,13 @@ export class MarketFeed {
     const ours = o.levels;
     const oursVersion = o.version;
     if (view.version === side.version && view.oursVersion === oursVersion) return NO_DELTAS;
+    // Only ours changed since the view was built, all at one level (a placement, a cancel, a fill): follow that level
+    // instead of merging the top levels again (up to 500) and comparing them all.
+    if (view.version === side.version && view.oursVersion >= o.runFrom) {
+      const out = followOurs(side, view, depth, o.runKey, this.#mine(o), ours);
+      view.oursVersion = oursVersion;
+      return out;
+    }
     // One change of the recorded side since the view was built, and none of ours on it since (the usual event): follow
     // that change (O(1) for a quantity, one splice for a level entering or leaving) instead of rebuilding the top;
     // on the merged levels when ours rest on the side (a market maker's usual event).

@@ -98,6 +98,11 @@ export class RecordedSide {
     return at < this.#size && this.#keys[at] === key ? this.#pool[this.#ranked[at]!] : undefined;
   }
 
+  /** How many levels are better than `key` (its rank if present, else where it would go). */
+  rankOf(key: number): number {
+    return this.#find(key);
+  }
+
   /** The level at `rank` (0 = best). */
   atRank(rank: number): Level | undefined {
     return rank >= 0 && rank < this.#size ? this.#pool[this.#ranked[rank]!] : undefined;
