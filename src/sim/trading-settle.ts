@@ -24,13 +24,21 @@ import { SATOSHI, buyReserve, commissionOn, fillQuote } from './trading-amounts.
 import type { ExecutionStore } from './trading-executions.js';
 import { type FillNotice, LIST_CAP, type OrderRecord } from './trading-types.js';
 
+/** Up to this many touched orders an {@link Operation} finds one by a scan, beyond by a set of their ids. */
+const TOUCHED_SCAN = 16;
+
 /** Everything one placement or cancellation changed, collected for publication after the state is complete. */
 export class Operation {
   readonly marketSymbol: string;
   /** Orders whose state changed, in order of first change. */
-  readonly touched = new Map<string, OrderRecord>();
-  /** New executions per account. */
-  readonly executions = new Map<string, Execution[]>();
+  readonly touched: OrderRecord[] = [];
+  /**
+   * The ids in `touched`, made only when it grows past {@link TOUCHED_SCAN} (a sweep through many makers): an
+   * operation mostly touches one to three orders, where a scan is cheaper than a Map made per operation.
+   */
+  #touchedIds: Set<string> | undefined;
+  /** New executions per account; undefined until the first (most placements and cancels execute nothing). */
+  executions: Map<string, Execution[]> | undefined;
   /** Public trades, in execution order. */
   readonly trades: Trade[] = [];
   /** Orders that got their first fill while linked to a conditional order. */
@@ -43,13 +51,24 @@ export class Operation {
 
   /** Note that `rec` changed. */
   touch(rec: OrderRecord): void {
-    if (!this.touched.has(rec.order.id)) this.touched.set(rec.order.id, rec);
+    const id = rec.order.id;
+    const touched = this.touched;
+    const ids = this.#touchedIds;
+    if (ids) {
+      if (ids.has(id)) return;
+      ids.add(id);
+    } else {
+      for (let i = 0; i < touched.length; i++) if (touched[i]!.order.id === id) return;
+      if (touched.length >= TOUCHED_SCAN) this.#touchedIds = new Set([...touched.map((r) => r.order.id), id]);
+    }
+    touched.push(rec);
   }
 
   /** Note a new execution of `accountId`. */
   addExecution(accountId: string, e: Execution): void {
-    let list = this.executions.get(accountId);
-    if (!list) this.executions.set(accountId, (list = []));
+    const executions = (this.executions ??= new Map());
+    let list = executions.get(accountId);
+    if (!list) executions.set(accountId, (list = []));
     list.push(e);
   }
 }
