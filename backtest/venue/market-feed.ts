@@ -38,6 +38,9 @@ interface DepthView {
 export type BookDeltaSink = (data: OrderBookMessage, channel: string) => void;
 
 
+/** Up to this many levels of ours a side, they are sorted in place by insertion (see MarketFeed's #mine). */
+const SORT_IN_PLACE = 32;
+
 /** Our resting quantity on one side, with what the feed keeps about it (one object per side: no keyed access). */
 interface OursSide {
   readonly recorded: RecordedSide;
@@ -125,7 +128,20 @@ export class MarketFeed {
   #mine(o: OursSide): Keyed[] {
     if (o.sortedVersion !== o.version) {
       const side = o.recorded;
-      o.sorted = [...o.levels.values()].sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
+      if (o.levels.size > SORT_IN_PLACE) {
+        o.sorted = [...o.levels.values()].sort((a, b) => (side.better(a.key, b.key) ? -1 : 1));
+      } else {
+        // A few levels (a ladder's): an insertion sort into the list of the last sort, rather than a copy and a sort
+        // (which allocates its own work list) at every change of ours. The keys differ, so the order is the same.
+        const out = o.sorted;
+        let n = 0;
+        for (const l of o.levels.values()) {
+          let i = n++;
+          for (; i > 0 && side.better(l.key, out[i - 1]!.key); i--) out[i] = out[i - 1]!;
+          out[i] = l;
+        }
+        if (out.length !== n) out.length = n;
+      }
       o.sortedVersion = o.version;
     }
     return o.sorted;
