@@ -6,32 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../src/core/decimal.js';
 import { mulberry32 } from '../../src/core/prng.js';
-import type { OrderBookMessage } from '../../src/bittrex/hub/messages.js';
 import { MarketFeed, type FeedDepth } from '../../backtest/venue/market-feed.js';
 import { RecordedBook, type BookSide } from '../../backtest/venue/recorded-book.js';
+import { applyTo, expectedTop, messagesText } from '../helpers/feed-model.js';
 
 const DEPTHS: FeedDepth[] = [1, 25, 500];
-
-/** A message as comparable text. */
-const text = (ms: readonly OrderBookMessage[]) =>
-  ms.map((m) => `${m.depth}#${m.sequence} bid[${m.bidDeltas.map((e) => `${e.rate}:${e.quantity}`).join(' ')}] ask[${m.askDeltas.map((e) => `${e.rate}:${e.quantity}`).join(' ')}]`);
-
-/** What a subscriber's copy of one side holds after the deltas (rate -> quantity). */
-function applyTo(model: Map<string, string>, deltas: OrderBookMessage['bidDeltas']): void {
-  for (const e of deltas) {
-    if (e.quantity.isZero()) model.delete(e.rate.toString());
-    else model.set(e.rate.toString(), e.quantity.toString());
-  }
-}
-
-/** The recorded top `depth` of a side plus our quantities, from scratch (rate -> quantity). */
-function expectedTop(book: RecordedBook, ours: Map<string, Decimal>, side: BookSide, depth: number): Map<string, string> {
-  const all = new Map<string, Decimal>();
-  for (const l of book.side(side).levels()) all.set(l.rate.toString(), l.quantity);
-  for (const [rate, q] of ours) all.set(rate, (all.get(rate) ?? ZERO).plus(q));
-  const sorted = [...all].sort((a, b) => (side === 'bid' ? Number(b[0]) - Number(a[0]) : Number(a[0]) - Number(b[0])));
-  return new Map(sorted.slice(0, depth).map(([r, q]) => [r, q.toString()]));
-}
 
 describe('MarketFeed: following one recorded change equals rebuilding the view', () => {
   // `oursEvery`: how often ours change. Rarely: views mostly follow the recorded book alone. Often, at rates on and
@@ -95,7 +74,7 @@ describe('MarketFeed: following one recorded change equals rebuilding the view',
         }
         const a = fastFeed.bookDeltas();
         const b = generalFeed.bookDeltas();
-        expect(text(a)).toEqual(text(b));
+        expect(messagesText(a)).toEqual(messagesText(b));
         for (const m of a) if (recordedLists.has(m.bidDeltas) || recordedLists.has(m.askDeltas)) published++;
         recordedLists.clear();
         for (const m of a) {
