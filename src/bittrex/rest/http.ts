@@ -14,6 +14,7 @@ import { ApiError, NetworkError, type RequestRef, RequestNotSentError, TimeoutEr
 import { type Decoder } from '../../model/decode.js';
 import { toWireJsonBytes } from '../../model/encode.js';
 import { type Credentials, writeSignedHeaders } from './auth.js';
+import { SigningTimestamps } from './signing-timestamps.js';
 import type { RequestPriority, Throttler } from './throttler.js';
 
 /** HTTP methods the v3 interface uses. */
@@ -180,7 +181,7 @@ export class HttpTransport {
     this.#maxReadAttempts = Math.max(1, opts.maxReadAttempts ?? 5);
   }
 
-  #lastTimestamp = 0;
+  readonly #timestamps = new SigningTimestamps();
 
   /** The endpoint name used in errors: `GET /v3/markets/BTC-USD/orderbook`. */
   where(method: HttpMethod, path: string): string {
@@ -246,15 +247,6 @@ export class HttpTransport {
     }
   }
 
-  /**
-   * The clock's time in ms, but never the same twice: a server that refuses replays takes two identical signed
-   * requests with one timestamp for a replay, and a virtual clock that stands still would produce exactly that.
-   */
-  #freshTimestamp(): number {
-    this.#lastTimestamp = Math.max(Math.floor(this.#clock.now()), this.#lastTimestamp + 1);
-    return this.#lastTimestamp;
-  }
-
   async #once(
     req: RestRequest,
     ref: RequestRef,
@@ -273,7 +265,8 @@ export class HttpTransport {
           method: req.method,
           uri: this.#origin + target,
           body,
-          timestamp: this.#freshTimestamp(),
+          // What is signed besides the timestamp: an identical request needs a later one (signing-timestamps.ts).
+          timestamp: this.#timestamps.next(this.#clock.now(), `${req.method} ${target} ${subaccountId ?? ''} ${body === undefined ? '' : body.toString('latin1')}`),
           subaccountId,
         });
       } catch (err) {

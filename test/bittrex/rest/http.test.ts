@@ -43,6 +43,13 @@ describe('signing', () => {
     expect(h.server.requests[0]!.headers['api-signature']).not.toBe(h.server.requests[1]!.headers['api-signature']);
   });
 
+  it('lets different requests share a millisecond, so a fast client does not run ahead of the clock', async () => {
+    for (let i = 0; i < 20; i++) await h.client.orders.listClosed({ marketSymbol: `M${i}` });
+    const stamps = new Set(h.server.requests.map((r) => r.headers['api-timestamp']));
+    // Twenty different requests on a clock that stands still: one timestamp (the old rule gave twenty).
+    expect(stamps.size).toBe(1);
+  });
+
   it('a wrong secret is detected by the server: 401 INVALID_SIGNATURE', async () => {
     const client = createRestClient({ baseUrl: h.server.url, credentials: { ...h.server.credentials, apiSecret: 'not-the-secret' }, throttler: quiet() });
     const err = await client.balances.get('BTC').catch((e: unknown) => e);
