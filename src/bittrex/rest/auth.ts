@@ -59,6 +59,8 @@ export interface SignInput {
   body?: string | Uint8Array | undefined;
   timestamp: number | string;
   subaccountId?: string | undefined;
+  /** `contentHash(body)` when the caller has worked it out already (it is not computed twice then). */
+  contentHash?: string | undefined;
 }
 
 /**
@@ -80,7 +82,7 @@ export function signRequest(creds: Credentials, req: SignInput): SignedHeaders {
  */
 export function writeSignedHeaders(headers: Record<string, string>, creds: Credentials, req: SignInput): void {
   const ts = String(req.timestamp);
-  const hash = contentHash(req.body);
+  const hash = req.contentHash ?? contentHash(req.body);
   const sig = hmacSha512Hex(creds.apiSecret, signaturePreimage(ts, req.uri, req.method, hash, req.subaccountId));
   headers['Api-Key'] = creds.apiKey;
   headers['Api-Timestamp'] = ts;

@@ -13,7 +13,7 @@ import { type Clock, systemClock } from '../../core/clock.js';
 import { ApiError, NetworkError, type RequestRef, RequestNotSentError, TimeoutError, ValidationError, WireFormatError } from '../../core/errors.js';
 import { type Decoder } from '../../model/decode.js';
 import { toWireJsonBytes } from '../../model/encode.js';
-import { type Credentials, writeSignedHeaders } from './auth.js';
+import { contentHash, type Credentials, writeSignedHeaders } from './auth.js';
 import { SigningTimestamps } from './signing-timestamps.js';
 import type { RequestPriority, Throttler } from './throttler.js';
 
@@ -261,13 +261,15 @@ export class HttpTransport {
       // headers are those of `signRequest`, in its order, written straight into this request's headers (no
       // second object to copy from).
       try {
+        const hash = contentHash(body);
         writeSignedHeaders(headers, this.#credentials!, {
           method: req.method,
           uri: this.#origin + target,
           body,
           // What is signed besides the timestamp: an identical request needs a later one (signing-timestamps.ts).
-          timestamp: this.#timestamps.next(this.#clock.now(), `${req.method} ${target} ${subaccountId ?? ''} ${body === undefined ? '' : body.toString('latin1')}`),
+          timestamp: this.#timestamps.next(this.#clock.now(), `${req.method} ${target} ${subaccountId ?? ''} ${hash}`),
           subaccountId,
+          contentHash: hash,
         });
       } catch (err) {
         throw new RequestNotSentError(ref, err);

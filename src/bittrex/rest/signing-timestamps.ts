@@ -15,7 +15,7 @@ export class SigningTimestamps {
 
   /**
    * The timestamp for `request` (anything that identifies what gets signed besides the timestamp: method, URI,
-   * body, sub-account) at clock time `now`: `now` in whole ms unless that is behind the last one given, and one ms
+   * sub-account and the body, or its content hash) at clock time `now`: `now` in whole ms unless that is behind the last one given, and one ms
    * later than the last when this very request was already signed with it.
    *
    * @example
