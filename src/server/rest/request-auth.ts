@@ -4,7 +4,7 @@
  * over the raw body bytes, and the timestamp against a window of the server's clock.
  */
 import type { IncomingMessage } from 'node:http';
-import { contentHash, hexEquals, hmacSha512Hex } from '../../bittrex/rest/auth.js';
+import { contentHash, hexEquals, hmacSha512Hex, signaturePreimage } from '../../bittrex/rest/auth.js';
 import type { Clock } from '../../core/clock.js';
 import { SimError } from '../../sim/sim-error.js';
 
@@ -84,14 +84,11 @@ export function verifyRequest(req: IncomingMessage, raw: Buffer, opts: VerifyOpt
   if (!signature) throw new SimError(401, 'INVALID_SIGNATURE', 'Api-Signature header missing');
   const host = header(headers, 'host') ?? '';
   const target = req.url ?? '/';
-  // Upper-cased once here (a runtime call each time), so the preimage below is `signaturePreimage`'s without its
-  // own upper-casing of the method: the same text.
   const method = (req.method ?? 'GET').toUpperCase();
-  const tail = method + sentHash + (subaccountId ?? '');
   // The client signed the URI it used; behind a TLS terminator that is https, locally http. Accept either.
   const ok =
-    hexEquals(signature, hmacSha512Hex(key.secret, `${ts!}http://${host}${target}${tail}`)) ||
-    hexEquals(signature, hmacSha512Hex(key.secret, `${ts!}https://${host}${target}${tail}`));
+    hexEquals(signature, hmacSha512Hex(key.secret, signaturePreimage(ts!, `http://${host}${target}`, method, sentHash, subaccountId))) ||
+    hexEquals(signature, hmacSha512Hex(key.secret, signaturePreimage(ts!, `https://${host}${target}`, method, sentHash, subaccountId)));
   if (!ok) throw new SimError(401, 'INVALID_SIGNATURE', 'Api-Signature does not match');
 
   if (!key.scopes.includes(opts.scope)) {
