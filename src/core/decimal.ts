@@ -23,7 +23,7 @@ export const Decimal = DecimalJs.clone({
 export type Decimal = InstanceType<typeof Decimal>;
 
 /**
- * decimal.js's own `cmp`, `plus`, `minus`, `times` and `div`, as they were before decimal-methods.ts put exact fast
+ * decimal.js's own `cmp`, `plus`, `minus`, `times` and `div`, as they were before decimal-fast.ts put exact fast
  * paths in front of them: what those fall back to, and what tests compare them with. decimal.js's clones share one
  * prototype, so these are the methods of every decimal.js constructor in the process.
  */
