@@ -35,27 +35,13 @@ export interface AccountStoreOptions {
   maxExecutions?: number;
 }
 
-/** A recently closed order and its place in the close order (see OrderBookkeeping's queue). */
-interface ClosedEntry<T> {
-  order: T;
-  seq: number;
-}
-
 /**
  * Orders or conditional orders: open ones by id, recently closed ones by id (bounded, oldest evicted first),
  * and both by client id.
- *
- * The close order is a queue of ids beside the map, not the map's insertion order: keeping that meant a delete and
- * a set per close and an iterator to find the oldest. An id's entry holds its position (`seq`); a queue slot whose
- * id's entry is elsewhere (closed again later) or gone (reopened, evicted) is stale and skipped.
  */
 class OrderBookkeeping<T extends { id: string; status: string }> {
   readonly open = new Map<string, T>();
-  readonly #closed = new Map<string, ClosedEntry<T>>();
-  /** Ids in close order from `#head` on; the slot at index i is position `#base + i`. */
-  #queue: string[] = [];
-  #head = 0;
-  #base = 0;
+  readonly closed = new Map<string, T>();
   readonly byClientId = new Map<string, string>();
   constructor(
     private readonly clientIdOf: (o: T) => string | undefined,
@@ -63,7 +49,7 @@ class OrderBookkeeping<T extends { id: string; status: string }> {
   ) {}
 
   get(id: string): T | undefined {
-    return this.open.get(id) ?? this.#closed.get(id)?.order;
+    return this.open.get(id) ?? this.closed.get(id);
   }
 
   byClient(clientId: string): T | undefined {
@@ -71,70 +57,22 @@ class OrderBookkeeping<T extends { id: string; status: string }> {
     return id === undefined ? undefined : this.get(id);
   }
 
-  /** The recently closed ones, oldest close first. */
-  closedInOrder(): T[] {
-    const out: T[] = [];
-    const q = this.#queue;
-    for (let i = this.#head; i < q.length; i++) {
-      const e = this.#closed.get(q[i]!);
-      if (e !== undefined && e.seq === this.#base + i) out.push(e.order);
-    }
-    return out;
-  }
-
   upsert(o: T): void {
     const cid = this.clientIdOf(o);
     if (cid !== undefined) this.byClientId.set(cid, o.id);
     if (o.status === 'OPEN') {
-      this.#closed.delete(o.id);
+      this.closed.delete(o.id);
       this.open.set(o.id, o);
       return;
     }
     this.open.delete(o.id);
-    // Closed again: it moves to the newest place, so eviction order follows the latest close.
-    const seq = this.#base + this.#queue.length;
-    const e = this.#closed.get(o.id);
-    if (e) {
-      e.order = o;
-      e.seq = seq;
-    } else this.#closed.set(o.id, { order: o, seq });
-    this.#queue.push(o.id);
-    if (this.#closed.size > this.maxClosed) this.#evictOldest();
-    this.#compact();
-  }
-
-  #evictOldest(): void {
-    const q = this.#queue;
-    for (;;) {
-      const i = this.#head++;
-      const id = q[i]!;
-      const e = this.#closed.get(id);
-      if (e === undefined || e.seq !== this.#base + i) continue; // stale slot
-      this.#closed.delete(id);
-      const ocid = this.clientIdOf(e.order);
-      if (ocid !== undefined && this.byClientId.get(ocid) === id) this.byClientId.delete(ocid);
-      return;
-    }
-  }
-
-  /** Drop the slots before `#head` once they are most of the queue, and stale slots once they are most of it. */
-  #compact(): void {
-    const q = this.#queue;
-    if (this.#head > 1024 && this.#head * 2 > q.length) {
-      q.splice(0, this.#head);
-      this.#base += this.#head;
-      this.#head = 0;
-    }
-    if (q.length - this.#head > 2 * this.#closed.size + 1024) {
-      // Mostly stale (orders closed again and again, or reopened, without evictions): keep the current slots.
-      const kept: string[] = [];
-      for (const id of this.closedInOrder().map((x) => x.id)) {
-        this.#closed.get(id)!.seq = kept.length;
-        kept.push(id);
-      }
-      this.#queue = kept;
-      this.#head = 0;
-      this.#base = 0;
+    this.closed.delete(o.id); // re-insert so eviction order follows the latest close
+    this.closed.set(o.id, o);
+    if (this.closed.size > this.maxClosed) {
+      const [oldestId, oldest] = this.closed.entries().next().value as [string, T];
+      this.closed.delete(oldestId);
+      const ocid = this.clientIdOf(oldest);
+      if (ocid !== undefined && this.byClientId.get(ocid) === oldestId) this.byClientId.delete(ocid);
     }
   }
 
@@ -293,7 +231,7 @@ export class AccountStore {
 
   /** Recently closed orders, oldest close first. */
   recentClosedOrders(): Order[] {
-    return this.#orders.closedInOrder();
+    return [...this.#orders.closed.values()];
   }
 
   openConditionalOrders(marketSymbol?: string): ConditionalOrder[] {
@@ -310,7 +248,7 @@ export class AccountStore {
   }
 
   recentClosedConditionalOrders(): ConditionalOrder[] {
-    return this.#conditional.closedInOrder();
+    return [...this.#conditional.closed.values()];
   }
 
   hasExecution(id: string): boolean {

@@ -1,14 +1,14 @@
 /**
- * The account store's window of recently closed orders (a queue of ids beside the map, account-store.ts) against
- * the Map-in-insertion-order it replaced, on random opens, closes, re-closes and reopens: the same lookups by id
- * and client id, and the same closed list, oldest close first, through evictions and compactions.
+ * The account store's window of recently closed orders against a model of its rule (closed orders in a Map whose
+ * insertion order is the close order, the oldest evicted past the limit), on random opens, closes, re-closes and
+ * reopens: the same lookups by id and client id, and the same closed list, oldest close first, through evictions.
  */
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/prng.js';
 import type { Order } from '../../src/model/index.js';
 import { AccountStore } from '../../src/store/account-store.js';
 
-/** The former bookkeeping: closed orders in a Map whose insertion order is the close order. */
+/** The rule: closed orders in a Map whose insertion order is the close order. */
 class Model {
   readonly open = new Map<string, Order>();
   readonly closed = new Map<string, Order>();
