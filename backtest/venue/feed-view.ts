@@ -187,7 +187,9 @@ export function followMerged(side: RecordedSide, view: View, depth: number, mine
       const i = mergedRank(side, mine, key, side.changeRank);
       if (i >= keys.length) return NO_DELTAS;
       const l = side.get(key)!;
-      return requantify(view, i, l.rate, o ? l.quantity.plus(o.entry.quantity) : l.quantity);
+      if (o) return requantify(view, i, l.rate, l.quantity.plus(o.entry.quantity));
+      // None of ours at this level: its entry is the recorded one, published as it came (as followChange does).
+      return requantify(view, i, l.rate, l.quantity, side);
     }
     case 'insert': {
       const l = side.get(key)!;
@@ -199,6 +201,14 @@ export function followMerged(side: RecordedSide, view: View, depth: number, mine
       // A level new to the merged book.
       const rank = mergedRank(side, mine, key, side.changeRank);
       if (rank >= depth) return NO_DELTAS;
+      // Entering a view that is not full pushes nothing out: its one entry is the recorded one (as in followChange).
+      if (keys.length < depth) {
+        const list = recordedList(side, l.quantity, l.rate);
+        if (list !== undefined) {
+          insertLevel(view, rank, key, l.rate, l.quantity);
+          return list;
+        }
+      }
       return insertAt(view, rank, key, l.rate, l.quantity, depth);
     }
     case 'remove': {
@@ -359,10 +369,15 @@ function removeLevel(view: View, at: number): void {
   quantities.pop();
 }
 
-/** The level shown at `i` now holds `quantity` (rate `rate`): its entry, unless the quantity is the same. */
-function requantify(view: View, i: number, rate: Decimal, quantity: Decimal): OrderBookEntry[] {
+/**
+ * The level shown at `i` now holds `quantity` (rate `rate`): its entry, unless the quantity is the same. With
+ * `recorded` (the level is the recorded side's alone, none of ours there), the side's recorded one-entry list when it
+ * is that entry (see {@link recordedList}): a market maker's usual event, with no list and entry of its own.
+ */
+function requantify(view: View, i: number, rate: Decimal, quantity: Decimal, recorded?: RecordedSide): OrderBookEntry[] {
   const old = view.quantities[i]!;
   view.rates[i] = rate;
   view.quantities[i] = quantity;
-  return old === quantity || sameValue(old, quantity) ? NO_DELTAS : [{ quantity, rate }];
+  if (old === quantity || sameValue(old, quantity)) return NO_DELTAS;
+  return (recorded && recordedList(recorded, quantity, rate)) ?? [{ quantity, rate }];
 }

@@ -93,3 +93,45 @@ describe('MarketFeed: following one recorded change equals rebuilding the view',
     });
   }
 });
+
+describe('MarketFeed: a recorded change beside our orders publishes the recorded list', () => {
+  // followMerged, like followChange, hands out the recorded one-entry list when the entry it would build is that one
+  // (the level holds none of ours): the same entries as the general path, without a list and entry per event.
+  const setup = () => {
+    const book = new RecordedBook();
+    const feed = new MarketFeed('BTC-USD', book);
+    for (let i = 1; i <= 10; i++) {
+      book.bid.set(new Decimal(1000 - i), new Decimal(1));
+      book.ask.set(new Decimal(1000 + i), new Decimal(1));
+    }
+    feed.follow(25);
+    feed.addOurs('bid', new Decimal(999), new Decimal('0.5'));
+    feed.bookDeltas();
+    return { book, feed };
+  };
+
+  it('a quantity update of a level without ours', () => {
+    const { book, feed } = setup();
+    const list = [{ quantity: new Decimal(3), rate: new Decimal(995) }];
+    book.update(list, []);
+    const [m] = feed.bookDeltas();
+    expect(m!.bidDeltas).toBe(list);
+  });
+
+  it('a level entering a view that is not full', () => {
+    const { book, feed } = setup();
+    const list = [{ quantity: new Decimal(2), rate: new Decimal('995.5') }];
+    book.update(list, []);
+    const [m] = feed.bookDeltas();
+    expect(m!.bidDeltas).toBe(list);
+  });
+
+  it('but a level holding ours too gets an entry of its own (recorded + ours)', () => {
+    const { book, feed } = setup();
+    const list = [{ quantity: new Decimal(3), rate: new Decimal(999) }];
+    book.update(list, []);
+    const [m] = feed.bookDeltas();
+    expect(m!.bidDeltas).not.toBe(list);
+    expect(m!.bidDeltas.map((e) => [e.rate.toString(), e.quantity.toString()])).toEqual([['999', '3.5']]);
+  });
+});
