@@ -26,12 +26,16 @@ export class PendingRequests {
   /** Follow `p` until it settles; a rejection is logged, never thrown. */
   track(p: Promise<unknown>): void {
     // One reaction that forgets it (and logs a failure), not catch + finally: those made four promises and three
-    // microtask jobs for every request the manager sends (a backtest's market maker sends tens of thousands).
-    const forget = (): boolean => this.#set.delete(guarded);
-    const guarded: Promise<unknown> = p.then(forget, (err: unknown) => {
-      forget();
-      this.#log.error({ err }, 'order request failed unexpectedly');
-    });
+    // microtask jobs for every request the manager sends (a backtest's market maker sends tens of thousands). The
+    // callbacks are written inline, not as a named `const forget = () => ...`: run under tsx (keepNames), every
+    // named closure is given its name by a defineProperty each time it is made, here once per request.
+    const guarded: Promise<unknown> = p.then(
+      () => this.#set.delete(guarded),
+      (err: unknown) => {
+        this.#set.delete(guarded);
+        this.#log.error({ err }, 'order request failed unexpectedly');
+      },
+    );
     this.#set.add(guarded);
   }
 }
