@@ -40,6 +40,17 @@ export interface OrderRequestsDeps {
 
 const NOT_OPEN_CODES = new Set(['ORDER_NOT_OPEN', 'NOT_FOUND', 'CONDITIONAL_ORDER_NOT_OPEN']);
 
+/*
+ * ORDER_LISTS. The lists of orders a plan hands down (placements, cancels) are built by a loop into an array
+ * literal, not by map() or filter(). V8 keeps an empty array made by map or filter with the elements kind of small
+ * integers and a filled one with that of objects: two shapes of list then reach every function they pass through
+ * (the manager's #execute, batch, batchChunks, #batchChunk, the retry closures), and each one's optimized code was
+ * thrown away, and the function compiled again, when the other shape first came (--trace-deopt: 'wrong map' at a
+ * `.length` or a builtin call, one deopt per function in a market maker's backtest, where a ladder whose orders were
+ * all refused by the submit-rate brake is an empty list). A literal's allocation site learns the objects' kind from
+ * its first filled list, so its empty lists are made with it too.
+ */
+
 type Attempted<T> = Awaited<ReturnType<typeof withRetries<T>>>;
 
 /** The manager's request side (see the module note). */
@@ -261,15 +272,19 @@ export class OrderRequests {
   async batch(places: readonly InFlightOrder[], cancelsIn: readonly InFlightOrder[]): Promise<void> {
     const size = Math.max(1, this.#d.batchSize);
     // Marked before anything is awaited, so a plan made meanwhile sees these cancels as pending.
-    const cancels = cancelsIn.filter((c) => (c.state === 'OPEN' || c.state === 'PARTIALLY_FILLED') && c.orderId !== undefined);
+    const cancels: InFlightOrder[] = [];
+    for (const c of cancelsIn) {
+      if ((c.state === 'OPEN' || c.state === 'PARTIALLY_FILLED') && c.orderId !== undefined) cancels.push(c);
+    }
     for (const c of cancels) c.transition('CANCEL_PENDING');
     for (const chunk of batchChunks(places, cancels, size)) await this.#batchChunk(chunk.places, chunk.cancels);
   }
 
   async #batchChunk(places: InFlightOrder[], cancelsIn: InFlightOrder[]): Promise<void> {
     const { journal, tracker, gateway, clock } = this.#d;
-    // A cancel whose order closed meanwhile (stream) needs no request.
-    const cancels = cancelsIn.filter((c) => c.state === 'CANCEL_PENDING');
+    // A cancel whose order closed meanwhile (stream) needs no request. A loop into a literal (ORDER_LISTS).
+    const cancels: InFlightOrder[] = [];
+    for (const c of cancelsIn) if (c.state === 'CANCEL_PENDING') cancels.push(c);
     const batchId = this.#d.newId();
     let sendPlaces = places;
     if (places.length > 0) {

@@ -190,20 +190,24 @@ function planQuotes(strategy: string, intent: QuotesIntent, view: PlannerView): 
   const diff = diffLadder(resting, desired);
   const position = view.position(intent.marketSymbol, strategy);
   // The proposal written out: what propose() makes of this spec, key for key, without copying a spec per level.
-  const places: PlannedOrder[] = diff.place.map((l) => ({
-    role: 'quote',
-    proposal: {
-      marketSymbol: intent.marketSymbol,
-      direction: l.direction,
-      type: 'LIMIT',
-      timeInForce: 'GOOD_TIL_CANCELLED',
-      quantity: l.quantity,
-      limit: l.rate,
-      strategy,
-      intentKey: intent.key,
-      reducesPosition: reducesPosition(l.direction, l.quantity, position),
-    },
-  }));
+  // A loop into a literal, not map(): see ORDER_LISTS in order-requests.ts.
+  const places: PlannedOrder[] = [];
+  for (const l of diff.place) {
+    places.push({
+      role: 'quote',
+      proposal: {
+        marketSymbol: intent.marketSymbol,
+        direction: l.direction,
+        type: 'LIMIT',
+        timeInForce: 'GOOD_TIL_CANCELLED',
+        quantity: l.quantity,
+        limit: l.rate,
+        strategy,
+        intentKey: intent.key,
+        reducesPosition: reducesPosition(l.direction, l.quantity, position),
+      },
+    });
+  }
   // Strays first, then the ladder's cancels: one array rather than a spread of two.
   const cancels = stray;
   for (const c of diff.cancel) cancels.push(c.ref);
