@@ -1,11 +1,12 @@
 /**
- * readBody collects a body with plain stream listeners: whether the body was already received whole when it was
- * called or is still arriving, it must hand back exactly the bytes sent, whatever their size and framing
- * (Content-Length or chunked).
+ * readBody collects a body with plain stream listeners, or takes it from the stream's buffer when all of its
+ * Content-Length came with the request: whether the body was already received whole when it was called or is still
+ * arriving, it must hand back exactly the bytes sent, whatever their size and framing (Content-Length or chunked).
  */
 import { IncomingMessage, request as httpRequest, createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/core/prng.js';
 import { readBody } from '../../src/server/rest/body.js';
 
 interface Seen {
@@ -113,5 +114,54 @@ describe('readBody on a finished request', () => {
     const gone = new IncomingMessage(null as never);
     gone.destroy();
     await expect(readBody(gone)).rejects.toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+  });
+});
+
+describe('readBody of a body that arrived whole', () => {
+  it('takes it from the buffer without listeners, answering the bytes the listeners answer when it trickles in', async () => {
+    const got: { body: Buffer; listeners: string[] }[] = [];
+    const srv = createServer((req, res) => {
+      const listeners: string[] = [];
+      const on = req.on.bind(req);
+      req.on = ((event: string, fn: (...a: unknown[]) => void) => (listeners.push(event), on(event, fn))) as typeof req.on;
+      void readBody(req).then((body) => {
+        got.push({ body, listeners });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const srvPort = (srv.address() as AddressInfo).port;
+    /** One request over its own connection: in one write, or (`split`) its head first and its body a moment later. */
+    const exchange = (body: Buffer, split: boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const head = Buffer.from(`POST /x HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`);
+        const sock = connect(srvPort, '127.0.0.1', () => {
+          if (split) {
+            sock.write(head);
+            setTimeout(() => sock.write(body), 20);
+          } else sock.write(Buffer.concat([head, body]));
+        });
+        sock.on('error', reject);
+        sock.on('close', () => resolve());
+        sock.resume();
+      });
+    const rnd = mulberry32(9);
+    try {
+      for (let i = 0; i < 12; i++) {
+        const n = i === 0 ? 0 : Math.floor(rnd() * 3000);
+        const body = Buffer.from(Array.from({ length: n }, () => Math.floor(rnd() * 256)));
+        got.length = 0;
+        await exchange(body, false);
+        if (n > 0) await exchange(body, true);
+        expect(got[0]!.body.equals(body)).toBe(true);
+        expect(got[0]!.listeners).not.toContain('data');
+        if (n > 0) {
+          expect(got[1]!.body.equals(body)).toBe(true);
+          expect(got[1]!.listeners).toContain('data');
+        }
+      }
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
   });
 });
