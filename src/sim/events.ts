@@ -35,6 +35,12 @@ export class SimEventBus {
   readonly #listeners = new Set<SimEventListener>();
   /** Listeners that said when they would ignore events; every other listener wants every event. */
   readonly #interest = new Map<SimEventListener, SimEventInterest>();
+  /**
+   * What {@link wants} asks, in the listeners' order: each listener's interest, or `undefined` for one that wants
+   * everything. Rebuilt when a listener comes or goes (rare), so the question asked several times per order is a
+   * walk over a short array, without a Map lookup per listener.
+   */
+  #interests: readonly (SimEventInterest | undefined)[] = [];
 
   /**
    * Add a listener; returns a function that removes it. `interest`, when given, says which kinds of event the
@@ -44,10 +50,16 @@ export class SimEventBus {
   on(listener: SimEventListener, interest?: SimEventInterest): () => void {
     this.#listeners.add(listener);
     if (interest) this.#interest.set(listener, interest);
+    this.#rebuildInterests();
     return () => {
       this.#listeners.delete(listener);
       this.#interest.delete(listener);
+      this.#rebuildInterests();
     };
+  }
+
+  #rebuildInterests(): void {
+    this.#interests = [...this.#listeners].map((l) => this.#interest.get(l));
   }
 
   /**
@@ -56,8 +68,9 @@ export class SimEventBus {
    * observe is unchanged, since they would have ignored it.
    */
   wants(kind: SimEvent['kind']): boolean {
-    for (const l of this.#listeners) {
-      const interest = this.#interest.get(l);
+    const interests = this.#interests;
+    for (let i = 0; i < interests.length; i++) {
+      const interest = interests[i];
       if (interest === undefined || interest(kind)) return true;
     }
     return false;

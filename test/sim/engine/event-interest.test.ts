@@ -68,6 +68,8 @@ describe('event interest', () => {
     const offAll = bus.on(() => {});
     expect(bus.wants('order')).toBe(true);
     offAll();
+    expect(bus.wants('order')).toBe(false);
+    expect(bus.wants('balance')).toBe(true);
     off();
     expect(bus.wants('balance')).toBe(false);
   });
