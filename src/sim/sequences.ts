@@ -26,6 +26,23 @@ export class SequenceCounters {
     this.#values.set(key, { value: 1 });
     return 1;
   }
+
+  /**
+   * The counter of `key` itself (created at 0, which reads as an untouched key does): `++counter.value` is
+   * `next(key)`. For a producer that numbers the same few keys on every trade (a market's candles, its trades) and
+   * keeps their counters, instead of finding the key's string and then its counter for every event. A counter is
+   * never replaced, so a kept one stays the key's for the life of these counters.
+   */
+  counter(key: string): SequenceCounter {
+    let cell = this.#values.get(key);
+    if (!cell) this.#values.set(key, (cell = { value: 0 }));
+    return cell;
+  }
+}
+
+/** One stream's counter (see {@link SequenceCounters.counter}): its current value, incremented per event. */
+export interface SequenceCounter {
+  value: number;
 }
 
 /** Memoized keys kept at most, per helper; beyond it the memo starts over (keys are compared by content anyway). */

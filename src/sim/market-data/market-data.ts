@@ -24,7 +24,7 @@ import { CANDLE_INTERVALS, CANDLE_TYPES, type CandleInterval, type CandleType } 
 import type { Candle, MarketSummary, Ticker, Trade } from '../../model/market.js';
 import type { Catalog } from '../catalog.js';
 import type { SimEventBus } from '../events.js';
-import { type SequenceCounters, type Sequenced, seqKey } from '../sequences.js';
+import { type SequenceCounter, type SequenceCounters, type Sequenced, seqKey } from '../sequences.js';
 import { type CandleSlot, CandleSeries, VolumeRun, candleOf } from './candle-series.js';
 import { RECENT_WINDOW_MS, historicalRange, oldestStartInWindow } from './candle-time.js';
 import { IntervalBoundaries } from './interval-boundaries.js';
@@ -66,6 +66,9 @@ interface MarketState {
   series: SeriesSet;
   /** Trade volumes not yet added to the TRADE candles (see VolumeRun): flushed before any candle is read. */
   volumeRun: VolumeRun;
+  /** The counters of this market's `trade` and `candle` streams, numbered on every trade (kept, not looked up). */
+  tradeSeq: SequenceCounter;
+  candleSeq: Record<CandleType, Record<CandleInterval, SequenceCounter>>;
 }
 
 /**
@@ -86,11 +89,14 @@ export class MarketData {
   readonly #markets = new Map<string, MarketState>();
   readonly #summaryFeed: TickCoalescer<string>;
   readonly #boundaries: IntervalBoundaries;
+  /** The `tickers` stream's counter, numbered on every change of a ticker. */
+  readonly #tickersSeq: SequenceCounter;
 
   constructor(deps: MarketDataDeps, options: MarketDataOptions = {}) {
     this.#clock = deps.clock;
     this.#bus = deps.bus;
     this.#seq = deps.sequences;
+    this.#tickersSeq = deps.sequences.counter(seqKey.tickers());
     this.#catalog = deps.catalog;
     this.#recentLimit = options.recentTradesLimit ?? DEFAULT_RECENT_TRADES;
     this.#retention = { ...RECENT_WINDOW_MS };
@@ -133,7 +139,7 @@ export class MarketData {
     this.#armExpiry(st);
 
     // Numbered either way (REST reads the sequence); the copy and the event only for a listener that would use them.
-    const sequence = this.#seq.next(seqKey.trade(st.symbol));
+    const sequence = ++st.tradeSeq.value;
     if (this.#bus.wants('trade')) this.#bus.emit({ kind: 'trade', marketSymbol: st.symbol, sequence, deltas: [...trades] });
     if (!sameRate(before, st.lastTradeRate)) this.#publishTicker(st);
     for (let i = 0; i < CANDLE_INTERVALS.length; i++) {
@@ -276,9 +282,14 @@ export class MarketData {
     let st = this.#markets.get(symbol);
     if (!st) {
       const series = {} as SeriesSet;
+      const candleSeq = {} as MarketState['candleSeq'];
       for (const type of CANDLE_TYPES) {
         series[type] = {} as Record<CandleInterval, CandleSeries>;
-        for (const i of CANDLE_INTERVALS) series[type][i] = new CandleSeries(i, this.#retention[i]);
+        candleSeq[type] = {} as Record<CandleInterval, SequenceCounter>;
+        for (const i of CANDLE_INTERVALS) {
+          series[type][i] = new CandleSeries(i, this.#retention[i]);
+          candleSeq[type][i] = this.#seq.counter(seqKey.candle(symbol, type, i));
+        }
       }
       st = {
         symbol,
@@ -291,6 +302,8 @@ export class MarketData {
         expiryTimer: undefined,
         series,
         volumeRun: new VolumeRun(),
+        tradeSeq: this.#seq.counter(seqKey.trade(symbol)),
+        candleSeq,
       };
       this.#markets.set(symbol, st);
     }
@@ -316,14 +329,14 @@ export class MarketData {
     const tickers = bus.wants('tickers');
     const delta = ticker || tickers ? tickerOf(st) : undefined;
     if (ticker) bus.emit({ kind: 'ticker', delta: delta! });
-    const sequence = this.#seq.next(seqKey.tickers());
+    const sequence = ++this.#tickersSeq.value;
     if (tickers) bus.emit({ kind: 'tickers', sequence, deltas: [delta!] });
   }
 
   /** Number a candle change and publish it; the candle is built only for a listener that would use it. */
   #emitCandle(st: MarketState, candleType: CandleType, interval: CandleInterval, candle: Candle | CandleSlot): void {
     const symbol = st.symbol;
-    const sequence = this.#seq.next(seqKey.candle(symbol, candleType, interval));
+    const sequence = ++st.candleSeq[candleType][interval].value;
     if (!this.#bus.wants('candle')) return;
     if (!('startsAt' in candle)) st.volumeRun.flush();
     const delta = 'startsAt' in candle ? candle : candleOf(candle);
