@@ -19,7 +19,7 @@ import { type Decimal, deq } from '../core/decimal.js';
 import type { Execution, Order } from '../model/order.js';
 import type { OrderBook } from './book/order-book.js';
 import type { SimEventBus } from './events.js';
-import { type SequenceCounters, seqKey } from './sequences.js';
+import { type SequenceCounter, type SequenceCounters, seqKey } from './sequences.js';
 import type { Operation } from './trading-settle.js';
 import type { OrderRecord, TradingHooks } from './trading-types.js';
 
@@ -50,6 +50,11 @@ export class Publisher {
   readonly #sequences: SequenceCounters;
   readonly #hooks: () => TradingHooks;
   readonly #queue: Array<() => void> = [];
+  /** Each account's `order` and `execution` counters, kept (numbered for every order an operation changes). */
+  readonly #orderCounters = new Map<string, SequenceCounter>();
+  readonly #executionCounters = new Map<string, SequenceCounter>();
+  /** Each market's `orderBook` counters by depth, kept (numbered for every depth an operation changes). */
+  readonly #bookCounters = new Map<string, Map<number, SequenceCounter>>();
   #draining = false;
 
   constructor(deps: { bus: SimEventBus; sequences: SequenceCounters; hooks: () => TradingHooks }) {
@@ -82,25 +87,24 @@ export class Publisher {
     const fills = op.fills;
     this.#queue.push(() => {
       const bus = this.#bus;
-      const seq = this.#sequences;
       const hooks = this.#hooks();
       for (const { accountId, delta } of orders) {
-        const sequence = seq.next(seqKey.account('order', accountId));
+        const sequence = ++this.#counter(this.#orderCounters, 'order', accountId).value;
         if (delta) bus.emit({ kind: 'order', accountId, sequence, delta });
       }
       // Numbered either way (REST reads the sequence); emitted only when a listener would use it.
       const executionWanted = executions.length > 0 && bus.wants('execution');
       for (const [accountId, list] of executions) {
-        const sequence = seq.next(seqKey.account('execution', accountId));
+        const sequence = ++this.#counter(this.#executionCounters, 'execution', accountId).value;
         if (executionWanted) bus.emit({ kind: 'execution', accountId, sequence, deltas: list });
       }
-      if (changedDepths) for (const depth of changedDepths) seq.next(seqKey.orderBook(market, depth));
+      if (changedDepths) for (const depth of changedDepths) ++this.#bookCounter(market, depth).value;
       for (const d of deltas ?? []) {
         bus.emit({
           kind: 'orderBook',
           marketSymbol: market,
           depth: d.depth,
-          sequence: seq.next(seqKey.orderBook(market, d.depth)),
+          sequence: ++this.#bookCounter(market, d.depth).value,
           bidDeltas: d.bidDeltas,
           askDeltas: d.askDeltas,
         });
@@ -120,6 +124,22 @@ export class Publisher {
     } finally {
       this.#draining = false;
     }
+  }
+
+  /** The `orderBook` counter of `market` at `depth`, kept once taken. */
+  #bookCounter(market: string, depth: number): SequenceCounter {
+    let byDepth = this.#bookCounters.get(market);
+    if (byDepth === undefined) this.#bookCounters.set(market, (byDepth = new Map()));
+    let counter = byDepth.get(depth);
+    if (counter === undefined) byDepth.set(depth, (counter = this.#sequences.counter(seqKey.orderBook(market, depth))));
+    return counter;
+  }
+
+  /** The `stream` counter of `accountId`, from `kept` or taken from the sequences and kept. */
+  #counter(kept: Map<string, SequenceCounter>, stream: 'order' | 'execution', accountId: string): SequenceCounter {
+    let counter = kept.get(accountId);
+    if (counter === undefined) kept.set(accountId, (counter = this.#sequences.counter(seqKey.account(stream, accountId))));
+    return counter;
   }
 }
 
