@@ -312,10 +312,7 @@ export class OrderManager {
       case 'batch': {
         // A loop into a literal, not map + filter: see ORDER_LISTS in order-requests.ts.
         const places: InFlightOrder[] = [];
-        for (const p of step.places) {
-          const e = this.#approveOrder(p);
-          if (e) places.push(e);
-        }
+        for (const p of step.places) { const e = this.#approveOrder(p); if (e) places.push(e); }
         // Every placement denied and nothing to cancel: no request to make (batch would return at once).
         if (places.length > 0 || step.cancels.length > 0) this.#pending.track(this.#requests.batch(places, step.cancels));
         return;
