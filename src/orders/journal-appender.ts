@@ -31,8 +31,9 @@ export const nodeJournalFs: JournalFs = {
 /**
  * File calls that keep nothing: for a run whose journal file is deleted when the run ends (a backtest), where
  * writing it would only cost a system call per group commit. The journal behaves as with a disk that never fails
- * (records are folded into its state and counted; durable appends resolve once "written"), except that it does
- * not encode records it would throw away: its size in bytes stays that of the (empty) file.
+ * (records are counted; durable appends resolve once "written"), except that it neither encodes the records it
+ * would throw away (its size in bytes stays that of the (empty) file) nor folds them into {@link Journal.state},
+ * which stays the file as opened: only a restart or a compaction would read that fold, and neither comes.
  */
 export const discardingJournalFs: JournalFs = {
   write: (_fd, _buf, _offset, length) => length,

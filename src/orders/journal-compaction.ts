@@ -21,7 +21,7 @@
  */
 import { ZERO } from '../core/decimal.js';
 import type { JournalRecord } from './journal-records.js';
-import { isOpenStatus, type JournaledConditional, type JournaledOrder, JournalState } from './journal-state.js';
+import { isOpenStatus, type JournaledConditional, type JournaledOrder, type JournalState } from './journal-state.js';
 
 /**
  * The records of a compacted journal for `state` (the fold of the whole journal), in an order whose replay
@@ -104,22 +104,4 @@ function outcome(out: JournalRecord[], r: JournaledOrder | JournaledConditional)
   else if (r.status === 'lost') out.push({ t: 'lost', at, id });
   else if (r.status === 'closed') out.push({ t: 'closed', at, id, filled: r.closedFilled });
   if (r.kind === 'order' && r.armed) out.push({ t: 'armed', at, id });
-}
-
-/**
- * A discarding journal folds its records into a state nothing writes back (no file, so no compaction): it is kept
- * to what a compaction would keep once it holds this many requests, and again at twice what was kept.
- */
-export const DISCARD_FOLD_REQUESTS = 4096;
-
-/**
- * A discarding journal's fold reduced to what a compaction keeps (the records {@link compactRecords} gives, folded
- * again) once it holds `dueAt` requests, with the size that makes the next one due; undefined while not due.
- * Nothing else ever compacts it, and a long backtest's fold held every order of the run (memory, and maps each
- * record's fold looks up growing without end). What a restart would need of it is unchanged.
- */
-export function boundDiscardedFold(state: JournalState, at: number, dueAt: number): { state: JournalState; dueAt: number } | undefined {
-  if (state.orders.size + state.conditionals.size < dueAt) return undefined;
-  const kept = JournalState.from(compactRecords(state, at));
-  return { state: kept, dueAt: Math.max(DISCARD_FOLD_REQUESTS, 2 * (kept.orders.size + kept.conditionals.size)) };
 }
