@@ -12,6 +12,7 @@
  */
 import { fsyncSync, ftruncateSync, writeSync } from 'node:fs';
 import { RexbotError } from '../core/errors.js';
+import { syncDirectory } from './journal-fs.js';
 
 /** The file calls the journal makes while running (node:fs by default; tests inject failures). */
 export interface JournalFs {
@@ -19,6 +20,8 @@ export interface JournalFs {
   write(fd: number, buf: Buffer, offset: number, length: number): number;
   fsync(fd: number): void;
   truncate(fd: number, length: number): void;
+  /** Make a new file's directory entry durable (journal-fs.ts's `syncDirectory` when absent). */
+  syncDirectory?(path: string): void;
 }
 
 /** node:fs. */
@@ -26,6 +29,7 @@ export const nodeJournalFs: JournalFs = {
   write: (fd, buf, offset, length) => writeSync(fd, buf, offset, length),
   fsync: (fd) => fsyncSync(fd),
   truncate: (fd, length) => ftruncateSync(fd, length),
+  syncDirectory: (path) => syncDirectory(path),
 };
 
 /**
@@ -39,6 +43,9 @@ export const discardingJournalFs: JournalFs = {
   write: (_fd, _buf, _offset, length) => length,
   fsync: () => {},
   truncate: () => {},
+  // Nothing in the file will be read, and on ext4 a directory fsync also commits the disk's unwritten data (198 ms
+  // in one backtest, right after its recording was written).
+  syncDirectory: () => {},
 };
 
 /** A journal write that failed; nothing of it is in the file unless `torn` (then nothing may follow it). */

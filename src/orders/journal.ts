@@ -154,14 +154,11 @@ export class Journal {
       writeAll(fd, Buffer.from('\n'));
       fsyncSync(fd);
     }
-    const discard = options.fs === discardingJournalFs;
-    // A new entry is made durable, except a discarding journal's: nothing in it will ever be read (a backtest
-    // deletes it at the end), and a directory fsync can cost ~200 ms when the disk holds much unwritten data (ext4
-    // commits it with the entry), as right after a backtest's recording was written.
-    if (!discard && (!existed || early.length > 0)) syncDirectory(path);
-    const journal = new Journal(path, fd, records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath, options.fs ?? nodeJournalFs);
+    const fs = options.fs ?? nodeJournalFs;
+    if (!existed || early.length > 0) (fs.syncDirectory ?? syncDirectory)(path);
+    const journal = new Journal(path, fd, records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath, fs);
     journal.#fsync = options.fsync ?? true;
-    journal.#discard = discard;
+    journal.#discard = fs === discardingJournalFs;
     return journal;
   }
 
