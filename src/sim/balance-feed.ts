@@ -15,7 +15,7 @@ import type { Balance } from '../model/wallet.js';
 import type { Catalog } from './catalog.js';
 import type { SimEventBus } from './events.js';
 import { FEE_ACCOUNT_ID, type Ledger } from './ledger.js';
-import { type SequenceCounter, seqKey, type SequenceCounters } from './sequences.js';
+import { type AccountCounters, seqKey, type SequenceCounters } from './sequences.js';
 
 /** Dependencies of {@link BalanceFeed}. */
 export interface BalanceFeedDeps {
@@ -32,14 +32,12 @@ export interface BalanceFeedDeps {
 export class BalanceFeed {
   readonly #deps: BalanceFeedDeps;
   readonly #unsubscribe: () => void;
-  /**
-   * Each account's `balance` counter, kept: a trade changes six to eight balances, each numbered, and the counter
-   * was found through seqKey's two memo maps and the counters' map every time.
-   */
-  readonly #counters = new Map<string, SequenceCounter>();
+  /** Each account's `balance` counter, kept: a trade changes six to eight balances, each numbered. */
+  readonly #counters: AccountCounters;
 
   constructor(deps: BalanceFeedDeps) {
     this.#deps = deps;
+    this.#counters = deps.sequences.accountCounters('balance');
     this.#unsubscribe = deps.ledger.onChange((accountId, currency) => this.#publish(accountId, currency));
   }
 
@@ -82,9 +80,7 @@ export class BalanceFeed {
   #publish(accountId: string, currency: string): void {
     // The fee account is the exchange's own; nobody can subscribe to it, so numbering its changes is waste.
     if (accountId === FEE_ACCOUNT_ID) return;
-    let counter = this.#counters.get(accountId);
-    if (counter === undefined) this.#counters.set(accountId, (counter = this.#deps.sequences.counter(seqKey.account('balance', accountId))));
-    const sequence = ++counter.value;
+    const sequence = this.#counters.next(accountId);
     // Numbered either way (REST reads the sequence); built only for a listener that would use it.
     if (!this.#deps.bus.wants('balance')) return;
     this.#deps.bus.emit({ kind: 'balance', accountId, sequence, delta: this.#balance(accountId, currency, true) });

@@ -19,7 +19,7 @@ import { type Decimal, deq } from '../core/decimal.js';
 import type { Execution, Order } from '../model/order.js';
 import type { OrderBook } from './book/order-book.js';
 import type { SimEventBus } from './events.js';
-import { type SequenceCounter, type SequenceCounters, seqKey } from './sequences.js';
+import { type AccountCounters, type SequenceCounter, type SequenceCounters, seqKey } from './sequences.js';
 import type { Operation } from './trading-settle.js';
 import type { OrderRecord, TradingHooks } from './trading-types.js';
 
@@ -51,8 +51,8 @@ export class Publisher {
   readonly #hooks: () => TradingHooks;
   readonly #queue: Array<() => void> = [];
   /** Each account's `order` and `execution` counters, kept (numbered for every order an operation changes). */
-  readonly #orderCounters = new Map<string, SequenceCounter>();
-  readonly #executionCounters = new Map<string, SequenceCounter>();
+  readonly #orderCounters: AccountCounters;
+  readonly #executionCounters: AccountCounters;
   /** Each market's `orderBook` counters by depth, kept (numbered for every depth an operation changes). */
   readonly #bookCounters = new Map<string, Map<number, SequenceCounter>>();
   #draining = false;
@@ -61,6 +61,8 @@ export class Publisher {
     this.#bus = deps.bus;
     this.#sequences = deps.sequences;
     this.#hooks = deps.hooks;
+    this.#orderCounters = deps.sequences.accountCounters('order');
+    this.#executionCounters = deps.sequences.accountCounters('execution');
   }
 
   /** Capture what `op` changed on `book` (whose top was `before`) and publish it after any publication in progress. */
@@ -89,13 +91,13 @@ export class Publisher {
       const bus = this.#bus;
       const hooks = this.#hooks();
       for (const { accountId, delta } of orders) {
-        const sequence = ++this.#counter(this.#orderCounters, 'order', accountId).value;
+        const sequence = this.#orderCounters.next(accountId);
         if (delta) bus.emit({ kind: 'order', accountId, sequence, delta });
       }
       // Numbered either way (REST reads the sequence); emitted only when a listener would use it.
       const executionWanted = executions.length > 0 && bus.wants('execution');
       for (const [accountId, list] of executions) {
-        const sequence = ++this.#counter(this.#executionCounters, 'execution', accountId).value;
+        const sequence = this.#executionCounters.next(accountId);
         if (executionWanted) bus.emit({ kind: 'execution', accountId, sequence, deltas: list });
       }
       if (changedDepths) for (const depth of changedDepths) ++this.#bookCounter(market, depth).value;
@@ -132,13 +134,6 @@ export class Publisher {
     if (byDepth === undefined) this.#bookCounters.set(market, (byDepth = new Map()));
     let counter = byDepth.get(depth);
     if (counter === undefined) byDepth.set(depth, (counter = this.#sequences.counter(seqKey.orderBook(market, depth))));
-    return counter;
-  }
-
-  /** The `stream` counter of `accountId`, from `kept` or taken from the sequences and kept. */
-  #counter(kept: Map<string, SequenceCounter>, stream: 'order' | 'execution', accountId: string): SequenceCounter {
-    let counter = kept.get(accountId);
-    if (counter === undefined) kept.set(accountId, (counter = this.#sequences.counter(seqKey.account(stream, accountId))));
     return counter;
   }
 }

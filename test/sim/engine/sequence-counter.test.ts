@@ -38,3 +38,23 @@ describe('SequenceCounters.counter', () => {
     expect(seq.counter('a')).toBe(c);
   });
 });
+
+describe('SequenceCounters.accountCounters', () => {
+  it('numbers each account of its stream as next(seqKey.account(stream, id)) does, apart from other streams', () => {
+    const rnd = mulberry32(11);
+    const ids = ['a1', 'a2', 'a3'];
+    const kept = new SequenceCounters();
+    const plain = new SequenceCounters();
+    const orders = kept.accountCounters('order');
+    for (let i = 0; i < 1000; i++) {
+      const id = ids[Math.floor(rnd() * ids.length)]!;
+      const viaNext = rnd() < 0.3;
+      const expected = plain.next(seqKey.account('order', id));
+      expect(viaNext ? kept.next(seqKey.account('order', id)) : orders.next(id)).toBe(expected);
+    }
+    for (const id of ids) {
+      expect(kept.current(seqKey.account('order', id))).toBe(plain.current(seqKey.account('order', id)));
+      expect(kept.current(seqKey.account('execution', id))).toBe(0);
+    }
+  });
+});
