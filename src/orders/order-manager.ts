@@ -21,10 +21,7 @@ import { dadd, dhalf } from '../core/decimal-fast.js';
 import type { Intent } from '../model/intent.js';
 import type { PendingOrder } from '../risk/order-reserve.js';
 import { intentProblem } from '../model/intent-validate.js';
-import type { Counter } from 'prom-client';
 import { createLogger } from '../telemetry/logger.js';
-import { tallyOf } from '../telemetry/counter-tally.js';
-import { metricName } from '../telemetry/metrics.js';
 import { BracketArming } from './bracket-legs.js';
 import { DeferredIntents } from './deferred-intents.js';
 import { FillTracker } from './fill-tracker.js';
@@ -37,6 +34,7 @@ import { resumeFromJournal } from './journal-resume.js';
 import type { OrderRole } from './journal-records.js';
 import type { OrderEvent } from './order-events.js';
 import type { OrderManagerDeps } from './order-manager-deps.js';
+import { orderManagerCounter, type OrderManagerCount } from './order-manager-metrics.js';
 import { OrderRequests } from './order-requests.js';
 import { OrderTracker } from './order-tracker.js';
 import { PendingRequests } from './pending-requests.js';
@@ -85,7 +83,7 @@ export class OrderManager {
   readonly #brackets: BracketArming;
   readonly #sub: Subscription;
   /** Counts one in `order_manager_total{what, kind}` (a tally: handed to prom-client when scraped). */
-  readonly #count: (what: string, kind: string) => void;
+  readonly #count: OrderManagerCount;
   #closed = false;
 
   /** Every event of every strategy. */
@@ -97,16 +95,7 @@ export class OrderManager {
     this.#pending = new PendingRequests(this.#log);
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...(deps.retry ?? {}) };
     this.#newId = deps.newId ?? randomUUID;
-    // One series per registry: a restarted manager in the same process reuses it (prom-client refuses twins).
-    const counter =
-      (deps.metrics?.registry.getSingleMetric(metricName('order_manager_total')) as Counter<'what' | 'kind'> | undefined) ??
-      deps.metrics?.counter({
-        name: 'order_manager_total',
-        help: 'Order manager activity: intents by kind, events by type, requests by operation and outcome',
-        labelNames: ['what', 'kind'],
-      });
-    const tally = counter && tallyOf(counter, ['what', 'kind']);
-    this.#count = tally ? (what, kind) => tally.inc(what, kind) : () => {};
+    this.#count = orderManagerCounter(deps.metrics);
     const emit = (e: OrderEvent) => this.#emit(e);
     this.#tracker = new OrderTracker({
       registry: this.#registry,
@@ -310,9 +299,12 @@ export class OrderManager {
         return;
       }
       case 'batch': {
-        // A loop into a literal, not map + filter: see ORDER_LISTS in order-requests.ts.
+        // A loop into a literal, not map + filter: see ORDER_LISTS in order-lists.ts.
         const places: InFlightOrder[] = [];
-        for (const p of step.places) { const e = this.#approveOrder(p); if (e) places.push(e); }
+        for (const p of step.places) {
+          const e = this.#approveOrder(p);
+          if (e) places.push(e);
+        }
         // Every placement denied and nothing to cancel: no request to make (batch would return at once).
         if (places.length > 0 || step.cancels.length > 0) this.#pending.track(this.#requests.batch(places, step.cancels));
         return;

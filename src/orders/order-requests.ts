@@ -11,12 +11,13 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { ExchangeGateway } from '../gateway/exchange-gateway.js';
-import type { BatchOperation, BatchResponse, Order } from '../model/order.js';
+import type { BatchResponse, Order } from '../model/order.js';
 import { batchChunks } from './batch-chunks.js';
 import type { InFlightConditional } from './in-flight-conditional.js';
 import type { InFlightOrder, InFlightState } from './in-flight.js';
 import type { Journal } from './journal.js';
 import type { OrderEvent } from './order-events.js';
+import { batchOperations, cancellableOrders, cancelsStillPending } from './order-lists.js';
 import { findConditionalByClientId, findOrderByClientId } from './order-lookup.js';
 import type { ReadonlyAccountStore } from './order-manager-deps.js';
 import { idOf, type OrderTracker } from './order-tracker.js';
@@ -39,17 +40,6 @@ export interface OrderRequestsDeps {
 }
 
 const NOT_OPEN_CODES = new Set(['ORDER_NOT_OPEN', 'NOT_FOUND', 'CONDITIONAL_ORDER_NOT_OPEN']);
-
-/*
- * ORDER_LISTS. The lists of orders a plan hands down (placements, cancels) are built by a loop into an array
- * literal, not by map() or filter(). V8 keeps an empty array made by map or filter with the elements kind of small
- * integers and a filled one with that of objects: two shapes of list then reach every function they pass through
- * (the manager's #execute, batch, batchChunks, #batchChunk, the retry closures), and each one's optimized code was
- * thrown away, and the function compiled again, when the other shape first came (--trace-deopt: 'wrong map' at a
- * `.length` or a builtin call, one deopt per function in a market maker's backtest, where a ladder whose orders were
- * all refused by the submit-rate brake is an empty list). A literal's allocation site learns the objects' kind from
- * its first filled list, so its empty lists are made with it too.
- */
 
 type Attempted<T> = Awaited<ReturnType<typeof withRetries<T>>>;
 
@@ -272,17 +262,15 @@ export class OrderRequests {
   async batch(places: readonly InFlightOrder[], cancelsIn: readonly InFlightOrder[]): Promise<void> {
     const size = Math.max(1, this.#d.batchSize);
     // Marked before anything is awaited, so a plan made meanwhile sees these cancels as pending.
-    const cancels: InFlightOrder[] = [];
-    for (const c of cancelsIn) if ((c.state === 'OPEN' || c.state === 'PARTIALLY_FILLED') && c.orderId !== undefined) cancels.push(c);
+    const cancels = cancellableOrders(cancelsIn);
     for (const c of cancels) c.transition('CANCEL_PENDING');
     for (const chunk of batchChunks(places, cancels, size)) await this.#batchChunk(chunk.places, chunk.cancels);
   }
 
   async #batchChunk(places: InFlightOrder[], cancelsIn: InFlightOrder[]): Promise<void> {
     const { journal, tracker, gateway, clock } = this.#d;
-    // A cancel whose order closed meanwhile (stream) needs no request. A loop into a literal (ORDER_LISTS).
-    const cancels: InFlightOrder[] = [];
-    for (const c of cancelsIn) if (c.state === 'CANCEL_PENDING') cancels.push(c);
+    // A cancel whose order closed meanwhile (stream) needs no request.
+    const cancels = cancelsStillPending(cancelsIn);
     const batchId = this.#d.newId();
     let sendPlaces = places;
     if (places.length > 0) {
@@ -304,11 +292,7 @@ export class OrderRequests {
       }
     }
     if (cancels.length === 0 && sendPlaces.length === 0) return;
-    // One loop per kind, not two mapped lists spread into a third (ORDER_LISTS: the spread was deoptimized, and this
-    // function recompiled, four times in a market maker's backtest).
-    const operations: BatchOperation[] = [];
-    for (const c of cancels) operations.push({ resource: 'ORDER', operation: 'DELETE', payload: { id: c.orderId! } });
-    for (const p of sendPlaces) operations.push({ resource: 'ORDER', operation: 'POST', payload: p.request! });
+    const operations = batchOperations(cancels, sendPlaces);
     const r = await this.#attempt('batch', sendPlaces, batchId, async () => {
       const answer = await gateway.batch(operations);
       if (answer.length !== operations.length) {

@@ -190,7 +190,7 @@ function planQuotes(strategy: string, intent: QuotesIntent, view: PlannerView): 
   const diff = diffLadder(resting, desired);
   const position = view.position(intent.marketSymbol, strategy);
   // The proposal written out: what propose() makes of this spec, key for key, without copying a spec per level.
-  // A loop into a literal, not map(): see ORDER_LISTS in order-requests.ts.
+  // A loop into a literal, not map(): see ORDER_LISTS in order-lists.ts.
   const places: PlannedOrder[] = [];
   for (const l of diff.place) {
     places.push({
