@@ -13,6 +13,8 @@ import { ApiError, TimeoutError } from '../../src/core/errors.js';
 import type { ExchangeGateway } from '../../src/gateway/exchange-gateway.js';
 import { createSimGateway } from '../../src/gateway/sim-gateway.js';
 import type { Market } from '../../src/model/market.js';
+import type { Order } from '../../src/model/order.js';
+import type { InFlightOrder } from '../../src/orders/in-flight.js';
 import type { ProposedOrder, RiskVerdict } from '../../src/model/intent.js';
 import { Journal } from '../../src/orders/journal.js';
 import type { OrderEvent } from '../../src/orders/order-events.js';
@@ -23,6 +25,11 @@ import { AccountStore } from '../../src/store/account-store.js';
 
 export const T0 = Date.parse('2021-06-14T00:00:00Z');
 export const M = 'BTC-USD';
+
+/** The exchange's view of a followed placement: its request, open and unfilled as `o-<clientOrderId>`, then `over`. */
+export function exchangeOrder(e: InFlightOrder, over: Partial<Order> = {}): Order {
+  return { ...e.request!, id: `o-${e.clientOrderId}`, fillQuantity: dec('0'), commission: dec('0'), proceeds: dec('0'), status: 'OPEN', createdAt: new Date(0), ...over };
+}
 
 /** Which gateway call a fault applies to. */
 export type GatewayCall = 'placeOrder' | 'batch' | 'placeConditionalOrder' | 'cancelOrder' | 'order' | 'openOrders' | 'closedOrders';

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { Market } from '../../src/model/market.js';
-import type { NewOrder, Order } from '../../src/model/order.js';
+import type { NewOrder } from '../../src/model/order.js';
 import { InFlightRegistry } from '../../src/orders/in-flight-registry.js';
 import { unacknowledgedReserve } from '../../src/orders/in-flight-reserve.js';
 import { InFlightOrder } from '../../src/orders/in-flight.js';
+import { exchangeOrder } from './harness.js';
 
 const market: Market = { symbol: 'BTC-USD', baseCurrencySymbol: 'BTC', quoteCurrencySymbol: 'USD', minTradeSize: dec('0.0001'), precision: 3, status: 'ONLINE', createdAt: new Date(0) };
 const markets = (s: string) => (s === 'BTC-USD' ? market : undefined);
@@ -14,16 +15,7 @@ const request = (direction: 'BUY' | 'SELL', limit: string): NewOrder => ({ marke
 let n = 0;
 const entry = (direction: 'BUY' | 'SELL' = 'BUY', limit = '29000') =>
   new InFlightOrder({ clientOrderId: `c${++n}`, strategy: 's', intentKey: `k${n}`, role: 'order', request: request(direction, limit), createdAt: 0 });
-const exchange = (e: InFlightOrder, over: Partial<Order>): Order => ({
-  ...e.request!,
-  id: `o-${e.clientOrderId}`,
-  fillQuantity: dec('0'),
-  commission: dec('0'),
-  proceeds: dec('0'),
-  status: 'OPEN',
-  createdAt: new Date(0),
-  ...over,
-});
+const exchange = exchangeOrder;
 
 /** The set must be exactly the live orders that are unacknowledged (what the reservation walked before), in order. */
 function expectIndexRight(r: InFlightRegistry): void {

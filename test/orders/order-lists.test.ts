@@ -1,30 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import type { Order } from '../../src/model/order.js';
 import { InFlightOrder } from '../../src/orders/in-flight.js';
 import { batchOperations, cancellableOrders, cancelsStillPending } from '../../src/orders/order-lists.js';
+import { exchangeOrder } from './harness.js';
 
 const request = { marketSymbol: 'BTC-USD', direction: 'BUY' as const, type: 'LIMIT' as const, timeInForce: 'GOOD_TIL_CANCELLED' as const, quantity: dec('1'), limit: dec('100') };
-const order = (id: string, over: Partial<Order> = {}): Order => ({
-  id,
-  marketSymbol: 'BTC-USD',
-  direction: 'BUY',
-  type: 'LIMIT',
-  timeInForce: 'GOOD_TIL_CANCELLED',
-  quantity: dec('1'),
-  limit: dec('100'),
-  fillQuantity: dec('0'),
-  commission: dec('0'),
-  proceeds: dec('0'),
-  status: 'OPEN',
-  createdAt: new Date(0),
-  ...over,
-});
 /** An entry the exchange acknowledged as `id` (OPEN, or PARTIALLY_FILLED with a fill). */
 const acked = (id: string, filled = '0') => {
   const e = new InFlightOrder({ clientOrderId: `c-${id}`, strategy: 's', intentKey: 'k', role: 'order', request, createdAt: 0 });
   e.transition('SUBMITTED');
-  e.applyOrder(order(id, { fillQuantity: dec(filled) }));
+  e.applyOrder(exchangeOrder(e, { id, fillQuantity: dec(filled) }));
   return e;
 };
 const unsent = (id: string) => new InFlightOrder({ clientOrderId: `c-${id}`, strategy: 's', intentKey: 'k', role: 'order', request, createdAt: 0 });
@@ -36,7 +21,7 @@ describe('order lists', () => {
     const pending = acked('o3');
     pending.transition('CANCEL_PENDING');
     const closed = acked('o4');
-    closed.applyOrder(order('o4', { status: 'CLOSED', fillQuantity: dec('1') }));
+    closed.applyOrder(exchangeOrder(closed, { id: 'o4', status: 'CLOSED', fillQuantity: dec('1') }));
     expect(partly.state).toBe('PARTIALLY_FILLED');
     expect(cancellableOrders([unsent('u1'), open, pending, partly, closed])).toEqual([open, partly]);
     expect(cancellableOrders([])).toEqual([]);
@@ -47,7 +32,7 @@ describe('order lists', () => {
     const b = acked('o2');
     a.transition('CANCEL_PENDING');
     b.transition('CANCEL_PENDING');
-    b.applyOrder(order('o2', { status: 'CLOSED' }));
+    b.applyOrder(exchangeOrder(b, { id: 'o2', status: 'CLOSED' }));
     expect(cancelsStillPending([a, b])).toEqual([a]);
   });
 
