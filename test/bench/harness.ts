@@ -55,6 +55,41 @@ export function opsPerSecondSync(fn: () => unknown, opts: { minMs?: number; batc
   return (ops * 1000) / (now - start);
 }
 
+/**
+ * Operations per second of each of `fns`, measured in alternating rounds: `warmMs` of warm-up each, then `rounds`
+ * rounds in which each runs for `roundMs` in turn (in batches of `batch` calls); each rate is its calls over its own
+ * time. For a figure and its baseline from the same run: one window per side, one after the other, lets a slow spell
+ * of a shared host land on one side only (book-apply read 0.86, 2.30 and 1.12 of its baseline in three runs in a
+ * row that way, 2026-11-28); alternating spreads it over both.
+ */
+export function alternatingOpsPerSecondSync(
+  fns: readonly (() => unknown)[],
+  opts: { rounds?: number; roundMs?: number; warmMs?: number; batch?: number } = {},
+): number[] {
+  const { rounds = 8, roundMs = 250, warmMs = 500, batch = 1 } = opts;
+  for (const fn of fns) {
+    const warmEnd = performance.now() + warmMs;
+    while (performance.now() < warmEnd) for (let i = 0; i < batch; i++) fn();
+  }
+  const ops = fns.map(() => 0);
+  const ms = fns.map(() => 0);
+  for (let r = 0; r < rounds; r++) {
+    fns.forEach((fn, f) => {
+      const start = performance.now();
+      let now = start;
+      let n = 0;
+      while (now - start < roundMs) {
+        for (let i = 0; i < batch; i++) fn();
+        n += batch;
+        now = performance.now();
+      }
+      ops[f]! += n;
+      ms[f]! += now - start;
+    });
+  }
+  return ops.map((n, f) => (n * 1000) / ms[f]!);
+}
+
 /** Percentile (0..100) of a list of samples. */
 export function percentile(samples: number[], p: number): number {
   if (samples.length === 0) return NaN;

@@ -15,7 +15,7 @@ import type { OrderBook, OrderBookEntry } from '../../src/model/index.js';
 import { OrderBookState } from '../../src/store/order-book.js';
 import { loadCapture } from '../fixtures/v3-capture/load-capture.js';
 import { Prng } from '../sync/prng.js';
-import type { Bench, Figure } from './harness.js';
+import { alternatingOpsPerSecondSync, type Bench, type Figure } from './harness.js';
 
 function capturedOrderBookPayloads(): string[] {
   const out: string[] = [];
@@ -130,11 +130,10 @@ export const benches: Bench[] = [
     async run(): Promise<Figure[]> {
       const w = bookWorkload(42, 50_000);
       const book = new OrderBookState('BENCH-USD', 500);
-      const perSec = updatesPerSecond(() => {
+      const ours = () => {
         book.reset(w.snapshot);
         for (const m of w.messages) book.applyDeltas(m.bid, m.ask);
-      }, w.updates);
-      if (book.crossed() || book.bidCount < 300 || book.askCount < 300) throw new Error('book-apply workload drifted');
+      };
       // Baseline in the same run: ccxt.pro's order book (what its bittrex watchOrderBook keeps) on the same
       // workload, fed as ccxt feeds it — float prices and sizes (pre-converted, as rexbot's Decimals are), one
       // store() per level, limit() per message as watchOrderBook resolves.
@@ -144,31 +143,19 @@ export const benches: Bench[] = [
       const num = (l: OrderBookEntry): [number, number] => [l.rate.toNumber(), l.quantity.toNumber()];
       const snap = { bids: w.snapshot.bid.map(num), asks: w.snapshot.ask.map(num) };
       const msgs = w.messages.map((m) => ({ bid: m.bid.map(num), ask: m.ask.map(num) }));
-      const peerPerSec = updatesPerSecond(() => {
+      const theirs = () => {
         peer.reset(snap);
         for (const m of msgs) {
           for (const [p, q] of m.bid) peer.bids.store(p, q);
           for (const [p, q] of m.ask) peer.asks.store(p, q);
           peer.limit();
         }
-      }, w.updates);
+      };
+      // Alternating rounds (harness.ts): both books see the same spells of a shared host.
+      const [perSec, peerPerSec] = alternatingOpsPerSecondSync([ours, theirs]).map((passes) => passes * w.updates) as [number, number];
+      if (book.crossed() || book.bidCount < 300 || book.askCount < 300) throw new Error('book-apply workload drifted');
       if (peer.bids.length < 300 || peer.asks.length < 300) throw new Error('book-apply: the ccxt book drifted');
       return [{ bench: 'book-apply', value: perSec, unit: 'level updates/s', baseline: peerPerSec, note: `depth 500 (${book.bidCount}/${book.askCount} levels at end); baseline ccxt.pro OrderBook, same workload; target ≥ 1,000,000/s` }];
     },
   },
 ];
-
-/** Level updates per second of `pass` (which applies `updatesPerPass`), timed for 2 s after a 0.5 s warm-up. */
-function updatesPerSecond(pass: () => void, updatesPerPass: number): number {
-  const warmEnd = performance.now() + 500;
-  while (performance.now() < warmEnd) pass();
-  let updates = 0;
-  const start = performance.now();
-  let now = start;
-  while (now - start < 2000) {
-    pass();
-    updates += updatesPerPass;
-    now = performance.now();
-  }
-  return (updates * 1000) / (now - start);
-}
