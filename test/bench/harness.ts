@@ -41,18 +41,8 @@ export async function opsPerSecond(fn: () => unknown | Promise<unknown>, opts: {
 /** Synchronous variant of {@link opsPerSecond} with no await per call (for sub-microsecond operations). */
 export function opsPerSecondSync(fn: () => unknown, opts: { minMs?: number; batch?: number } = {}): number {
   const minMs = opts.minMs ?? 1000;
-  const batch = opts.batch ?? 100;
-  const warmEnd = performance.now() + Math.min(300, minMs / 3);
-  while (performance.now() < warmEnd) for (let i = 0; i < batch; i++) fn();
-  let ops = 0;
-  const start = performance.now();
-  let now = start;
-  while (now - start < minMs) {
-    for (let i = 0; i < batch; i++) fn();
-    ops += batch;
-    now = performance.now();
-  }
-  return (ops * 1000) / (now - start);
+  // One round of the alternating measurement, with the warm-up opsPerSecond uses.
+  return alternatingOpsPerSecondSync([fn], { rounds: 1, roundMs: minMs, warmMs: Math.min(300, minMs / 3), batch: opts.batch ?? 100 })[0]!;
 }
 
 /**
