@@ -163,6 +163,30 @@ export function ladderFor(p: MarketMakerParams, precision: number | undefined, s
   };
 }
 
+/**
+ * The quotes of one side (nearest first) made passive against the other side's touch `other`: a quote at or
+ * through it rests one `tick` inside the spread instead (bids below the best ask, asks above the best bid), and
+ * of quotes that land on one rate only the nearest is kept. Dropping them instead would stop the side that
+ * reduces the position exactly when the skew asks for it most: a long maker's asks move down towards the bid,
+ * and a maker whose asks all cross could never sell its inventory again. Without a known tick (no market
+ * precision) a crossing quote is dropped.
+ */
+export function passive(quotes: readonly Quote[], other: Decimal, tick: Decimal | undefined, direction: 'BUY' | 'SELL'): Quote[] {
+  const out: Quote[] = [];
+  const limit = tick === undefined ? undefined : direction === 'BUY' ? other.minus(tick) : other.plus(tick);
+  for (const q of quotes) {
+    const crosses = direction === 'BUY' ? q.rate.gte(other) : q.rate.lte(other);
+    if (!crosses) {
+      const prev = out.at(-1);
+      if (!prev || !prev.rate.eq(q.rate)) out.push(q);
+      continue;
+    }
+    if (limit === undefined || limit.lte(ZERO)) continue;
+    if (out.length === 0 || !out.at(-1)!.rate.eq(limit)) out.push({ rate: limit, quantity: q.quantity });
+  }
+  return out;
+}
+
 /** Same rates and quantities, in the same order. */
 function sameQuotes(a: Quote[], b: Quote[]): boolean {
   return a.length === b.length && a.every((q, i) => q.rate.eq(b[i]!.rate) && q.quantity.eq(b[i]!.quantity));
@@ -173,6 +197,8 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): O
   const p = ctx.params;
   const precision = ctx.marketInfo(market)?.precision;
   const ladder = ladderFor(p, precision);
+  // The market's price step: a quote that would cross is moved one step away from the other side's touch.
+  const tick = precision === undefined ? undefined : ONE.div(dec(10).pow(precision));
   let book: ReadonlyOrderBook | undefined;
   let fills = 0;
   // Requote when the book moves or when one of our orders fills (the position, hence the skew, changed).
@@ -186,13 +212,9 @@ function quoteMarket(ctx: StrategyContext<MarketMakerParams>, market: string): O
       const { bid, ask } = marketTouch(book, ctx.account.openOrders(market));
       if (!bid || !ask) return undefined; // one-sided or empty book (besides us): no mid, no quotes
       const { bids, asks } = ladder(bid.plus(ask).div(TWO), ctx.portfolio.position(market));
-      // Never cross the book: a bid at or above the best ask would take liquidity instead of providing it
-      // (it can happen with a strong skew on a tight book). Drop such quotes rather than pay the spread.
-      return {
-        bids: bids.filter((q) => q.rate.lt(ask)),
-        asks: asks.filter((q) => q.rate.gt(bid)),
-        fills,
-      };
+      // Never cross the book: a bid at or above the best ask would take liquidity instead of providing it (a
+      // strong skew on a tight book does that). Such a quote rests at the best price that does not cross instead.
+      return { bids: passive(bids, ask, tick, 'BUY'), asks: passive(asks, bid, tick, 'SELL'), fills };
     }),
     filter((l): l is { bids: Quote[]; asks: Quote[]; fills: number } => l !== undefined),
     // Nothing changed (e.g. a book update deep in the book): say nothing. But after a fill say the ladder again

@@ -4,7 +4,7 @@ import type { QuotesIntent } from '../../src/model/intent.js';
 import { Decimal, ONE } from '../../src/core/decimal.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import { roundRate } from '../../src/strategy/price-rounding.js';
-import marketMaker, { ladderSteps, quoteLadder, type MarketMakerParams } from '../../strategies/market-maker.js';
+import marketMaker, { ladderSteps, passive, quoteLadder, type MarketMakerParams } from '../../strategies/market-maker.js';
 import { createStrategyHarness, testMarket } from '../helpers/strategy-harness.js';
 
 const M = 'BTC-USD';
@@ -107,13 +107,24 @@ describe('market-maker example', () => {
     expect(h.take()).toEqual([]);
   });
 
-  it('never crosses the book when skewed hard on a tight book', async () => {
-    const h = await maker({ spread: '0.002', levels: 1, skew: '0.01', maxPosition: '1', throttleMs: 0 });
-    h.setPosition(M, '0.9'); // center ≈ mid × 0.991: the ask would sit below the best bid
+  it('never crosses the book when skewed hard on a tight book: the reducing side rests one tick above the bid', async () => {
+    const h = await maker({ spread: '0.002', levels: 2, skew: '0.01', maxPosition: '1', throttleMs: 0 });
+    h.setPosition(M, '0.9'); // center ≈ mid × 0.991: both asks would sit below the best bid
     h.setBook(M, [['100', '1']], [['100.1', '1']]);
     const q = h.last('quotes')!;
-    expect(q.asks).toEqual([]);
-    expect(q.bids[0]!.rate.lt(dec('100.1'))).toBe(true);
+    // Long: the asks are what sells the inventory, so they stay, at the best price that does not cross (one
+    // tick of the market's precision above the bid), once; dropped, the maker could never sell again.
+    expect(rates(q.asks)).toEqual(['100.00000001']);
+    expect(q.bids.every((b) => b.rate.lt(dec('100.1')))).toBe(true);
+  });
+
+  it('passive: crossing quotes move one tick inside the spread, one per rate; without a tick they are dropped', () => {
+    const qs = (...r: string[]) => r.map((rate) => ({ rate: dec(rate), quantity: dec('1') }));
+    expect(rates(passive(qs('99', '98'), dec('100'), dec('0.5'), 'BUY'))).toEqual(['99', '98']);
+    expect(rates(passive(qs('101', '100', '99.5', '98'), dec('100'), dec('0.5'), 'BUY'))).toEqual(['99.5', '98']);
+    expect(rates(passive(qs('98', '99', '101'), dec('100'), dec('0.5'), 'SELL'))).toEqual(['100.5', '101']);
+    expect(rates(passive(qs('101', '99'), dec('100'), undefined, 'BUY'))).toEqual(['99']);
+    expect(passive(qs('1'), dec('0.5'), dec('0.5'), 'BUY')).toEqual([]);
   });
 
   it('prices off the rest of the market: its own resting quotes are left out of the touch', async () => {
