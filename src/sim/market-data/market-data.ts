@@ -317,9 +317,20 @@ export class MarketData {
   }
 
   #publishSummaries(symbols: string[]): void {
+    const bus = this.#bus;
+    // Built only for a listener that would use them, as tickers and candles are: a summary's snapshot (24-hour
+    // change, percent change) was most of the feed's cost per tick, and a simulator or backtest with no hub
+    // subscriber built one per market per tick for nobody. Eviction and the sequence move either way (REST reads
+    // the sequence; an eviction noticed here is published at the next tick like any other change).
+    if (!bus.wants('marketSummary') && !bus.wants('marketSummaries')) {
+      const now = this.#clock.now();
+      for (const s of symbols) if (this.#state(s).summary.evict(now)) this.#summaryFeed.mark(s);
+      this.#seq.next(seqKey.summaries());
+      return;
+    }
     const deltas = symbols.sort().map((s) => this.#summaryOf(this.#state(s)));
-    for (const delta of deltas) this.#bus.emit({ kind: 'marketSummary', delta });
-    this.#bus.emit({ kind: 'marketSummaries', sequence: this.#seq.next(seqKey.summaries()), deltas });
+    for (const delta of deltas) bus.emit({ kind: 'marketSummary', delta });
+    bus.emit({ kind: 'marketSummaries', sequence: this.#seq.next(seqKey.summaries()), deltas });
   }
 
   #publishTicker(st: MarketState): void {
