@@ -124,8 +124,13 @@ export class BacktestVenue {
         validateOrder: (a, o) => engine.trading.validateOrder(a, o),
       },
     });
-    // The engine reports our linked orders' first fills (OCO); its own trades (ours) are not the market.
-    engine.trading.connect({ conditionalOrders: { onTrades: () => undefined, onOrderExecuted: (a, id) => this.conditionalOrders.onOrderExecuted(a, id) } });
+    // The engine reports our linked orders' first fills (OCO); its own trades (ours) are not the market. Nor is its
+    // public market data (trades, ticker, summaries, candles of the operations on its book): the feed serves the
+    // recording, so the engine keeps none (it cost a few percent of a market maker's run, read by nobody).
+    engine.trading.connect({
+      marketData: undefined,
+      conditionalOrders: { onTrades: () => undefined, onOrderExecuted: (a, id) => this.conditionalOrders.onOrderExecuted(a, id) },
+    });
   }
 
   /** The recorded liquidity account (for tests and audits). */

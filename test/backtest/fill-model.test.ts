@@ -317,3 +317,19 @@ describe('backtest fill model: latency', () => {
     expect(seen.every((s, i) => s.at >= T0 + i + 2 && (i === 0 || s.at >= seen[i - 1]!.at))).toBe(true);
   });
 });
+
+describe('backtest venue: the market is the recording', () => {
+  it("keeps no public market data of the engine's own operations: our fills are not public trades, nor its ticker", async () => {
+    const h = venueHarness();
+    await h.play(ev.snapshot(T0, [['100', '5']], [['101', '5']]));
+    const o = h.limit('BUY', '101', '1'); // marketable: fills from the recorded ask at once
+    expect(h.filled(o.id)).toBe('1');
+    h.limit('SELL', '105', '1'); // rests: the engine's own book's top moves
+    expect(h.engine.trades(M).data).toEqual([]);
+    expect(h.engine.trades(M).sequence).toBe(0);
+    expect(h.engine.ticker(M).lastTradeRate.toFixed()).toBe('0');
+    // What the bot is served is the recording's.
+    await h.play(ev.trade(T0 + 1, 'BUY', '101', '0.5'));
+    expect(h.venue.feed(M)!.trades().data.map((t) => t.rate.toFixed())).toEqual(['101']);
+  });
+});
