@@ -169,19 +169,24 @@ export function ladderFor(p: MarketMakerParams, precision: number | undefined, s
  * of quotes that land on one rate only the nearest is kept. Dropping them instead would stop the side that
  * reduces the position exactly when the skew asks for it most: a long maker's asks move down towards the bid,
  * and a maker whose asks all cross could never sell its inventory again. Without a known tick (no market
- * precision) a crossing quote is dropped.
+ * precision) a crossing quote is dropped. When none crosses, `quotes` itself is the answer.
  */
-export function passive(quotes: readonly Quote[], other: Decimal, tick: Decimal | undefined, direction: 'BUY' | 'SELL'): Quote[] {
+export function passive(quotes: Quote[], other: Decimal, tick: Decimal | undefined, direction: 'BUY' | 'SELL'): Quote[] {
+  const crosses = (q: Quote) => (direction === 'BUY' ? q.rate.gte(other) : q.rate.lte(other));
+  // Nearest first: when the nearest quote rests, they all do (the usual requote), and the ladder is kept as it is.
+  if (quotes.length === 0 || !crosses(quotes[0]!)) return quotes;
   const out: Quote[] = [];
-  const limit = tick === undefined ? undefined : direction === 'BUY' ? other.minus(tick) : other.plus(tick);
+  // Worked out at the first quote that crosses: most ladders have none (a requote each throttle window).
+  let limit: Decimal | undefined;
   for (const q of quotes) {
-    const crosses = direction === 'BUY' ? q.rate.gte(other) : q.rate.lte(other);
-    if (!crosses) {
+    if (!crosses(q)) {
       const prev = out.at(-1);
       if (!prev || !prev.rate.eq(q.rate)) out.push(q);
       continue;
     }
-    if (limit === undefined || limit.lte(ZERO)) continue;
+    if (tick === undefined) continue;
+    limit ??= direction === 'BUY' ? other.minus(tick) : other.plus(tick);
+    if (limit.lte(ZERO)) continue;
     if (out.length === 0 || !out.at(-1)!.rate.eq(limit)) out.push({ rate: limit, quantity: q.quantity });
   }
   return out;

@@ -36,7 +36,12 @@ export class ReportBuilder {
   readonly #engine: SimEngine;
   readonly #valuation: string;
   readonly #initial: Record<string, Decimal>;
-  readonly #orders = new Map<string, ReportOrder>();
+  /**
+   * Each order as last heard of (its first event's time kept), written out once when the report is built: an order
+   * event is two a placement (accepted, closed), and formatting six decimals at each was for nothing but the last.
+   * A rejection is its report line already.
+   */
+  readonly #orders = new Map<string, Followed | ReportOrder>();
   readonly #fills: ReportFill[] = [];
   readonly #equity: ReportEquityPoint[] = [];
   readonly #prices: Record<string, ReportPricePoint[]> = {};
@@ -56,7 +61,7 @@ export class ReportBuilder {
     switch (e.type) {
       case 'accepted':
       case 'closed':
-        this.#orders.set(e.clientOrderId, reportOrder(e.order, e.strategy, e.clientOrderId, this.#orders.get(e.clientOrderId)));
+        this.#orders.set(e.clientOrderId, { order: e.order, strategy: e.strategy, createdAt: this.#orders.get(e.clientOrderId)?.createdAt ?? e.order.createdAt.getTime() });
         return;
       case 'rejected':
         this.#rejected++;
@@ -123,9 +128,11 @@ export class ReportBuilder {
 
   /** The report; orders still open are refreshed from the engine. */
   build(run: Omit<ReportInput, 'orders' | 'fills' | 'equity' | 'prices' | 'denials' | 'initialBalances' | 'finalBalances' | 'valuationCurrency'>): ReportInput {
-    for (const [cid, o] of this.#orders) {
-      if (o.outcome !== 'OPEN' || o.id === undefined) continue;
-      this.#orders.set(cid, reportOrder(this.#engine.getOrder(this.#venue.accountId, o.id), o.strategy, cid, o));
+    // Orders still open are refreshed from the engine.
+    const orders: ReportOrder[] = [];
+    for (const [cid, f] of this.#orders) {
+      if (!('order' in f)) orders.push(f);
+      else orders.push(reportOrder(f.order.status === 'OPEN' ? this.#engine.getOrder(this.#venue.accountId, f.order.id) : f.order, f.strategy, cid, f.createdAt));
     }
     const strings = (r: Record<string, Decimal>) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b)).map(([c, v]) => [c, toWire8(v)]));
     return {
@@ -133,7 +140,7 @@ export class ReportBuilder {
       valuationCurrency: this.#valuation,
       initialBalances: strings(this.#initial),
       finalBalances: strings(this.#totals()),
-      orders: [...this.#orders.values()],
+      orders,
       fills: this.#fills,
       equity: this.#equity,
       prices: this.#prices,
@@ -167,7 +174,14 @@ export class ReportBuilder {
   }
 }
 
-function reportOrder(o: Order, strategy: string | undefined, clientOrderId: string, before: ReportOrder | undefined): ReportOrder {
+/** An order the report follows: its latest state, and when it was first heard of. */
+interface Followed {
+  order: Order;
+  strategy: string | undefined;
+  createdAt: number;
+}
+
+function reportOrder(o: Order, strategy: string | undefined, clientOrderId: string, createdAt: number): ReportOrder {
   const open = o.status === 'OPEN';
   const complete = o.quantity !== undefined && o.fillQuantity.eq(o.quantity);
   // Fields set one by one in the report's key order (JSON keeps insertion order), without a spread object per
@@ -177,7 +191,7 @@ function reportOrder(o: Order, strategy: string | undefined, clientOrderId: stri
   if (o.limit !== undefined) r.limit = toWire8(o.limit);
   if (o.ceiling !== undefined) r.ceiling = toWire8(o.ceiling);
   r.timeInForce = o.timeInForce;
-  r.createdAt = before?.createdAt ?? o.createdAt.getTime();
+  r.createdAt = createdAt;
   if (o.closedAt) r.closedAt = o.closedAt.getTime();
   r.outcome = open ? 'OPEN' : complete || (o.quantity === undefined && o.fillQuantity.gt(0)) ? 'CLOSED' : 'CANCELLED';
   r.fillQuantity = toWire8(o.fillQuantity);
