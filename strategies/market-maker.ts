@@ -172,14 +172,13 @@ export function ladderFor(p: MarketMakerParams, precision: number | undefined, s
  * precision) a crossing quote is dropped. When none crosses, `quotes` itself is the answer.
  */
 export function passive(quotes: Quote[], other: Decimal, tick: Decimal | undefined, direction: 'BUY' | 'SELL'): Quote[] {
-  const crosses = (q: Quote) => (direction === 'BUY' ? q.rate.gte(other) : q.rate.lte(other));
   // Nearest first: when the nearest quote rests, they all do (the usual requote), and the ladder is kept as it is.
-  if (quotes.length === 0 || !crosses(quotes[0]!)) return quotes;
+  if (quotes.length === 0 || !crosses(quotes[0]!, other, direction)) return quotes;
   const out: Quote[] = [];
   // Worked out at the first quote that crosses: most ladders have none (a requote each throttle window).
   let limit: Decimal | undefined;
   for (const q of quotes) {
-    if (!crosses(q)) {
+    if (!crosses(q, other, direction)) {
       const prev = out.at(-1);
       if (!prev || !prev.rate.eq(q.rate)) out.push(q);
       continue;
@@ -190,6 +189,11 @@ export function passive(quotes: Quote[], other: Decimal, tick: Decimal | undefin
     if (out.length === 0 || !out.at(-1)!.rate.eq(limit)) out.push({ rate: limit, quantity: q.quantity });
   }
   return out;
+}
+
+/** Whether a quote of `direction` would trade with the other side's touch `other`. */
+function crosses(q: Quote, other: Decimal, direction: 'BUY' | 'SELL'): boolean {
+  return direction === 'BUY' ? q.rate.gte(other) : q.rate.lte(other);
 }
 
 /** Same rates and quantities, in the same order. */
