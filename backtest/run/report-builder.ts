@@ -37,8 +37,8 @@ export class ReportBuilder {
   readonly #valuation: string;
   readonly #initial: Record<string, Decimal>;
   /**
-   * Each order as last heard of (its first event's time kept), written out once when the report is built: an order
-   * event is two a placement (accepted, closed), and formatting six decimals at each was for nothing but the last.
+   * Each order as last heard of (its first event's time kept), written out once when the report is built: a
+   * placement has two events (accepted, closed), and formatting six decimals at each was for nothing but the last.
    * A rejection is its report line already.
    */
   readonly #orders = new Map<string, Followed | ReportOrder>();
