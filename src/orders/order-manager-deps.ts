@@ -37,6 +37,11 @@ export interface RiskPort {
    * away waits for its strategy's next intent.
    */
   submitSlotAt?(orders?: number): number | undefined;
+  /**
+   * Run `fn`, the evaluations of one plan made one after another with nothing else in between, with the engine's
+   * limits re-evaluated once for all of them (see RiskEngine.together). Without it, each evaluation does its own.
+   */
+  together?<T>(fn: () => T): T;
 }
 
 /** The portfolio as the manager uses it: fills in, positions out. */

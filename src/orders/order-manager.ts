@@ -192,7 +192,9 @@ export class OrderManager {
       else {
         const outer = this.#rateDenied;
         this.#rateDenied = 0;
-        for (const step of plan.steps) this.#execute(step);
+        const risk = this.#d.risk;
+        if (risk.together) risk.together(() => this.#executeAll(plan.steps));
+        else this.#executeAll(plan.steps);
         // A wish (it replaces its key's previous one) whose orders met only the submit-rate brake is tried again
         // when the brake's window admits them: the strategy will not say the same thing twice.
         if (this.#rateDenied > 0 && (intent.kind === 'quotes' || intent.kind === 'targetPosition')) {
@@ -281,6 +283,10 @@ export class OrderManager {
   }
 
   // ---- steps -----------------------------------------------------------------------------------------------
+
+  #executeAll(steps: readonly PlanStep[]): void {
+    for (const step of steps) this.#execute(step);
+  }
 
   #execute(step: PlanStep): void {
     switch (step.kind) {

@@ -98,6 +98,9 @@ export class RiskEngine {
   /** The last estimate, for the order object it was made for; cleared at each evaluate() (the book may move). */
   #memoOrder: ProposedOrder | undefined;
   #memoEstimate: FillEstimate | undefined;
+  /** Inside {@link RiskEngine.together}; and whether its one refresh has run. */
+  #together = false;
+  #togetherRefreshed = false;
   #day: number;
   #peak: Decimal = ZERO;
   /** Daily-loss baseline set by resume(): the equity at the resume, for the rest of that UTC day. */
@@ -195,7 +198,11 @@ export class RiskEngine {
    */
   evaluate(order: ProposedOrder): RiskVerdict {
     const now = this.#ctx.clock.now();
-    this.#refreshAt(now);
+    if (!this.#together) this.#refreshAt(now);
+    else if (!this.#togetherRefreshed) {
+      this.#togetherRefreshed = true;
+      this.#refreshAt(now);
+    }
     this.#approvals.prune(now);
     this.#memoOrder = undefined;
     this.#memoEstimate = undefined;
@@ -303,6 +310,24 @@ export class RiskEngine {
   /** Re-evaluate the daily loss and drawdown limits now (the clock interval calls this). */
   refresh(): void {
     if (!this.#closed) this.#refreshAt(this.#ctx.clock.now());
+  }
+
+  /**
+   * Run `fn`, several evaluations made one after another with nothing else in between (the orders of one plan),
+   * with the limits re-evaluated at the first of them only. Between them nothing a refresh reads can change — the
+   * positions, balances and marks move only with events, which cannot arrive inside a synchronous call — while the
+   * refresh (marking the portfolio to market, recording the curve) was most of a denied evaluation's cost: a quote
+   * ladder turned away by the submit-rate brake evaluates each of its orders.
+   */
+  together<T>(fn: () => T): T {
+    if (this.#together) return fn();
+    this.#together = true;
+    this.#togetherRefreshed = false;
+    try {
+      return fn();
+    } finally {
+      this.#together = false;
+    }
   }
 
   /**

@@ -244,6 +244,33 @@ describe('RiskEngine trading state', () => {
     engine.close();
   });
 
+  it('together(): the evaluations of one plan re-evaluate the limits once, the next plan again', () => {
+    const fx = fixture();
+    fx.fill('BUY', '1', '30000');
+    const engine = new RiskEngine(config({ maxDrawdown: dec('1000') }), fx.ctx);
+    setMid(fx, 31000); // peak +1000
+    engine.refresh();
+    let marks = 0;
+    const markToMarket = fx.portfolio.markToMarket.bind(fx.portfolio);
+    fx.portfolio.markToMarket = (m) => (marks++, markToMarket(m));
+    const verdicts = engine.together(() => [1, 2, 3].map(() => engine.evaluate(order({ limit: dec('30000') }))));
+    expect(verdicts.map((v) => v.approved)).toEqual([true, true, true]);
+    expect(marks).toBe(1);
+    // Nested: still one refresh for the outer plan.
+    engine.together(() => engine.together(() => engine.evaluate(order({ limit: dec('30000') }))));
+    expect(marks).toBe(2);
+    // The market moves between plans (an event, never inside one): the next plan's first evaluation sees it.
+    setMid(fx, 29900); // -1100 from the peak
+    const next = engine.together(() => [engine.evaluate(order({ limit: dec('29900') })), engine.evaluate(order({ limit: dec('29900') }))]);
+    expect(engine.state).toBe('HALTED');
+    expect(next.map(codesOf)).toEqual([['TRADING_HALTED'], ['TRADING_HALTED']]);
+    // Outside together(), every evaluation refreshes, as before.
+    engine.evaluate(order({ limit: dec('29900') }));
+    engine.evaluate(order({ limit: dec('29900') }));
+    expect(marks).toBe(5);
+    engine.close();
+  });
+
   it('close() stops the interval and completes state$', () => {
     const fx = fixture();
     const engine = new RiskEngine(config(), fx.ctx);
