@@ -12,7 +12,7 @@
  * a crash the peak is at most `checkEveryMs` old and the last equity at most `equityEveryMs`.
  */
 import type { Clock, TimerHandle } from '../core/clock.js';
-import { isDecimal } from '../core/decimal.js';
+import { deq, isDecimal } from '../core/decimal.js';
 import type { EquityCurveState } from '../portfolio/equity-curve.js';
 import type { Marks, Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine, RiskLimitState } from './risk-engine.js';
@@ -53,7 +53,6 @@ export class LimitsKeeper {
   #lastKey: string | undefined;
   /** What #lastKey was made from: while every part is the same value object again, the key is the same text. */
   #lastParts: unknown[] | undefined;
-  #lastEquity: string | undefined;
   #lastEquityValue: EquityCurveState['equity'] | undefined;
   #lastWrite = Number.NEGATIVE_INFINITY;
 
@@ -82,17 +81,18 @@ export class LimitsKeeper {
     // very objects they were, and the key and equity text need not be written out again to compare.
     const parts = sameParts(this.#lastParts, kept, limits);
     const key = parts === undefined ? this.#lastKey : JSON.stringify({ kept, limits });
-    const equityText = equity === this.#lastEquityValue ? this.#lastEquity : equity.toFixed();
+    // Compared by value with the equity last written (equal decimals write the same text): written out as text
+    // only in the record, not at every check.
+    const last = this.#lastEquityValue;
+    const equityMoved = last === undefined || (equity !== last && !deq(equity, last));
     const changed = key !== this.#lastKey;
     // New objects with the text already written: remember them, so the next check compares them by identity.
     if (!changed && parts !== undefined) this.#lastParts = parts;
-    if (equityText === this.#lastEquity) this.#lastEquityValue = equity;
-    const stale = equityText !== this.#lastEquity && now - this.#lastWrite >= this.#equityEveryMs;
+    const stale = equityMoved && now - this.#lastWrite >= this.#equityEveryMs;
     if (!force && !changed && !stale) return false;
     this.#o.write({ at: now, curve, risk: limits });
     this.#lastKey = key;
     this.#lastParts = parts ?? this.#lastParts;
-    this.#lastEquity = equityText;
     this.#lastEquityValue = equity;
     this.#lastWrite = now;
     return true;
