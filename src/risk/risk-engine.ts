@@ -313,11 +313,9 @@ export class RiskEngine {
   }
 
   /**
-   * Run `fn`, several evaluations made one after another with nothing else in between (the orders of one plan),
-   * with the limits re-evaluated at the first of them only. Between them nothing a refresh reads can change — the
-   * positions, balances and marks move only with events, which cannot arrive inside a synchronous call — while the
-   * refresh (marking the portfolio to market, recording the curve) was most of a denied evaluation's cost: a quote
-   * ladder turned away by the submit-rate brake evaluates each of its orders.
+   * Run `fn`, evaluations one after another (one plan's orders), with the limits refreshed at the first only: nothing
+   * a refresh reads (positions, balances, marks: moved by events only) changes inside a synchronous call, and the
+   * refresh was most of the cost of each order of a ladder the submit-rate brake turns away.
    */
   together<T>(fn: () => T): T {
     if (this.#together) return fn();
