@@ -98,9 +98,8 @@ export class RiskEngine {
   /** The last estimate, for the order object it was made for; cleared at each evaluate() (the book may move). */
   #memoOrder: ProposedOrder | undefined;
   #memoEstimate: FillEstimate | undefined;
-  /** Inside {@link RiskEngine.together}; and whether its one refresh has run. */
-  #together = false;
-  #togetherRefreshed = false;
+  /** Inside {@link RiskEngine.together}: whether its one refresh has run (undefined outside). */
+  #planRefreshed: boolean | undefined;
   #day: number;
   #peak: Decimal = ZERO;
   /** Daily-loss baseline set by resume(): the equity at the resume, for the rest of that UTC day. */
@@ -198,10 +197,9 @@ export class RiskEngine {
    */
   evaluate(order: ProposedOrder): RiskVerdict {
     const now = this.#ctx.clock.now();
-    if (!this.#together) this.#refreshAt(now);
-    else if (!this.#togetherRefreshed) {
-      this.#togetherRefreshed = true;
+    if (this.#planRefreshed !== true) {
       this.#refreshAt(now);
+      if (this.#planRefreshed === false) this.#planRefreshed = true;
     }
     this.#approvals.prune(now);
     this.#memoOrder = undefined;
@@ -318,13 +316,12 @@ export class RiskEngine {
    * refresh was most of the cost of each order of a ladder the submit-rate brake turns away.
    */
   together<T>(fn: () => T): T {
-    if (this.#together) return fn();
-    this.#together = true;
-    this.#togetherRefreshed = false;
+    if (this.#planRefreshed !== undefined) return fn();
+    this.#planRefreshed = false;
     try {
       return fn();
     } finally {
-      this.#together = false;
+      this.#planRefreshed = undefined;
     }
   }
 
