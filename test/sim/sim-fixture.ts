@@ -6,7 +6,7 @@
 import { VirtualClock } from '../../src/core/clock.js';
 import { Catalog } from '../../src/sim/catalog.js';
 import { defaultSimConfig, type SimConfig } from '../../src/sim/config.js';
-import { SimEventBus, type SimEvent } from '../../src/sim/events.js';
+import { SimEventBus, type SimEvent, type SimEventInterest } from '../../src/sim/events.js';
 import { IdempotencyIndex } from '../../src/sim/idempotency.js';
 import { Ledger } from '../../src/sim/ledger.js';
 import { SequenceCounters } from '../../src/sim/sequences.js';
@@ -20,7 +20,7 @@ export const START = Date.parse('2021-06-14T00:00:00Z');
  * bus (recorded into `events`), sequence counters and idempotency index over them. Hand it to a facade as its
  * deps: `new Funds(simFoundations())`.
  */
-export function simFoundations(overrides: Partial<SimConfig> = {}, start = START) {
+export function simFoundations(overrides: Partial<SimConfig> = {}, start = START, interest?: SimEventInterest) {
   const clock = new VirtualClock(start);
   const config = defaultSimConfig(overrides);
   const catalog = new Catalog(config);
@@ -29,7 +29,8 @@ export function simFoundations(overrides: Partial<SimConfig> = {}, start = START
   const sequences = new SequenceCounters();
   const idempotency = new IdempotencyIndex(clock);
   const events: SimEvent[] = [];
-  bus.on((e) => events.push(e));
+  // `interest`: the capturing listener declines some kinds, as a hub bridge without subscribers to them does.
+  bus.on((e) => events.push(e), interest);
   return { clock, config, catalog, ledger, bus, sequences, idempotency, events };
 }
 

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Decimal, dec } from '../../../src/core/decimal.js';
 import type { Trade } from '../../../src/model/market.js';
-import type { SimEvent } from '../../../src/sim/events.js';
+import type { SimEvent, SimEventInterest } from '../../../src/sim/events.js';
 import { MarketData, type MarketDataOptions } from '../../../src/sim/market-data/market-data.js';
 import { START, simFoundations } from '../sim-fixture.js';
 
@@ -14,8 +14,8 @@ export const MIN = 60_000;
 export const HOUR = 60 * MIN;
 export const DAY = 24 * HOUR;
 
-export function setup(options: MarketDataOptions = {}, start = T0) {
-  const { clock, bus, sequences, catalog, events } = simFoundations({}, start);
+export function setup(options: MarketDataOptions = {}, start = T0, interest?: SimEventInterest) {
+  const { clock, bus, sequences, catalog, events } = simFoundations({}, start, interest);
   const md = new MarketData({ clock, bus, sequences, catalog }, options);
   /** Record one trade per [rate, quantity] at the clock's current time, as one taker order. */
   const trade = (market: string, ...fills: Array<[rate: string, qty: string]>): Trade[] => {

@@ -1,13 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { VirtualClock } from '../../../src/core/clock.js';
-import { dec } from '../../../src/core/decimal.js';
-import { Catalog } from '../../../src/sim/catalog.js';
-import { defaultSimConfig } from '../../../src/sim/config.js';
-import { type SimEvent, SimEventBus } from '../../../src/sim/events.js';
-import { MarketData } from '../../../src/sim/market-data/market-data.js';
 import { RollingSummary } from '../../../src/sim/market-data/rolling-summary.js';
-import { SequenceCounters } from '../../../src/sim/sequences.js';
-import { DAY, HOUR, T0, mkTrade, plain, setup } from './harness.js';
+import { DAY, HOUR, T0, plain, setup } from './harness.js';
 
 const str = (s: { high: unknown; low: unknown; volume: unknown; quoteVolume: unknown; percentChange?: unknown }) => ({
   high: String(s.high),
@@ -98,15 +91,7 @@ describe('24-hour summaries', () => {
 
 describe('24-hour summaries without a listener for them', () => {
   /** A market-data service whose only listener (a hub bridge with no summary subscriber, say) declines summaries. */
-  function unheard() {
-    const clock = new VirtualClock(T0);
-    const bus = new SimEventBus();
-    const events: SimEvent[] = [];
-    bus.on((e) => events.push(e), (kind) => kind !== 'marketSummary' && kind !== 'marketSummaries');
-    const md = new MarketData({ clock, bus, sequences: new SequenceCounters(), catalog: new Catalog(defaultSimConfig()) });
-    const trade = (market: string, rate: string, qty: string) => md.recordTrades(market, [mkTrade(clock.now(), dec(rate), dec(qty))]);
-    return { clock, md, events, trade };
-  }
+  const unheard = () => setup({}, T0, (kind) => kind !== 'marketSummary' && kind !== 'marketSummaries');
 
   it('builds none per tick, yet numbers each tick and answers REST as with one (expiry included)', async () => {
     const heard = setup();
@@ -114,9 +99,9 @@ describe('24-hour summaries without a listener for them', () => {
     const snapshot = vi.spyOn(RollingSummary.prototype, 'snapshot');
     try {
       heard.trade('BTC-USD', ['100', '1']);
-      quiet.trade('BTC-USD', '100', '1');
+      quiet.trade('BTC-USD', ['100', '1']);
       heard.trade('BTC-USD', ['101', '1']);
-      quiet.trade('BTC-USD', '101', '1');
+      quiet.trade('BTC-USD', ['101', '1']);
       snapshot.mockClear();
       await quiet.clock.advance(0);
       expect(snapshot).not.toHaveBeenCalled();
