@@ -78,7 +78,7 @@ export class LimitsKeeper {
     const limits = risk.limitState();
     const { at: _at, equity, ...kept } = curve;
     // Checked every `checkEveryMs` with mostly nothing changed: the peaks, day open and restriction are then the
-    // very objects they were, and the key and equity text need not be written out again to compare.
+    // very objects they were, and the key need not be written out again to compare.
     const parts = sameParts(this.#lastParts, kept, limits);
     const key = parts === undefined ? this.#lastKey : JSON.stringify({ kept, limits });
     // Compared by value with the equity last written (equal decimals write the same text): written out as text
