@@ -16,6 +16,7 @@ import type { Trade } from '../../model/market.js';
 import type { Order } from '../../model/order.js';
 import type { SimEngine } from '../../sim/engine.js';
 import type { SimEvent } from '../../sim/events.js';
+import { seqKey } from '../../sim/sequences.js';
 import { balanceToV1, orderToV1, summaryToV1, tradeToV1 } from '../../wire/v1/mapping/index.js';
 import { symbolToV1Market, v1MarketToSymbol } from '../../wire/v1/market-name.js';
 import type { V1BalanceDeltaBalance, V1DeltaFill, V1OrderDelta, V1StateFill, V1SummaryDelta } from '../../wire/v1/hub/messages.js';
@@ -98,6 +99,9 @@ export function v1EngineBackend(engine: SimEngine): V1EngineBackend {
     summaries() {
       return engine.catalog.markets().map((m) => summaryOf(m.symbol));
     },
+    summariesNonce() {
+      return engine.sequence(seqKey.summaries());
+    },
   };
 }
 
@@ -171,11 +175,12 @@ export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1En
     if (name === undefined) names.set(symbol, (name = symbolToV1Market(symbol)));
     return name;
   };
-  // What this bridge acts on: summary events always (the hub moves the summary nonce whether or not anyone
-  // listens), book and trade events once the hub follows a market (it keeps per-market state from then on),
-  // account deltas only while a connection is open.
+  // What this bridge acts on: summary events while a connection wants uS or uL (the engine then builds them;
+  // their nonce is the engine's summaries sequence, which moves on whether or not anyone listens), book and trade
+  // events once the hub follows a market (it keeps per-market state from then on), account deltas only while a
+  // connection is open.
   const interest = (kind: SimEvent['kind']): boolean =>
-    kind === 'marketSummaries' ||
+    (kind === 'marketSummaries' && hub.wantsSummaries) ||
     ((kind === 'orderBook' || kind === 'trade') && hub.followsMarkets) ||
     ((kind === 'order' || kind === 'balance') && hub.hasConnections);
   return engine.bus.on((e) => {
@@ -197,7 +202,7 @@ export function bridgeEventsToV1Hub(engine: SimEngine, hub: V1Hub, backend: V1En
       }
       // Built only when a connection will receive them: nobody may be listening, and these read the book or hash.
       case 'marketSummaries':
-        if (e.deltas.length > 0) hub.summariesChanged(() => e.deltas.map((s) => backend.summaryOf(s.symbol)));
+        if (e.deltas.length > 0) hub.summariesChanged(e.sequence, () => e.deltas.map((s) => backend.summaryOf(s.symbol)));
         return;
       case 'order':
         hub.orderChanged(e.accountId, () => v1OrderDelta(e.accountId, e.delta));

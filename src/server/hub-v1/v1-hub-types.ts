@@ -27,4 +27,6 @@ export interface V1HubBackend {
   exchangeState(marketName: string): V1ExchangeSnapshot;
   /** Every market's summary. */
   summaries(): V1SummaryDelta[];
+  /** The summaries' sequence now: the nonce QuerySummaryState answers with, and the last uS was numbered. */
+  summariesNonce(): number;
 }

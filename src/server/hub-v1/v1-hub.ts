@@ -103,7 +103,8 @@ export class V1Hub {
   readonly #sessions = new Map<string, Session>();
   readonly #markets = new Map<string, MarketDeltas>();
   #flushQueued = false;
-  #summaryNonce = 0;
+  /** Open connections subscribed to uS or uL: while there are none, summaries concern nobody. */
+  #summaryListeners = 0;
 
   constructor(opts: V1HubOptions) {
     this.#backend = opts.backend;
@@ -148,6 +149,14 @@ export class V1Hub {
   /** True when `marketName`'s served book is followed (see {@link followsMarkets}). */
   follows(marketName: string): boolean {
     return this.#markets.has(marketName);
+  }
+
+  /**
+   * True while a connection subscribed to uS or uL is open: until then summary changes concern nobody, and the
+   * engine need not build them (its summaries sequence, which numbers uS, moves on either way).
+   */
+  get wantsSummaries(): boolean {
+    return this.#summaryListeners > 0;
   }
 
   /** True while a connection is open: without one, account deltas (uO, uB) reach nobody. */
@@ -198,13 +207,14 @@ export class V1Hub {
   }
 
   /**
-   * Summaries changed: uS to SubscribeToSummaryDeltas connections, uL to SubscribeToSummaryLiteDeltas ones. The
-   * nonce moves on whether or not anyone listens; `deltas` may be a function, called only when someone does (the
-   * engine reports every change, and building v1.1 summaries reads the whole book).
+   * Summaries changed: uS to SubscribeToSummaryDeltas connections, uL to SubscribeToSummaryLiteDeltas ones.
+   * `nonce` is the source's summaries sequence after this change (the engine's `market_summaries` sequence, which
+   * QuerySummaryState answers with too), so a connection that subscribes late sees the changes it missed counted.
+   * `deltas` may be a function, called only when someone listens (building v1.1 summaries reads the whole book).
    */
-  summariesChanged(deltas: readonly V1SummaryDelta[] | (() => readonly V1SummaryDelta[])): void {
+  summariesChanged(nonce: number, deltas: readonly V1SummaryDelta[] | (() => readonly V1SummaryDelta[])): void {
+    if (this.#summaryListeners === 0) return;
     if (typeof deltas !== 'function' && deltas.length === 0) return;
-    const nonce = ++this.#summaryNonce;
     let built: readonly V1SummaryDelta[] | undefined = typeof deltas === 'function' ? undefined : deltas;
     let lite: string | undefined;
     for (const s of this.#sessions.values()) {
@@ -286,7 +296,7 @@ export class V1Hub {
       case 'querysummarystate':
         // The document lists a market argument, yet the call returns every market; accept it or none.
         arity('QuerySummaryState', args, 0, 1);
-        return encodeV1Payload({ Nonce: s.offset + this.#summaryNonce, Summaries: this.#backend.summaries() });
+        return encodeV1Payload({ Nonce: s.offset + this.#backend.summariesNonce(), Summaries: this.#backend.summaries() });
       case 'subscribetoexchangedeltas': {
         arity('SubscribeToExchangeDeltas', args, 1);
         const name = this.#marketName('SubscribeToExchangeDeltas', args);
@@ -297,10 +307,12 @@ export class V1Hub {
       }
       case 'subscribetosummarydeltas':
         arity('SubscribeToSummaryDeltas', args, 0);
+        if (!s.summaries && !s.lite) this.#summaryListeners++;
         s.summaries = true;
         return true;
       case 'subscribetosummarylitedeltas':
         arity('SubscribeToSummaryLiteDeltas', args, 0);
+        if (!s.summaries && !s.lite) this.#summaryListeners++;
         s.lite = true;
         return true;
       default:
@@ -356,6 +368,7 @@ export class V1Hub {
   #forget(s: Session): void {
     if (!s.open) return;
     s.open = false;
+    if (s.summaries || s.lite) this.#summaryListeners--;
     if (this.#sessions.get(s.id) === s) this.#sessions.delete(s.id);
   }
 }
