@@ -23,8 +23,12 @@ interface Entry {
  */
 export class IdempotencyIndex {
   readonly #byAccount = new Map<string, Map<string, Entry>>();
-  /** Every entry remembered, oldest first, from `#head` on (an entry whose key was remembered again is skipped). */
-  #order: Entry[] = [];
+  /**
+   * Every entry remembered, oldest first, from `#head` on (an entry whose key was remembered again is skipped).
+   * Slots before `#head` are emptied as it passes them, so a forgotten entry (its id and key text) is garbage at
+   * once rather than when the prefix is next cut: up to a whole window of them was kept alive for nothing.
+   */
+  #order: Array<Entry | undefined> = [];
   #head = 0;
   #size = 0;
   readonly #clock: Clock;
@@ -60,7 +64,7 @@ export class IdempotencyIndex {
         e.keys.delete(e.key);
         this.#size--;
       }
-      this.#head++;
+      order[this.#head++] = undefined;
     }
     // The forgotten prefix is cut once it is as long as the rest: O(1) per key, amortized.
     if (this.#head > 1024 && this.#head * 2 > order.length) {
