@@ -12,8 +12,11 @@ export default defineConfig({
     setupFiles: ['test/setup/wait-defaults.ts'],
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: on the 2-core CI machine that is one, and the suite ran
-    // serially, much of it waiting on sockets, child processes and minute boundaries. Two files at a time keep
-    // both cores busy; every test waits for conditions, so none depends on having a core to itself.
-    maxWorkers: 2,
+    // serially, much of it waiting on sockets, child processes and minute boundaries. Three files at a time keep
+    // both cores busy even while one file waits on the wall clock (the shared rate-limit e2e spends ~3 minutes
+    // waiting for minute boundaries): on the 2-core machine the suite took 492 s with two and 400 s with three,
+    // back to back. Every test waits for conditions, so none depends on having a core to itself (the suite also
+    // passes with both cores taken by other processes).
+    maxWorkers: 3,
   },
 });
