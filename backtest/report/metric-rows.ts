@@ -19,6 +19,9 @@ export interface MetricRow {
 export const METRIC_ROWS: readonly MetricRow[] = [
   { label: 'net PnL', value: (m) => m.netPnl, summary: true },
   { label: 'return', value: (m) => pct(m.return), summary: true },
+  // Total only: a market's PnL already leaves the starting balances out.
+  { label: 'holding the start balances (PnL, return)', value: (m) => ('holdPnl' in m && m.holdPnl !== null ? `${m.holdPnl} (${pct(m.holdReturn)})` : '–'), summary: true },
+  { label: 'net PnL vs holding', value: (m) => ('netPnlVsHold' in m ? amount(m.netPnlVsHold) : '–'), summary: true },
   { label: 'CAGR', value: (m) => pct(m.cagr), summary: false },
   { label: 'fees', value: (m) => m.fees, summary: true },
   { label: 'Sharpe', value: (m) => ratio(m.sharpe), summary: true },

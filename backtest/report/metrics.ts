@@ -7,6 +7,11 @@
  *   (commissions included) + final position × last price, in the market's quote currency. **Realised** is the
  *   sum of round trips (FIFO, see round-trips.ts); **unrealised** is net − realised.
  * - **Return**: net PnL / first equity (per market: its contribution to the account's return).
+ * - **Holding** (total only): what the starting balances alone, never traded, gained or lost over the same points
+ *   (their value at each equity point's rates, its `hold`): `holdPnl` and `holdReturn` (/ first
+ *   equity). **Net PnL vs holding** = net PnL − hold PnL: what trading added to the account beyond what it held.
+ *   A run that starts with coins sees their price move in its net PnL; this line takes it out. `null` when the
+ *   first or last point has no hold value (a journal report).
  * - **CAGR, Sharpe, Sortino, Calmar, max drawdown**: see ratios.ts (365-day year, resampled simple returns).
  *   Per market they are taken on first equity + that market's PnL curve, i.e. as if it alone had traded.
  * - **Fees**: sum of our fills' commissions. **Turnover**: Σ quantity × rate of our fills; **turnover ratio**
@@ -95,6 +100,12 @@ export interface TotalMetrics extends CurveStats, TradeStats {
   fills: number;
   orders: OrderCounts;
   denials: Record<string, number>;
+  /** Change in value of the starting balances alone, never traded (see the module note); `null` when unknown. */
+  holdPnl: string | null;
+  /** {@link TotalMetrics.holdPnl} / first equity. */
+  holdReturn: number | null;
+  /** Net PnL − hold PnL: what trading added beyond holding the starting balances; `null` when unknown. */
+  netPnlVsHold: string | null;
   /** Resampling interval of the returns behind Sharpe and Sortino (`1d`, `1h`, `5m`, `1m`). */
   returnsInterval: string;
   excludedFromTotals: string[];
@@ -275,6 +286,9 @@ export function computeMetricsAndTrades(input: ReportInput): { metrics: ReportMe
   }
   const denials: Record<string, number> = {};
   for (const k of Object.keys(input.denials).sort()) denials[k] = input.denials[k]!;
+  const firstHold = points[0]?.hold;
+  const lastHold = points[points.length - 1]?.hold;
+  const holdPnl = firstHold !== undefined && lastHold !== undefined ? new Decimal(lastHold).minus(firstHold) : undefined;
   const total: TotalMetrics = {
     valuationCurrency: input.valuationCurrency,
     initialEquity: money(initial),
@@ -287,6 +301,9 @@ export function computeMetricsAndTrades(input: ReportInput): { metrics: ReportMe
     fills: input.fills.length,
     orders: orderCounts(input.orders),
     denials,
+    holdPnl: holdPnl ? money(holdPnl) : null,
+    holdReturn: holdPnl && initial.gt(0) ? finite(holdPnl.div(initial).toNumber()) : null,
+    netPnlVsHold: holdPnl ? money(final.minus(initial).minus(holdPnl)) : null,
     returnsInterval: returnsInterval(span).name,
     excludedFromTotals: excluded,
     ...tradeStats(totalTrips),

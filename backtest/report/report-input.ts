@@ -51,6 +51,12 @@ export interface ReportEquityPoint {
   positions: Record<string, string>;
   /** True when some holding was valued with a stale last-known rate. */
   stale?: boolean | undefined;
+  /**
+   * What the starting balances alone would be worth at this point's rates (no trading at all), in the valuation
+   * currency: the benchmark the equity is read against. Absent when some starting holding had no rate here, and in
+   * reports of runs that did not sample it.
+   */
+  hold?: string | undefined;
 }
 
 /** A market's price over the run (a sample of mids or trade prices) for drawing fills over price. */

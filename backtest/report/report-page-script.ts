@@ -1,7 +1,8 @@
 /**
  * The script of `report.html` (plain browser JavaScript, no modules, run after uPlot's inlined bundle). It reads
  * the report's series from the page's `<script type="application/json" id="report-data">` and draws the charts
- * with uPlot: equity, drawdown, position per market, and per market the price with our buys and sells on it.
+ * with uPlot: equity (with the starting balances held and never traded as a dashed line), drawdown, position per
+ * market, and per market the price with our buys and sells on it.
  * Each chart container gets `data-drawn="1"` once drawn, which the browser test waits for.
  */
 export const PAGE_SCRIPT = String.raw`
@@ -28,8 +29,15 @@ export const PAGE_SCRIPT = String.raw`
   }
   var charts = [];
   var eq = data.series.equity;
-  chart('chart-equity', 'Equity (' + data.valuationCurrency + ')', [{ label: 'equity', stroke: COLORS[0], width: 1.5 }],
-    [eq.map(function (p) { return secs(p[0]); }), eq.map(function (p) { return num(p[1]); })]);
+  var hold = data.series.hold || [];
+  var eqSeries = [{ label: 'equity', stroke: COLORS[0], width: 1.5 }];
+  var eqColumns = [eq.map(function (p) { return secs(p[0]); }), eq.map(function (p) { return num(p[1]); })];
+  // The starting balances held and never traded, on the same time axis: the line the equity is read against.
+  if (hold.length === eq.length && hold.some(function (p) { return p[1] !== null; })) {
+    eqSeries.push({ label: 'holding the start balances', stroke: '#888', width: 1, dash: [5, 4] });
+    eqColumns.push(hold.map(function (p) { return num(p[1]); }));
+  }
+  chart('chart-equity', 'Equity (' + data.valuationCurrency + ')', eqSeries, eqColumns);
   var dd = data.series.drawdown;
   chart('chart-drawdown', 'Drawdown (% below peak)', [{ label: 'drawdown %', stroke: '#d62728', fill: 'rgba(214,39,40,0.15)', width: 1 }],
     [dd.map(function (p) { return secs(p[0]); }), dd.map(function (p) { return -100 * p[1]; })]);

@@ -14,6 +14,11 @@ export type Series<V> = Array<[number, V]>;
 export interface ReportSeries {
   /** Account equity in the valuation currency. */
   equity: Series<string>;
+  /**
+   * The starting balances alone, never traded, at the same times as {@link ReportSeries.equity} (one point per
+   * equity point, `null` where they had no value): the line the equity is read against.
+   */
+  hold: Series<string | null>;
   /** Fall below the running peak of equity, as a fraction (0.1 = 10 % below the peak); ≥ 0. */
   drawdown: Series<number>;
   /** Position (base currency, net of the start) per market. */
@@ -87,5 +92,9 @@ export function reportSeries(input: ReportInput, max = MAX_POINTS): ReportSeries
       Number,
     );
   }
-  return { equity: thin(equity, max, Number), drawdown: thin(drawdown, max, (v) => v), positions, prices };
+  const thinned = thin(equity, max, Number);
+  // The hold line follows the equity points the thinning kept, so both share the chart's time axis.
+  const holdAt = new Map(points.map((p) => [p.at, p.hold ?? null]));
+  const hold: Series<string | null> = thinned.map(([at]) => [at, holdAt.get(at) ?? null]);
+  return { equity: thinned, hold, drawdown: thin(drawdown, max, (v) => v), positions, prices };
 }

@@ -203,6 +203,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         }
         pending = streams.holding;
         lastAt = event.at;
+        report.sampleWhenFirstValued(event.at);
         // Watched too: whatever it queues ran in the turn that followed the event before.
         if (++count % every === 0) opts.onProgress?.({ events: count, at: event.at, from, to: end ?? event.at });
         watch.watching = false;

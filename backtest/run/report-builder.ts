@@ -47,6 +47,8 @@ export class ReportBuilder {
   readonly #prices: Record<string, ReportPricePoint[]> = {};
   readonly #denials: Record<string, number> = {};
   #rejected = 0;
+  /** Whether a point has valued every holding yet (the curve and its metrics start at the first such point). */
+  #valued = false;
 
   constructor(venue: BacktestVenue, valuationCurrency: string, initial: Record<string, Decimal>) {
     this.#venue = venue;
@@ -120,10 +122,27 @@ export class ReportBuilder {
       const mid = recordedMid(this.#venue, m);
       if (mid) this.#prices[m]!.push({ at, price: toWire8(mid) });
     }
+    const hold = this.#holdValue();
     const last = this.#equity[this.#equity.length - 1];
     const point: ReportEquityPoint = { at, equity: toWire8(equity), positions, ...(stale ? { stale: true } : {}) };
+    if (hold !== undefined) point.hold = toWire8(hold);
+    if (!stale) this.#valued = true;
     if (last && last.at === at) this.#equity[this.#equity.length - 1] = point;
     else this.#equity.push(point);
+  }
+
+  /**
+   * Sample now if every starting holding has a rate now and no point had one yet; the run calls it after each
+   * event until then. The curve, and so the total's net PnL and the hold line, start at the first moment they can
+   * be valued, before any order: starting at the next interval sample instead left the fills before it out of the
+   * total while the market's PnL counted them (~58 USD of a test run with 10 s samples).
+   */
+  sampleWhenFirstValued(at: number): void {
+    if (this.#valued) return;
+    for (const [currency, amount] of Object.entries(this.#initial)) {
+      if (!amount.isZero() && this.#value(currency, amount) === undefined) return;
+    }
+    this.sample(at);
   }
 
   /** The report; orders still open are refreshed from the engine. */
@@ -154,6 +173,17 @@ export class ReportBuilder {
     } catch {
       return undefined;
     }
+  }
+
+  /** The starting balances valued at the current rates, or undefined when one of them has no rate now. */
+  #holdValue(): Decimal | undefined {
+    let hold = ZERO;
+    for (const [currency, amount] of Object.entries(this.#initial)) {
+      const v = this.#value(currency, amount);
+      if (v === undefined) return undefined;
+      hold = hold.plus(v);
+    }
+    return hold;
   }
 
   #totals(): Record<string, Decimal> {

@@ -16,6 +16,8 @@ export interface RankMetric {
 /** The metrics `--metric` accepts. */
 export const RANK_METRICS: Record<string, RankMetric> = {
   netPnl: { get: (m) => Number(m.netPnl), higherIsBetter: true },
+  // Net PnL less what holding the starting balances made: what the parameters themselves earned.
+  netPnlVsHold: { get: (m) => (m.netPnlVsHold == null ? null : Number(m.netPnlVsHold)), higherIsBetter: true },
   return: { get: (m) => m.return, higherIsBetter: true },
   cagr: { get: (m) => m.cagr, higherIsBetter: true },
   sharpe: { get: (m) => m.sharpe, higherIsBetter: true },
@@ -65,6 +67,7 @@ export function metricText(r: SweepResult, metric: string): string {
   if (v === null) return '–';
   if (['return', 'cagr', 'maxDrawdown', 'winRate', 'fillRate', 'exposure'].includes(metric)) return pct(v);
   if (metric === 'netPnl') return r.metrics.netPnl;
+  if (metric === 'netPnlVsHold') return r.metrics.netPnlVsHold ?? '–';
   if (metric === 'fees') return r.metrics.fees;
   if (metric === 'expectancy') return r.metrics.expectancy ?? '–';
   if (metric === 'trades') return String(v);

@@ -23,8 +23,9 @@ report.json and report.html (open it in a browser; it needs no network).
   --band             also run under the pessimistic and optimistic queue models; the report shows the range
   --sweep key=v,...  sweep a parameter: a strategy param name (spread) or a dotted config path
                      (venue.latency.orderEntry); repeat for a grid; values are read as YAML
-  --metric NAME      rank a sweep by this metric (default sharpe): netPnl, return, cagr, sharpe, sortino,
-                     calmar, maxDrawdown, winRate, profitFactor, expectancy, fees, trades, fillRate, exposure
+  --metric NAME      rank a sweep by this metric (default sharpe): netPnl, netPnlVsHold, return, cagr, sharpe,
+                     sortino, calmar, maxDrawdown, winRate, profitFactor, expectancy, fees, trades, fillRate,
+                     exposure
   --jobs N           worker threads for a sweep (default: every core)
   --queue URL        run the sweep's jobs on \`rexbot worker --redis URL\` processes (any machine that sees the
                      config, data and --out at the same absolute paths) instead of local threads

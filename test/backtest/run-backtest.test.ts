@@ -11,6 +11,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { computeMetrics } from '../../backtest/report/metrics.js';
+import { buildReport } from '../../backtest/report/report-json.js';
 import { runBacktest } from '../../backtest/run-backtest.js';
 import { runSession } from '../../backtest/run/backtest-session.js';
 import { RecordedBook } from '../../backtest/venue/recorded-book.js';
@@ -181,6 +183,43 @@ strategies:
     usd = Number(usdU);
     btc = Number(btcU);
     expect(report.finalBalances).toEqual({ BTC: fmt(BigInt(btc)), USD: fmt(BigInt(usd)) });
+  });
+
+  it('reads the run against holding: an idle strategy earns exactly what its starting balances do; the market maker earns that plus its market PnL', async () => {
+    const idleFile = configFile(`
+bot: { name: idle }
+venue:
+  kind: backtest
+  data: [{ format: rexbot, path: unused-readers-given }]
+  balances: { USD: 1000000, BTC: 10 }
+  equityIntervalMs: 10000
+strategies:
+  - { name: idle, use: ${JSON.stringify(repoPath('test', 'backtest', 'fixtures', 'idle-strategy.ts'))}, markets: [BTC-USD] }
+`);
+    const idle = computeMetrics((await runBacktest({ configPath: idleFile, readers: [synthetic(20_000)] })).report).total;
+    expect(idle.fills).toBe(0);
+    // The 10 BTC moved with the market: the whole net PnL is holding them, nothing is left for trading.
+    expect(idle.netPnl).not.toBe('0.00000000');
+    expect(idle.holdPnl).toBe(idle.netPnl);
+    expect(idle.holdReturn).toBe(idle.return);
+    expect(idle.netPnlVsHold).toBe('0.00000000');
+
+    const { report } = await runBacktest({ configPath: syntheticConfig(), readers: [synthetic(20_000)] });
+    const mm = computeMetrics(report);
+    expect(mm.total.fills).toBeGreaterThan(0);
+    // Same data, same starting balances: the same holding line.
+    expect(mm.total.holdPnl).toBe(idle.holdPnl);
+    // Net PnL = holding + what trading the one market made (its fills' cash flow and position at the last price),
+    // each side rounded to 1e-8 once. The first fills come before the first 10 s equity sample: the total's curve
+    // must start before them (it once started at that sample and left ~58 USD of them out of the total).
+    expect(report.fills[0]!.at).toBeLessThan(report.from + 10_000);
+    const trading = Number(mm.total.netPnlVsHold);
+    expect(Math.abs(trading - Number(mm.markets['BTC-USD']!.netPnl))).toBeLessThanOrEqual(2e-8);
+    expect(Number(mm.total.netPnl)).toBeCloseTo(Number(mm.total.holdPnl) + trading, 8);
+    // The page draws the hold line on the equity's time axis.
+    const series = buildReport(report).series;
+    expect(series.hold.map(([at]) => at)).toEqual(series.equity.map(([at]) => at));
+    expect(series.hold.every(([, v]) => v !== null)).toBe(true);
   });
 
   it('no look-ahead: the strategy never sees a trade stamped after now minus the latency, and sees exactly the recorded book of that moment', async () => {

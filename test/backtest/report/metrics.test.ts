@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
+import { METRIC_ROWS } from '../../../backtest/report/metric-rows.js';
 import { computeMetrics, orderCounts } from '../../../backtest/report/metrics.js';
 import { YEAR_MS } from '../../../backtest/report/ratios.js';
 import { roundTrips } from '../../../backtest/report/round-trips.js';
@@ -132,6 +133,34 @@ describe('metrics of the worked example', () => {
       { ...input.fills[1]!, quantity: '0.1', rate: '0.2', commission: '0' },
     ];
     expect(computeMetrics(input).markets['BTC-USD']!.realisedPnl).toBe(new Decimal('0.01').toFixed(8));
+  });
+});
+
+describe('holding the starting balances', () => {
+  it('hold PnL and return over the first and last valued points; net PnL vs holding is the rest', () => {
+    const input = workedExample();
+    // The start held coins whose value fell from 1000 to 900 over the run (hold), while the account ended at 1004.43.
+    input.equity = input.equity.map((p, d) => ({ ...p, hold: String(1000 - 10 * d) }));
+    const t = computeMetrics(input).total;
+    expect(t.holdPnl).toBe('-100.00000000');
+    expect(t.holdReturn).toBeCloseTo(-0.1, 12);
+    expect(t.netPnlVsHold).toBe('104.43000000');
+    // A stale first point is left out of both: the hold line starts where the equity does.
+    input.equity[0] = { ...input.equity[0]!, equity: '10', hold: '10', stale: true };
+    const u = computeMetrics(input).total;
+    expect(u.holdPnl).toBe('-90.00000000');
+    expect(u.netPnlVsHold).toBe('94.43000000');
+  });
+
+  it('is unknown (null, and – in the tables) when the first or last point has no hold value', () => {
+    const input = workedExample();
+    const t = computeMetrics(input).total;
+    expect([t.holdPnl, t.holdReturn, t.netPnlVsHold]).toEqual([null, null, null]);
+    input.equity = input.equity.map((p, d) => (d === 0 ? p : { ...p, hold: '1000' }));
+    expect(computeMetrics(input).total.holdPnl).toBeNull();
+    const row = METRIC_ROWS.find((r) => r.label === 'net PnL vs holding')!;
+    expect(row.value(computeMetrics(input).total)).toBe('–');
+    expect(row.value(computeMetrics(input).markets['BTC-USD']!)).toBe('–');
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildReport, stringifyReport } from '../../../backtest/report/report-json.js';
 import { renderReportHtml } from '../../../backtest/report/report-html.js';
-import { thin } from '../../../backtest/report/series.js';
+import { reportSeries, thin } from '../../../backtest/report/series.js';
 import { writeReport } from '../../../backtest/report/write-report.js';
 import { DAY, T0, workedExample } from './fixture.js';
 
@@ -65,6 +65,21 @@ describe('series thinning', () => {
       [6, 8],
     ]);
     expect(thin(pts, 100, (v) => v)).toBe(pts);
+  });
+});
+
+describe('the hold series', () => {
+  it('follows the equity points the thinning kept, with null where the start had no value', () => {
+    const input = workedExample();
+    // 3,000 points, thinned to about 100: the equity keeps each bucket's extremes, the hold line the same times.
+    input.equity = Array.from({ length: 3000 }, (_, i) => ({ at: T0 + i * 1000, equity: String(1000 + Math.sin(i / 7) * 50), positions: {}, ...(i % 2 ? { hold: String(1000 - i) } : {}) }));
+    const s = reportSeries(input, 100);
+    expect(s.equity.length).toBeLessThan(120);
+    expect(s.hold.map(([at]) => at)).toEqual(s.equity.map(([at]) => at));
+    for (const [at, v] of s.hold) {
+      const i = (at - T0) / 1000;
+      expect(v).toBe(i % 2 ? String(1000 - i) : null);
+    }
   });
 });
 

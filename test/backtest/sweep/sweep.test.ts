@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSweep, sweepJobs } from '../../../backtest/sweep/run-sweep.js';
 import { parseSweepArg, sweepGrid } from '../../../backtest/sweep/sweep-grid.js';
-import { rankResults, sweepTable } from '../../../backtest/sweep/sweep-rank.js';
+import { metricText, rankResults, sweepTable } from '../../../backtest/sweep/sweep-rank.js';
 import type { SweepResult } from '../../../backtest/sweep/sweep-job.js';
 
 const dirs: string[] = [];
@@ -53,6 +53,17 @@ describe('ranking', () => {
     expect(rankResults([ok(0, '1', null), ok(1, '5', 2)], 'netPnl').map((x) => x.index)).toEqual([1, 0]);
     expect(() => rankResults([], 'nope')).toThrow(/--metric nope: unknown; one of netPnl/);
     expect(sweepTable(r, 'sharpe')).toContain('FAILED: boom');
+  });
+
+  it('by net PnL vs holding: what the parameters earned beyond the starting balances; unknown ranks after', () => {
+    const vs = (index: number, netPnlVsHold: string | null) => {
+      const r = ok(index, '0', null) as SweepResult & { ok: true };
+      return { ...r, metrics: { ...r.metrics, netPnlVsHold } } as SweepResult;
+    };
+    const r = rankResults([vs(0, '-5'), vs(1, null), vs(2, '3')], 'netPnlVsHold');
+    expect(r.map((x) => x.index)).toEqual([2, 0, 1]);
+    expect(metricText(r[0]!, 'netPnlVsHold')).toBe('3');
+    expect(metricText(r[2]!, 'netPnlVsHold')).toBe('–');
   });
 });
 
