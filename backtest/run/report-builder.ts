@@ -47,8 +47,13 @@ export class ReportBuilder {
   readonly #prices: Record<string, ReportPricePoint[]> = {};
   readonly #denials: Record<string, number> = {};
   #rejected = 0;
-  /** Whether a point has valued every holding yet (the curve and its metrics start at the first such point). */
+  /**
+   * Whether a point has valued every holding yet (the curve and its metrics start at the first such point), or no
+   * point ever can.
+   */
   #valued = false;
+  /** {@link ReportBuilder.sampleWhenFirstValued}'s list of holdings to value, made at its first call. */
+  #held: Array<[string, Decimal]> | 'never' | undefined;
 
   constructor(venue: BacktestVenue, valuationCurrency: string, initial: Record<string, Decimal>) {
     this.#venue = venue;
@@ -139,10 +144,25 @@ export class ReportBuilder {
    */
   sampleWhenFirstValued(at: number): void {
     if (this.#valued) return;
-    for (const [currency, amount] of Object.entries(this.#initial)) {
-      if (!amount.isZero() && this.#value(currency, amount) === undefined) return;
+    const held = (this.#held ??= this.#valuable());
+    // A holding no market of the run can ever value: the curve stays stale (as said), and no event pays for asking.
+    if (held === 'never') {
+      this.#valued = true;
+      return;
     }
+    for (let i = 0; i < held.length; i++) if (this.#value(held[i]![0], held[i]![1]) === undefined) return;
     this.sample(at);
+  }
+
+  /** The starting holdings that need a rate, or `never` when one of them has no market to take it from. */
+  #valuable(): Array<[string, Decimal]> | 'never' {
+    const out: Array<[string, Decimal]> = [];
+    for (const [currency, amount] of Object.entries(this.#initial)) {
+      if (amount.isZero() || currency === this.#valuation) continue;
+      if (!this.#venue.feed(`${currency}-${this.#valuation}`) && !this.#venue.feed(`${this.#valuation}-${currency}`)) return 'never';
+      out.push([currency, amount]);
+    }
+    return out;
   }
 
   /** The report; orders still open are refreshed from the engine. */

@@ -216,6 +216,10 @@ strategies:
     const trading = Number(mm.total.netPnlVsHold);
     expect(Math.abs(trading - Number(mm.markets['BTC-USD']!.netPnl))).toBeLessThanOrEqual(2e-8);
     expect(Number(mm.total.netPnl)).toBeCloseTo(Number(mm.total.holdPnl) + trading, 8);
+    // A starting holding no market of the run can value (ETH here): no hold line and no holding metrics, said
+    // as unknown, and the run is otherwise the same.
+    const noEth = computeMetrics((await runBacktest({ configPath: idleFile, readers: [synthetic(2_000)], params: { 'venue.balances.ETH': 5 } })).report).total;
+    expect([noEth.holdPnl, noEth.netPnlVsHold]).toEqual([null, null]);
     // The page draws the hold line on the equity's time axis.
     const series = buildReport(report).series;
     expect(series.hold.map(([at]) => at)).toEqual(series.equity.map(([at]) => at));
