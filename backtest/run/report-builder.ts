@@ -113,13 +113,8 @@ export class ReportBuilder {
   /** Sample equity, positions and prices now. */
   sample(at: number): void {
     const totals = this.#totals();
-    let equity = ZERO;
-    let stale = false;
-    for (const [currency, amount] of Object.entries(totals)) {
-      const v = this.#value(currency, amount);
-      if (v === undefined) stale = stale || !amount.isZero();
-      else equity = equity.plus(v);
-    }
+    const { value: equity, complete } = this.#valueOf(totals);
+    const stale = !complete;
     const positions: Record<string, string> = {};
     for (const m of this.#venue.marketSymbols) {
       const base = this.#engine.catalog.market(m).baseCurrencySymbol;
@@ -127,10 +122,10 @@ export class ReportBuilder {
       const mid = recordedMid(this.#venue, m);
       if (mid) this.#prices[m]!.push({ at, price: toWire8(mid) });
     }
-    const hold = this.#holdValue();
+    const hold = this.#valueOf(this.#initial);
     const last = this.#equity[this.#equity.length - 1];
     const point: ReportEquityPoint = { at, equity: toWire8(equity), positions, ...(stale ? { stale: true } : {}) };
-    if (hold !== undefined) point.hold = toWire8(hold);
+    if (hold.complete) point.hold = toWire8(hold.value);
     if (!stale) this.#valued = true;
     if (last && last.at === at) this.#equity[this.#equity.length - 1] = point;
     else this.#equity.push(point);
@@ -195,15 +190,19 @@ export class ReportBuilder {
     }
   }
 
-  /** The starting balances valued at the current rates, or undefined when one of them has no rate now. */
-  #holdValue(): Decimal | undefined {
-    let hold = ZERO;
-    for (const [currency, amount] of Object.entries(this.#initial)) {
+  /**
+   * `balances` valued at the current rates: the sum of those with a rate, and whether every non-zero one had one
+   * (the account's equity is stale otherwise; the starting balances' hold value unknown).
+   */
+  #valueOf(balances: Record<string, Decimal>): { value: Decimal; complete: boolean } {
+    let value = ZERO;
+    let complete = true;
+    for (const [currency, amount] of Object.entries(balances)) {
       const v = this.#value(currency, amount);
-      if (v === undefined) return undefined;
-      hold = hold.plus(v);
+      if (v === undefined) complete = false;
+      else value = value.plus(v);
     }
-    return hold;
+    return { value, complete };
   }
 
   #totals(): Record<string, Decimal> {
