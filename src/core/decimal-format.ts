@@ -17,11 +17,21 @@ interface DecimalParts {
 }
 
 const ZEROS = '00000000000000000000000000000000000000000000000000';
+/**
+ * Zero's text at 0..40 places, made once: zero is the commonest value written (an order's fill, proceeds and
+ * commission until it trades), and a backtest keeps every closed order's line, so each zero shares one string.
+ */
+const ZERO_TEXT = Array.from({ length: 41 }, (_, dp) => (dp === 0 ? '0' : `0.${zeros(dp)}`));
+
+/** `n` zeros (a slice of {@link ZEROS} up to its length). */
+function zeros(n: number): string {
+  return n <= ZEROS.length ? ZEROS.slice(0, n) : '0'.repeat(n);
+}
 
 /** `w` as exactly 7 digits (every word but the first). */
 function word7(w: number): string {
   const s = String(w);
-  return s.length === 7 ? s : ZEROS.slice(0, 7 - s.length) + s;
+  return s.length === 7 ? s : zeros(7 - s.length) + s;
 }
 
 /**
@@ -36,7 +46,7 @@ export function formatFixed(d: Decimal, dp?: number): string {
   const words = x.d;
   // Non-finite values, and exponents so far out that padding would be absurd, are decimal.js's to write.
   if (words === null || x.e > 40 || x.e < -40) return dp === undefined ? d.toFixed() : d.toFixed(dp);
-  if (words.length === 1 && words[0] === 0) return dp === undefined || dp === 0 ? '0' : `0.${ZEROS.slice(0, dp)}`;
+  if (words.length === 1 && words[0] === 0) return dp === undefined ? '0' : (ZERO_TEXT[dp] ?? `0.${zeros(dp)}`);
   let digits = String(words[0]);
   for (let i = 1; i < words.length; i++) digits += word7(words[i]!);
   // Trailing zeros of the last word are not significant.
@@ -49,15 +59,15 @@ export function formatFixed(d: Decimal, dp?: number): string {
   if (e >= 0) {
     const intLen = e + 1;
     if (len <= intLen) {
-      out = digits.slice(0, len) + ZEROS.slice(0, intLen - len);
-      if (dp) out += `.${ZEROS.slice(0, dp)}`;
+      out = digits.slice(0, len) + zeros(intLen - len);
+      if (dp) out += `.${zeros(dp)}`;
     } else {
       out = `${digits.slice(0, intLen)}.${digits.slice(intLen, len)}`;
-      if (dp !== undefined && places < dp) out += ZEROS.slice(0, dp - places);
+      if (dp !== undefined && places < dp) out += zeros(dp - places);
     }
   } else {
-    out = `0.${ZEROS.slice(0, -e - 1)}${digits.slice(0, len)}`;
-    if (dp !== undefined && places < dp) out += ZEROS.slice(0, dp - places);
+    out = `0.${zeros(-e - 1)}${digits.slice(0, len)}`;
+    if (dp !== undefined && places < dp) out += zeros(dp - places);
   }
   return x.s < 0 ? `-${out}` : out;
 }

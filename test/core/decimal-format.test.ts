@@ -28,6 +28,10 @@ describe('formatFixed', () => {
       const d = new Decimal(text);
       for (const dp of [8, undefined, 0]) expect(formatFixed(d, dp), `${text} dp=${dp}`).toBe(dp === undefined ? d.toFixed() : d.toFixed(dp));
     }
+    // Zero's text comes from a table made once: every number of places it covers, and beyond.
+    for (let dp = 0; dp <= 60; dp++) for (const z of ['0', '-0', '0.000']) expect(formatFixed(new Decimal(z), dp), `${z} dp=${dp}`).toBe(new Decimal(z).toFixed(dp));
+    // More places than a 50-zero pad holds.
+    for (const text of ['1', '-12.5', '0.001', '123456789']) expect(formatFixed(new Decimal(text), 60), text).toBe(new Decimal(text).toFixed(60));
     expect(formatFixed(new Decimal('30010'), 8)).toBe('30010.00000000');
     expect(formatFixed(new Decimal('-0.1'))).toBe('-0.1');
   });
