@@ -268,18 +268,25 @@ interface Followed {
 function reportOrder(o: Order, strategy: string | undefined, clientOrderId: string, createdAt: number, text: TextPool): ReportOrder {
   const open = o.status === 'OPEN';
   const complete = o.quantity !== undefined && o.fillQuantity.eq(o.quantity);
-  // Fields set one by one in the report's key order (JSON keeps insertion order), without a spread object per
-  // optional field.
-  const r = { clientOrderId, id: o.id, strategy, marketSymbol: o.marketSymbol, direction: o.direction, type: o.type } as ReportOrder;
-  if (o.quantity !== undefined) r.quantity = text.of(toWire8(o.quantity));
-  if (o.limit !== undefined) r.limit = text.of(toWire8(o.limit));
-  if (o.ceiling !== undefined) r.ceiling = text.of(toWire8(o.ceiling));
-  r.timeInForce = o.timeInForce;
-  r.createdAt = createdAt;
-  if (o.closedAt) r.closedAt = o.closedAt.getTime();
-  r.outcome = open ? 'OPEN' : complete || (o.quantity === undefined && o.fillQuantity.gt(0)) ? 'CLOSED' : 'CANCELLED';
-  r.fillQuantity = text.of(toWire8(o.fillQuantity));
-  r.proceeds = text.of(toWire8(o.proceeds));
-  r.commission = text.of(toWire8(o.commission));
-  return r;
+  // One literal with every member, an absent one undefined (report.json leaves those out, and sorts keys): the
+  // line's fields all sit inside the object. Added one by one, ten of them went to a separate backing store
+  // (~25 bytes more for each of the lines a long run keeps, measured).
+  return {
+    clientOrderId,
+    id: o.id,
+    strategy,
+    marketSymbol: o.marketSymbol,
+    direction: o.direction,
+    type: o.type,
+    quantity: o.quantity === undefined ? undefined : text.of(toWire8(o.quantity)),
+    limit: o.limit === undefined ? undefined : text.of(toWire8(o.limit)),
+    ceiling: o.ceiling === undefined ? undefined : text.of(toWire8(o.ceiling)),
+    timeInForce: o.timeInForce,
+    createdAt,
+    closedAt: o.closedAt?.getTime(),
+    outcome: open ? 'OPEN' : complete || (o.quantity === undefined && o.fillQuantity.gt(0)) ? 'CLOSED' : 'CANCELLED',
+    fillQuantity: text.of(toWire8(o.fillQuantity)),
+    proceeds: text.of(toWire8(o.proceeds)),
+    commission: text.of(toWire8(o.commission)),
+  };
 }
