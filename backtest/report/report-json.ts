@@ -123,7 +123,8 @@ export function stringifyReport(value: unknown): string {
   return `${JSON.stringify(canonical(value), null, 2)}\n`;
 }
 
-function canonical(v: unknown): unknown {
+/** `v` as {@link stringifyReport} writes it: plain objects with sorted keys, no undefined members, null for non-finite. */
+export function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : canonical(x)));
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (v === null || typeof v !== 'object') return v;

@@ -2,7 +2,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ReportInput } from './report-input.js';
-import { buildReport, stringifyReport, type Report } from './report-json.js';
+import { writeReportJson } from './json-file.js';
+import { buildReport, type Report } from './report-json.js';
 import { renderReportHtml } from './report-html.js';
 
 /** Where a report went. */
@@ -26,7 +27,7 @@ export async function writeReport(input: ReportInput, dir: string): Promise<Writ
   await mkdir(abs, { recursive: true });
   const json = join(abs, 'report.json');
   const html = join(abs, 'report.html');
-  await writeFile(json, stringifyReport(report));
+  await writeReportJson(json, report);
   await writeFile(html, await renderReportHtml(report));
   return { report, dir: abs, json, html };
 }
