@@ -14,6 +14,10 @@ export interface BacktestProgressEvent {
   at: number;
   from: number;
   to: number;
+  /** The run has no end time: `to` is only the time reached, and `read` (when known) says how far it has come. */
+  open?: boolean | undefined;
+  /** Share of the data files' bytes read, 0..1. */
+  read?: number | undefined;
 }
 
 /** Where progress goes and how time is read (injectable for tests). */
@@ -27,24 +31,28 @@ export interface ProgressOptions {
   label?: string;
 }
 
-/** Fraction of `[from, to]` that `at` has reached, clamped to [0, 1]. */
-export function doneFraction(p: BacktestProgressEvent): number {
+/**
+ * How far the run has come, 0..1: the fraction of `[from, to]` that `at` has reached, or for a run with no end
+ * time the share of its data read; undefined when that is not known.
+ */
+export function doneFraction(p: BacktestProgressEvent): number | undefined {
+  if (p.open) return p.read === undefined ? undefined : Math.min(1, Math.max(0, p.read));
   if (p.to <= p.from) return 1;
   return Math.min(1, Math.max(0, (p.at - p.from) / (p.to - p.from)));
 }
 
 /** Rate and ETA from events processed and wall time spent. */
-export function progressFigures(p: BacktestProgressEvent, elapsedMs: number): { fraction: number; rate: number; etaMs: number | null } {
+export function progressFigures(p: BacktestProgressEvent, elapsedMs: number): { fraction: number | undefined; rate: number; etaMs: number | null } {
   const fraction = doneFraction(p);
   const rate = elapsedMs > 0 ? (p.events * 1000) / elapsedMs : 0;
-  const etaMs = fraction > 0 ? (elapsedMs * (1 - fraction)) / fraction : null;
+  const etaMs = fraction !== undefined && fraction > 0 ? (elapsedMs * (1 - fraction)) / fraction : null;
   return { fraction, rate, etaMs };
 }
 
 /** One plain progress line. */
 export function progressLine(p: BacktestProgressEvent, elapsedMs: number, label = 'backtest'): string {
   const { fraction, rate, etaMs } = progressFigures(p, elapsedMs);
-  return `${label}: ${(100 * fraction).toFixed(1)} % · ${p.events.toLocaleString('en-US')} events · ${Math.round(rate).toLocaleString('en-US')} events/s · ETA ${etaMs === null ? '?' : fmtDuration(etaMs)}`;
+  return `${label}: ${fraction === undefined ? '?' : (100 * fraction).toFixed(1)} % · ${p.events.toLocaleString('en-US')} events · ${Math.round(rate).toLocaleString('en-US')} events/s · ETA ${etaMs === null ? '?' : fmtDuration(etaMs)}`;
 }
 
 /**
@@ -93,7 +101,7 @@ export class BacktestProgress {
     const elapsed = this.#now() - this.#start;
     if (this.#bar) {
       const { fraction, rate, etaMs } = progressFigures(p, elapsed);
-      this.#bar.update(Math.round(fraction * 1000), {
+      this.#bar.update(Math.round((fraction ?? 0) * 1000), {
         events: p.events.toLocaleString('en-US'),
         rate: Math.round(rate).toLocaleString('en-US'),
         etaText: etaMs === null ? '?' : fmtDuration(etaMs),

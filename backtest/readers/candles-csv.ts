@@ -40,7 +40,7 @@ import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-err
 import { CandleSequence, candleSeries } from './candles-common.js';
 import { type TimeUnit, decimalField, splitCsvLine, timeField } from './csv.js';
 import { type LineParser, type ParseSink, UnreadableFileError, lineReader } from './line-reader.js';
-import { type NumberedLine, isGzipFile, readLineChunks } from './line-source.js';
+import { type NumberedLine, type ReadMeter, isGzipFile, readLineChunks } from './line-source.js';
 import { ReaderParams } from './params.js';
 import type { MarketDataReader, ReaderFactory, ReaderOpenOptions } from './reader.js';
 import { readLinesBackwards } from './reverse-lines.js';
@@ -84,7 +84,7 @@ export const openCandlesCsv: ReaderFactory = (path: string, opts: ReaderOpenOpti
     order: p.oneOf('order', ['auto', 'ascending', 'descending'], 'auto'),
   };
   const makeParser = (): LineParser => new CandleCsvParser(settings, new CandleSequence(series));
-  return lineReader(path, opts, makeParser, path, (file, name) => orderedLines(file, name, settings));
+  return lineReader(path, opts, makeParser, path, (file, name, meter) => orderedLines(file, name, settings, meter));
 };
 
 function readColumns(p: ReaderParams): CsvSettings['columns'] {
@@ -129,7 +129,7 @@ function resolveColumns(settings: CsvSettings, headerNames: string[] | undefined
  * The lines oldest row first: the file as is, or — when it is newest first — its header line and then its rows
  * read backwards from the end. The order is told from the first two rows (unless `order` says it).
  */
-async function* orderedLines(path: string, file: string, settings: CsvSettings): AsyncGenerator<NumberedLine[], void, undefined> {
+async function* orderedLines(path: string, file: string, settings: CsvSettings, meter: ReadMeter): AsyncGenerator<NumberedLine[], void, undefined> {
   let descending = settings.order === 'descending';
   let header: NumberedLine | undefined;
   if (settings.order === 'auto') {
@@ -153,7 +153,7 @@ async function* orderedLines(path: string, file: string, settings: CsvSettings):
     }
   }
   if (!descending) {
-    yield* readLineChunks(path, file);
+    yield* readLineChunks(path, file, undefined, meter);
     return;
   }
   if (await isGzipFile(path, file)) {
@@ -166,7 +166,7 @@ async function* orderedLines(path: string, file: string, settings: CsvSettings):
     }
     if (header) yield [header];
   }
-  yield* readLinesBackwards(path, file, (header?.line ?? 0) + 1);
+  yield* readLinesBackwards(path, file, (header?.line ?? 0) + 1, meter);
 }
 
 class CandleCsvParser implements LineParser {

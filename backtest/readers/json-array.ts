@@ -8,11 +8,11 @@
  * element. Finding element boundaries only needs bracket depth and string/escape state; each element is then
  * parsed by the native JSON.parse, which is both faster and exact in its error messages.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, fstatSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
-import { MAX_LINE_CHARS, ioError, isGzipFile } from './line-source.js';
+import { MAX_LINE_CHARS, type ReadMeter, ioError, isGzipFile } from './line-source.js';
 
 /** One element of the array: its JSON text and the 1-based line its first character is on. */
 export interface JsonElement {
@@ -28,9 +28,16 @@ export interface JsonElement {
  * @example
  * for await (const chunk of readJsonArray('candles.json')) for (const el of chunk) JSON.parse(el.text);
  */
-export async function* readJsonArray(path: string, file: string = path): AsyncGenerator<JsonElement[], void, undefined> {
+export async function* readJsonArray(path: string, file: string = path, meter?: ReadMeter): AsyncGenerator<JsonElement[], void, undefined> {
   const gzip = await isGzipFile(path, file);
   const raw = createReadStream(path, { highWaterMark: 256 * 1024 });
+  if (meter) raw.once('open', (fd) => {
+    try {
+      meter.total = fstatSync(fd).size;
+    } catch {
+      // No size, no share read: progress shows what it knows without it.
+    }
+  });
   let input: Readable = raw;
   if (gzip) {
     const gunzip = createGunzip();
@@ -55,6 +62,7 @@ export async function* readJsonArray(path: string, file: string = path): AsyncGe
   };
   try {
     for await (const chunk of input as AsyncIterable<string>) {
+      if (meter) meter.read = raw.bytesRead;
       if (done) {
         if (/\S/.test(chunk)) fail('text after the end of the array');
         continue;

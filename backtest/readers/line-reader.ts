@@ -4,7 +4,7 @@
  * only writes a {@link LineParser}.
  */
 import { type LineRef, ReplayFormatError, handleBadLine } from '../../src/sim/driver/replay-error.js';
-import { type NumberedLine, byteLineEnd, lineEnd, readByteSpans, readLineBlocks } from './line-source.js';
+import { type NumberedLine, type ReadMeter, byteLineEnd, lineEnd, readByteSpans, readLineBlocks } from './line-source.js';
 import type { MarketDataReader, MarketEvent, ReaderOpenOptions, ReaderSummary } from './reader.js';
 
 /** Events per batch, roughly: a batch is handed out once it reaches this size (or the file ends). */
@@ -43,8 +43,11 @@ export interface LineParser {
   end?(out: ParseSink): void;
 }
 
-/** Where the lines come from when not the file in order: a reader may supply another order (see candles-csv). */
-export type LineSource = (path: string, file: string) => AsyncIterable<NumberedLine[]>;
+/**
+ * Where the lines come from when not the file in order: a reader may supply another order (see candles-csv). It
+ * counts what it reads of the file into `meter`.
+ */
+export type LineSource = (path: string, file: string, meter: ReadMeter) => AsyncIterable<NumberedLine[]>;
 
 /**
  * A {@link MarketDataReader} over the lines of `path`. `makeParser` is called when iteration starts, so a reader
@@ -63,6 +66,7 @@ export function lineReader(
   const summary: ReaderSummary = { events: 0, errors: 0, ignored: {} };
   const markets = opts.markets && opts.markets.length > 0 ? new Set(opts.markets.map((m) => m.toUpperCase())) : undefined;
   const collected: ReplayFormatError[] = [];
+  const meter: ReadMeter = { read: 0, total: 0 };
   let started = false;
   let batch: MarketEvent[] = [];
   const sink: ParseSink = {
@@ -81,6 +85,7 @@ export function lineReader(
   return {
     source: file,
     summary: () => ({ ...summary, ignored: { ...summary.ignored } }),
+    progress: () => (meter.total > 0 ? { read: Math.min(meter.read, meter.total), total: meter.total } : undefined),
     async *batches() {
       if (started) throw new Error(`${file}: a reader is iterated once; open a new one to read again`);
       started = true;
@@ -124,7 +129,7 @@ export function lineReader(
       // Batches are handed out as soon as full, even mid-block: fewer events alive at once means cheaper
       // young-generation GC (a batch of 4096 held to the chunk's end doubled the reader's GC time).
       if (source) {
-        for await (const chunk of source(path, file)) {
+        for await (const chunk of source(path, file, meter)) {
           for (const { text, line } of chunk) {
             if (text.length > 0) parse(text, 0, text.length, line);
             if (batch.length >= BATCH_EVENTS) {
@@ -137,7 +142,7 @@ export function lineReader(
       } else if (parser.bytesAt !== undefined) {
         // The file in order, in spans of bytes: no object per line but its ref, no text for the lines the parser's
         // byte path reads, and no scan for their ends (the byte path finds a line's end as it reads it).
-        for await (const span of readByteSpans(path, file)) {
+        for await (const span of readByteSpans(path, file, undefined, meter)) {
           const { bytes, view, first } = span;
           const limit = bytes.length;
           let start = 0;
@@ -155,7 +160,7 @@ export function lineReader(
         }
       } else {
         // The file in order, read in blocks of text: no object per line but its ref and its text.
-        for await (const { text, first, count, ends } of readLineBlocks(path, file)) {
+        for await (const { text, first, count, ends } of readLineBlocks(path, file, undefined, meter)) {
           let start = 0;
           for (let k = 0; k < count; k++) {
             const nl = ends[k]!;

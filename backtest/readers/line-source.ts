@@ -15,7 +15,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { isAscii } from 'node:buffer';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import '../../src/core/string-prototype-fast.js'; // line scans use charCodeAt: that module keeps it inlined
 import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
@@ -38,6 +38,15 @@ export interface ReadSizes {
 }
 
 const SIZES: ReadSizes = { read: READ_BYTES, piece: PIECE_BYTES };
+
+/**
+ * How much of a file a reader has read: `read` of its `total` bytes on disk (compressed bytes for a gzip file),
+ * counted as the bytes are handed on. A backtest with no end time shows its progress from it.
+ */
+export interface ReadMeter {
+  read: number;
+  total: number;
+}
 
 /** One text line of a file, without its `\n` (or `\r\n`), with its 1-based number. */
 export interface NumberedLine {
@@ -102,8 +111,9 @@ export async function isGzipFile(path: string, file = path): Promise<boolean> {
  * used in turn, the read of the next chunk started before the current one is handed out: the disk works while
  * the caller parses, and the caller does not wait for it.
  */
-async function* plainBytes(path: string, bytes: number): AsyncGenerator<Buffer, void, undefined> {
+async function* plainBytes(path: string, bytes: number, meter: ReadMeter | undefined): AsyncGenerator<Buffer, void, undefined> {
   const handle = await open(path, 'r');
+  if (meter) meter.total = (await handle.stat()).size;
   const buffers = [Buffer.allocUnsafe(bytes), Buffer.allocUnsafe(bytes)];
   let which = 0;
   let position = 0;
@@ -122,6 +132,7 @@ async function* plainBytes(path: string, bytes: number): AsyncGenerator<Buffer, 
       const current = buffers[which]!;
       which ^= 1;
       next = read(buffers[which]!);
+      if (meter) meter.read += bytesRead;
       yield current.subarray(0, bytesRead);
     }
   } finally {
@@ -131,13 +142,17 @@ async function* plainBytes(path: string, bytes: number): AsyncGenerator<Buffer, 
 }
 
 /** The inflated bytes of a gzip file in order. */
-async function* gzipBytes(path: string, sizes: ReadSizes): AsyncGenerator<Buffer, void, undefined> {
+async function* gzipBytes(path: string, sizes: ReadSizes, meter: ReadMeter | undefined): AsyncGenerator<Buffer, void, undefined> {
+  if (meter) meter.total = (await stat(path)).size;
   const raw = createReadStream(path, { highWaterMark: sizes.read });
   // (zlib's smallest output chunk is 64 bytes.)
   const gunzip = createGunzip({ chunkSize: Math.max(64, sizes.piece) });
   raw.on('error', (e) => gunzip.destroy(e));
   try {
-    yield* raw.pipe(gunzip) as AsyncIterable<Buffer>;
+    for await (const chunk of raw.pipe(gunzip) as AsyncIterable<Buffer>) {
+      if (meter) meter.read = raw.bytesRead;
+      yield chunk;
+    }
   } finally {
     raw.destroy();
     gunzip.destroy();
@@ -223,12 +238,13 @@ async function* pieceBlocks<B extends { readonly count: number }>(
   file: string,
   sizes: ReadSizes,
   block: (piece: Buffer, first: number) => B,
+  meter: ReadMeter | undefined,
 ): AsyncGenerator<B, void, undefined> {
   const gzip = await isGzipFile(path, file);
   const cutter = new LineCutter(sizes.piece);
   let n = 0;
   try {
-    for await (const chunk of gzip ? gzipBytes(path, sizes) : plainBytes(path, sizes.read)) {
+    for await (const chunk of gzip ? gzipBytes(path, sizes, meter) : plainBytes(path, sizes.read, meter)) {
       for (const piece of cutter.cut(chunk)) {
         const b = block(piece, n + 1);
         yield b;
@@ -273,7 +289,7 @@ class LineEnds {
  *   for (let k = 0; k < b.count; k++) { const nl = b.ends[k]!; use(b.text.slice(start, lineEnd(b.text, start, nl)), b.first + k); start = nl + 1; }
  * }
  */
-export async function* readLineBlocks(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<LineBlock, void, undefined> {
+export async function* readLineBlocks(path: string, file: string = path, sizes: ReadSizes = SIZES, meter?: ReadMeter): AsyncGenerator<LineBlock, void, undefined> {
   const ends = new LineEnds();
   yield* pieceBlocks(path, file, sizes, (piece, first): LineBlock => {
     const text = decode(piece);
@@ -281,7 +297,7 @@ export async function* readLineBlocks(path: string, file: string = path, sizes: 
     for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) count = ends.add(count, nl);
     count = ends.last(count, text.length);
     return { text, first, count, ends: ends.ends };
-  });
+  }, meter);
 }
 
 /**
@@ -295,14 +311,14 @@ export async function* readLineBlocks(path: string, file: string = path, sizes: 
  *   for (let k = 0; k < b.count; k++) { const nl = b.ends[k]!; use(b.bytes, start, byteLineEnd(b.bytes, start, nl), b.first + k); start = nl + 1; }
  * }
  */
-export async function* readByteBlocks(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<ByteBlock, void, undefined> {
+export async function* readByteBlocks(path: string, file: string = path, sizes: ReadSizes = SIZES, meter?: ReadMeter): AsyncGenerator<ByteBlock, void, undefined> {
   const ends = new LineEnds();
   yield* pieceBlocks(path, file, sizes, (bytes, first): ByteBlock => {
     let count = 0;
     for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, nl + 1)) count = ends.add(count, nl);
     count = ends.last(count, bytes.length);
     return { bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), first, count, ends: ends.ends };
-  });
+  }, meter);
 }
 
 /**
@@ -328,8 +344,8 @@ export interface ByteSpan {
  *   s.count = k;
  * }
  */
-export async function* readByteSpans(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<ByteSpan, void, undefined> {
-  yield* pieceBlocks(path, file, sizes, (bytes, first): ByteSpan => ({ bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), first, count: 0 }));
+export async function* readByteSpans(path: string, file: string = path, sizes: ReadSizes = SIZES, meter?: ReadMeter): AsyncGenerator<ByteSpan, void, undefined> {
+  yield* pieceBlocks(path, file, sizes, (bytes, first): ByteSpan => ({ bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), first, count: 0 }), meter);
 }
 
 /** `ends` with room for twice as many lines, the ones it holds kept. */
@@ -346,8 +362,8 @@ function grow(ends: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
  * @example
  * for await (const chunk of readLineChunks('trades.csv.gz', 'trades.csv.gz')) for (const l of chunk) parse(l.text, l.line);
  */
-export async function* readLineChunks(path: string, file: string = path, sizes: ReadSizes = SIZES): AsyncGenerator<NumberedLine[], void, undefined> {
-  for await (const { text, first, count, ends } of readLineBlocks(path, file, sizes)) {
+export async function* readLineChunks(path: string, file: string = path, sizes: ReadSizes = SIZES, meter?: ReadMeter): AsyncGenerator<NumberedLine[], void, undefined> {
+  for await (const { text, first, count, ends } of readLineBlocks(path, file, sizes, meter)) {
     const out: NumberedLine[] = new Array(count);
     let start = 0;
     for (let k = 0; k < count; k++) {

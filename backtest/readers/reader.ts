@@ -57,6 +57,11 @@ export interface MarketDataReader {
   batches(): AsyncIterable<readonly MarketEvent[]>;
   /** Counts so far; complete once iteration has finished. */
   summary(): ReaderSummary;
+  /**
+   * Bytes of the file read so far out of its size on disk (compressed bytes for a gzip file); undefined until the
+   * size is known. A run with no end time shows its progress from it.
+   */
+  progress?(): { read: number; total: number } | undefined;
 }
 
 /** Options shared by every reader factory; format-specific ones ride in `params`. */

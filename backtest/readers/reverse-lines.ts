@@ -4,7 +4,7 @@
  * numbers are the file's own (a first pass counts the lines, at disk speed, without keeping any).
  */
 import { open } from 'node:fs/promises';
-import type { NumberedLine } from './line-source.js';
+import type { NumberedLine, ReadMeter } from './line-source.js';
 import { ioError, MAX_LINE_CHARS } from './line-source.js';
 import { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 
@@ -17,7 +17,7 @@ const CHUNK = 256 * 1024;
  * @example
  * for await (const chunk of readLinesBackwards('candles.desc.csv', 'candles.desc.csv', 2)) for (const l of chunk) use(l);
  */
-export async function* readLinesBackwards(path: string, file: string = path, from = 1): AsyncGenerator<NumberedLine[], void, undefined> {
+export async function* readLinesBackwards(path: string, file: string = path, from = 1, meter?: ReadMeter): AsyncGenerator<NumberedLine[], void, undefined> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -26,6 +26,7 @@ export async function* readLinesBackwards(path: string, file: string = path, fro
   }
   try {
     const size = (await handle.stat()).size;
+    if (meter) meter.total = size;
     const buf = Buffer.allocUnsafe(CHUNK);
     // The final newline ends the last line; it does not start another.
     let end = size;
@@ -42,6 +43,7 @@ export async function* readLinesBackwards(path: string, file: string = path, fro
       const start = Math.max(0, pos - CHUNK);
       const chunk = Buffer.allocUnsafe(pos - start);
       await handle.read(chunk, 0, chunk.length, start);
+      if (meter) meter.read += chunk.length;
       const text = carry.length > 0 ? Buffer.concat([chunk, carry]) : chunk;
       const out: NumberedLine[] = [];
       let stop = text.length;
@@ -56,6 +58,8 @@ export async function* readLinesBackwards(path: string, file: string = path, fro
       if (out.length > 0) yield out;
     }
     if (pos === 0 && line >= from && line === 1) yield [{ text: stripCr(carry.toString('utf8')), line: 1 }];
+    // Done with the file: what was not read backwards (the lines before `from`, the final newline) is read.
+    if (meter) meter.read = size;
   } catch (err) {
     if (err instanceof ReplayFormatError) throw err;
     throw ioError(err, { file, line: 1 });

@@ -53,7 +53,25 @@ export interface BacktestProgress {
   /** Virtual time now. */
   at: number;
   from: number;
+  /** The configured end, or (`open`) the time reached so far. */
   to: number;
+  /** The run has no end time: it ends with its data, so `to` says nothing of how far it has come. */
+  open?: boolean | undefined;
+  /** With `open`: the share of the data files' bytes read, 0..1, when every reader can tell. */
+  read?: number | undefined;
+}
+
+/** The share of the readers' bytes read, 0..1, when every one of them can tell. */
+function dataRead(readers: readonly MarketDataReader[]): number | undefined {
+  let read = 0;
+  let total = 0;
+  for (const r of readers) {
+    const p = r.progress?.();
+    if (!p) return undefined;
+    read += p.read;
+    total += p.total;
+  }
+  return total > 0 ? read / total : undefined;
 }
 
 /** Inputs of {@link runSession}. */
@@ -157,6 +175,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     const sampler = clock.setInterval(() => report.sample(clock.now()), v.equityIntervalMs);
     const every = opts.progressEvery ?? 10_000;
     const end = Number.isFinite(to) ? to : undefined;
+    /** Progress at `at`: with no end time, how much of the data is read says how far the run has come. */
+    const progress = (events: number, at: number, until: number): BacktestProgress => {
+      if (end !== undefined) return { events, at, from, to: until };
+      return { events, at, from, to: until, open: true, read: dataRead(opts.readers) };
+    };
     const streams = gateway.streams;
     const watch = new ReactionWatch().enable();
     // What the venue published for the bot at once waits here for delivery (`pending`), at the point where the
@@ -205,7 +228,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         lastAt = event.at;
         report.sampleWhenFirstValued(event.at);
         // Watched too: whatever it queues ran in the turn that followed the event before.
-        if (++count % every === 0) opts.onProgress?.({ events: count, at: event.at, from, to: end ?? event.at });
+        if (++count % every === 0) opts.onProgress?.(progress(count, event.at, end ?? event.at));
         watch.watching = false;
         if (bi < batch.length) event = batch[bi++];
         else {
@@ -224,7 +247,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     await clock.advanceTo(end ?? lastAt, drainMicrotasks);
     sampler.cancel();
     report.sample(clock.now());
-    opts.onProgress?.({ events: count, at: clock.now(), from, to: end ?? lastAt });
+    opts.onProgress?.(progress(count, clock.now(), end ?? lastAt));
     await settle(clock, k.stop({ cancelOpenOrders: false }));
     kernel = undefined;
   } finally {

@@ -125,7 +125,7 @@ describe('line reader over blocks', () => {
   async function read(path: string, opts: ReaderOpenOptions, stream: boolean): Promise<{ events: string[]; errors: string[]; end?: string; summary: unknown }> {
     const errors: string[] = [];
     const reader = stream
-      ? lineReader(path, { ...opts, onError: (e) => errors.push(e.message) }, recordingParser, path, streamLines)
+      ? lineReader(path, { ...opts, onError: (e) => errors.push(e.message) }, recordingParser, path, (p, f) => streamLines(p, f))
       : openRexbotRecording(path, { ...opts, onError: (e) => errors.push(e.message) });
     const events: string[] = [];
     try {
