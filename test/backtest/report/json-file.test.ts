@@ -2,12 +2,13 @@
  * report.json written piece by piece gives exactly stringifyReport's bytes, for random values of every JSON shape
  * and for a real report, and never holds more than about a chunk of text at once.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reportJsonChunks, writeReportJson } from '../../../backtest/report/json-file.js';
 import { buildReport, stringifyReport } from '../../../backtest/report/report-json.js';
+import { writeReport } from '../../../backtest/report/write-report.js';
 import { Prng } from '../../sync/prng.js';
 import { workedExample } from './fixture.js';
 
@@ -65,6 +66,18 @@ describe('report.json written piece by piece', () => {
     const report = buildReport(workedExample());
     await writeReportJson(join(dir, 'report.json'), report);
     expect(await readFile(join(dir, 'report.json'), 'utf8')).toBe(stringifyReport(report));
+  });
+
+  it('replaces a report only once the new one is complete: a failed write leaves the old one, and says which file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rexbot-json-file-'));
+    dirs.push(dir);
+    await writeReport(workedExample(), dir);
+    expect((await readdir(dir)).sort()).toEqual(['report.html', 'report.json']);
+    await writeFile(join(dir, 'report.json'), 'the previous report\n');
+    // The temporary file's place is taken by a directory: the write fails as a full disk would, part-way.
+    await mkdir(join(dir, `report.json.${process.pid}.tmp`));
+    await expect(writeReport(workedExample(), dir)).rejects.toThrow(`could not write ${join(dir, 'report.json')}: EISDIR`);
+    expect(await readFile(join(dir, 'report.json'), 'utf8')).toBe('the previous report\n');
   });
 
   it('hands the text over in bounded chunks, however long the lists', () => {
