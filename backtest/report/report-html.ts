@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { PAGE_SCRIPT } from './report-page-script.js';
 import type { Report } from './report-json.js';
 import { metricTables, tradeTable, orderTable } from './report-tables.js';
+import { fillMarkers, MAX_POINTS } from './series.js';
 import { esc, fmtTime } from './report-format.js';
 
 /** uPlot's browser bundle and stylesheet, read once. */
@@ -51,9 +52,8 @@ ul{margin:4px 0 4px 20px;padding:0} .note{color:#666;font-size:12px}
  */
 export async function renderReportHtml(report: Report): Promise<string> {
   const { js, css } = await uplotAssets();
-  const fillsByMarket: Record<string, Array<[number, string, string]>> = {};
-  for (const m of report.markets) fillsByMarket[m] = [];
-  for (const f of report.fills) (fillsByMarket[f.marketSymbol] ??= []).push([f.at, f.direction, f.rate]);
+  const markers = fillMarkers(report.fills, report.markets);
+  const fillsByMarket = markers.byMarket;
   const pageData = { from: report.from, to: Math.max(report.to, report.from + 1), valuationCurrency: report.valuationCurrency, series: report.series, fillsByMarket };
   const t = report.metrics.total;
   const title = `${report.name}: ${report.kind} report`;
@@ -85,6 +85,7 @@ ${report.band.map((b) => `<tr${b.current ? ' class="current"' : ''}><td>${esc(b.
 <div class="chart" id="chart-drawdown"></div>
 <div class="chart" id="chart-position"></div>
 ${priceCharts}
+${markers.drawn < markers.total ? `<p class="note">${markers.drawn.toLocaleString('en-US')} of our ${markers.total.toLocaleString('en-US')} fills drawn: where a side has more than ${MAX_POINTS.toLocaleString('en-US')}, each stretch of time shows its highest and lowest. report.json has them all.</p>` : ''}
 <h2>Metrics</h2>
 ${metricTables(report)}
 <h2>Orders</h2>

@@ -98,3 +98,37 @@ export function reportSeries(input: ReportInput, max = MAX_POINTS): ReportSeries
   const hold: Series<string | null> = thinned.map(([at]) => [at, holdAt.get(at) ?? null]);
   return { equity: thinned, hold, drawdown: thin(drawdown, max, (v) => v), positions, prices };
 }
+
+/** A fill as the report page draws it: time, side, rate. */
+export type FillMarker = [number, string, string];
+
+/** The fills drawn over each market's price, and how many there were. */
+export interface FillMarkers {
+  byMarket: Record<string, FillMarker[]>;
+  drawn: number;
+  total: number;
+}
+
+/**
+ * Our fills as markers per market, each side thinned like the series to about `max` (each stretch of time keeps
+ * its highest and lowest rate): a long run's hundreds of thousands of fills are not told apart on a chart a page
+ * wide, and all of them made the page tens of megabytes. report.json keeps every fill.
+ */
+export function fillMarkers(fills: ReadonlyArray<{ at: number; marketSymbol: string; direction: string; rate: string }>, markets: readonly string[], max = MAX_POINTS): FillMarkers {
+  const sides: Record<string, { BUY: Series<string>; SELL: Series<string> }> = {};
+  for (const m of markets) sides[m] = { BUY: [], SELL: [] };
+  for (const f of fills) {
+    const s = (sides[f.marketSymbol] ??= { BUY: [], SELL: [] });
+    (f.direction === 'BUY' ? s.BUY : s.SELL).push([f.at, f.rate]);
+  }
+  const byMarket: Record<string, FillMarker[]> = {};
+  let drawn = 0;
+  for (const [m, s] of Object.entries(sides)) {
+    const out: FillMarker[] = [];
+    for (const side of ['BUY', 'SELL'] as const) for (const [at, rate] of thin(s[side], max, Number)) out.push([at, side, rate]);
+    out.sort((a, b) => a[0] - b[0]);
+    byMarket[m] = out;
+    drawn += out.length;
+  }
+  return { byMarket, drawn, total: fills.length };
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildReport, stringifyReport } from '../../../backtest/report/report-json.js';
 import { renderReportHtml } from '../../../backtest/report/report-html.js';
-import { reportSeries, thin } from '../../../backtest/report/series.js';
+import { fillMarkers, reportSeries, thin } from '../../../backtest/report/series.js';
 import { writeReport } from '../../../backtest/report/write-report.js';
 import { DAY, T0, workedExample } from './fixture.js';
 
@@ -65,6 +65,30 @@ describe('series thinning', () => {
       [6, 8],
     ]);
     expect(thin(pts, 100, (v) => v)).toBe(pts);
+  });
+});
+
+describe('fill markers on the price chart', () => {
+  it('draws every fill of a short run, and about 4000 a side of a long one with each stretch’s extremes', async () => {
+    const few = buildReport(workedExample());
+    const short = fillMarkers(few.fills, few.markets);
+    expect([short.drawn, short.total]).toEqual([few.fills.length, few.fills.length]);
+    expect(await renderReportHtml(few)).not.toContain('fills drawn');
+
+    const input = workedExample();
+    const base = input.fills[0]!;
+    input.fills = Array.from({ length: 30_000 }, (_, i) => ({ ...base, at: T0 + i * 1000, direction: i % 3 === 0 ? 'SELL' : 'BUY', rate: String(100 + (i % 97)) }));
+    input.fills[12_345] = { ...base, at: T0 + 12_345 * 1000, direction: 'BUY', rate: '1' };
+    const many = fillMarkers(input.fills, ['BTC-USD']);
+    const buys = many.byMarket['BTC-USD']!.filter((f) => f[1] === 'BUY');
+    expect(buys.length).toBeLessThanOrEqual(4000);
+    expect(many.byMarket['BTC-USD']!.length).toBeLessThanOrEqual(8000);
+    expect(many.total).toBe(30_000);
+    // The outlier survives thinning; markers stay in time order.
+    expect(buys.some((f) => f[2] === '1')).toBe(true);
+    const times = many.byMarket['BTC-USD']!.map((f) => f[0]);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(await renderReportHtml(buildReport(input))).toContain(`${many.drawn.toLocaleString('en-US')} of our 30,000 fills drawn`);
   });
 });
 
