@@ -8,7 +8,8 @@
  * element. Finding element boundaries only needs bracket depth and string/escape state; each element is then
  * parsed by the native JSON.parse, which is both faster and exact in its error messages.
  */
-import { createReadStream, fstatSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
@@ -30,14 +31,9 @@ export interface JsonElement {
  */
 export async function* readJsonArray(path: string, file: string = path, meter?: ReadMeter): AsyncGenerator<JsonElement[], void, undefined> {
   const gzip = await isGzipFile(path, file);
+  // No size (the file gone since): no share read to tell, and reading reports the error where it happens.
+  if (meter) meter.total = await stat(path).then((s) => s.size, () => 0);
   const raw = createReadStream(path, { highWaterMark: 256 * 1024 });
-  if (meter) raw.once('open', (fd) => {
-    try {
-      meter.total = fstatSync(fd).size;
-    } catch {
-      // No size, no share read: progress shows what it knows without it.
-    }
-  });
   let input: Readable = raw;
   if (gzip) {
     const gunzip = createGunzip();

