@@ -3,8 +3,9 @@
  * gt, lte, gte and eq answer, on values of every shape: signs, zeros (-0 too), NaN, infinities, many words and
  * few, equal exponents with different digits, and values a few units of their last digit apart.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { Decimal, dcmp, decimalJs, deq, dgt, dgte, dlt, dlte, dmax, dmin } from '../../src/core/decimal.js';
+import { holds, sameAs } from '../helpers/cheap-expect.js';
 import { seededInts, specialDecimal } from '../helpers/random-decimal.js';
 
 const rnd = seededInts(4242);
@@ -31,16 +32,17 @@ describe('dcmp', () => {
     for (let i = 0; i < 30_000; i++) {
       const a = randomDecimal();
       const b = rnd(2) ? near(a) : randomDecimal();
-      const what = `${a.toString()} vs ${b.toString()}`;
-      expect(Object.is(dcmp(a, b), decimalJs.cmp.call(a, b)) || (Number.isNaN(dcmp(a, b)) && Number.isNaN(decimalJs.cmp.call(a, b))), what).toBe(true);
-      expect(dlt(a, b), what).toBe(a.lt(b));
-      expect(dgt(a, b), what).toBe(a.gt(b));
-      expect(dlte(a, b), what).toBe(a.lte(b));
-      expect(dgte(a, b), what).toBe(a.gte(b));
-      expect(deq(a, b), what).toBe(a.eq(b));
+      // Up to 240k checks: sameAs and holds call `expect`, and write the values out, only for a case that differs.
+      const what = () => `${a.toString()} vs ${b.toString()}`;
+      holds(Object.is(dcmp(a, b), decimalJs.cmp.call(a, b)) || (Number.isNaN(dcmp(a, b)) && Number.isNaN(decimalJs.cmp.call(a, b))), what);
+      sameAs(dlt(a, b), a.lt(b), what);
+      sameAs(dgt(a, b), a.gt(b), what);
+      sameAs(dlte(a, b), a.lte(b), what);
+      sameAs(dgte(a, b), a.gte(b), what);
+      sameAs(deq(a, b), a.eq(b), what);
       if (a.isFinite() && b.isFinite()) {
-        expect(dmax(a, b)).toBe(a.gte(b) ? a : b);
-        expect(dmin(a, b)).toBe(a.lte(b) ? a : b);
+        sameAs(dmax(a, b), a.gte(b) ? a : b, () => `dmax of ${what()}`);
+        sameAs(dmin(a, b), a.lte(b) ? a : b, () => `dmin of ${what()}`);
       }
     }
   });

@@ -19,11 +19,11 @@ describe('dmul, dadd, dsub, dhalf', () => {
       const a = randomDecimal();
       // Half the time an operand of the same scale, so sums cancel and carry.
       const b = rnd(2) ? randomDecimal() : rnd(2) ? a.neg() : a.plus(new Decimal(10).pow(a.isFinite() && !a.isZero() ? a.e - rnd(16) : 0));
-      const what = `${a.toString()} , ${b.toString()}`;
-      expectSameDecimal(dmul(a, b), decimalJs.times.call(a, b), `${what} times`);
-      expectSameDecimal(dadd(a, b), decimalJs.plus.call(a, b), `${what} plus`);
-      expectSameDecimal(dsub(a, b), decimalJs.minus.call(a, b), `${what} minus`);
-      expectSameDecimal(dhalf(a), decimalJs.div.call(a, 2), `${a.toString()} / 2`);
+      const what = () => `${a.toString()} , ${b.toString()}`;
+      expectSameDecimal(dmul(a, b), decimalJs.times.call(a, b), () => `${what()} times`);
+      expectSameDecimal(dadd(a, b), decimalJs.plus.call(a, b), () => `${what()} plus`);
+      expectSameDecimal(dsub(a, b), decimalJs.minus.call(a, b), () => `${what()} minus`);
+      expectSameDecimal(dhalf(a), decimalJs.div.call(a, 2), () => `${a.toString()} / 2`);
     }
   });
 

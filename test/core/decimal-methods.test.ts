@@ -8,6 +8,7 @@ import { Decimal as DecimalJs } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { Decimal, dec, decimalJs } from '../../src/core/decimal.js';
 import '../../src/core/decimal-fast.js';
+import { holds, sameAs } from '../helpers/cheap-expect.js';
 import { expectSameDecimal, randomMoneyDecimal, seededInts } from '../helpers/random-decimal.js';
 
 const rnd = seededInts(4242);
@@ -15,22 +16,22 @@ const rnd = seededInts(4242);
 const randomDecimal = (): Decimal => randomMoneyDecimal(rnd);
 
 /** Each method against decimal.js's own, for `a` and an argument `y` (a Decimal, string or number). */
-function expectSameAnswers(a: Decimal, y: Decimal | string | number, what: string): void {
+function expectSameAnswers(a: Decimal, y: Decimal | string | number, what: () => string): void {
   const c = a.cmp(y);
   const want = decimalJs.cmp.call(a, y);
-  expect(Object.is(c, want) || (Number.isNaN(c) && Number.isNaN(want)), `${what} cmp`).toBe(true);
-  expect(a.eq(y), `${what} eq`).toBe(want === 0);
-  expect(a.lt(y), `${what} lt`).toBe(want < 0);
-  expect(a.gt(y), `${what} gt`).toBe(want > 0);
-  expect(a.lte(y), `${what} lte`).toBe(want <= 0);
-  expect(a.gte(y), `${what} gte`).toBe(want >= 0);
-  expectSameDecimal(a.plus(y), decimalJs.plus.call(a, y), `${what} plus`);
-  expectSameDecimal(a.add(y), decimalJs.plus.call(a, y), `${what} add`);
-  expectSameDecimal(a.minus(y), decimalJs.minus.call(a, y), `${what} minus`);
-  expectSameDecimal(a.sub(y), decimalJs.minus.call(a, y), `${what} sub`);
-  expectSameDecimal(a.times(y), decimalJs.times.call(a, y), `${what} times`);
-  expectSameDecimal(a.mul(y), decimalJs.times.call(a, y), `${what} mul`);
-  expectSameDecimal(a.div(y), decimalJs.div.call(a, y), `${what} div`);
+  holds(Object.is(c, want) || (Number.isNaN(c) && Number.isNaN(want)), () => `${what()} cmp`);
+  sameAs(a.eq(y), want === 0, () => `${what()} eq`);
+  sameAs(a.lt(y), want < 0, () => `${what()} lt`);
+  sameAs(a.gt(y), want > 0, () => `${what()} gt`);
+  sameAs(a.lte(y), want <= 0, () => `${what()} lte`);
+  sameAs(a.gte(y), want >= 0, () => `${what()} gte`);
+  expectSameDecimal(a.plus(y), decimalJs.plus.call(a, y), () => `${what()} plus`);
+  expectSameDecimal(a.add(y), decimalJs.plus.call(a, y), () => `${what()} add`);
+  expectSameDecimal(a.minus(y), decimalJs.minus.call(a, y), () => `${what()} minus`);
+  expectSameDecimal(a.sub(y), decimalJs.minus.call(a, y), () => `${what()} sub`);
+  expectSameDecimal(a.times(y), decimalJs.times.call(a, y), () => `${what()} times`);
+  expectSameDecimal(a.mul(y), decimalJs.times.call(a, y), () => `${what()} mul`);
+  expectSameDecimal(a.div(y), decimalJs.div.call(a, y), () => `${what()} div`);
 }
 
 describe('Decimal methods with fast paths', () => {
@@ -45,7 +46,7 @@ describe('Decimal methods with fast paths', () => {
     for (let i = 0; i < 20_000; i++) {
       const a = randomDecimal();
       const b = rnd(3) === 0 ? dec(2) : rnd(2) ? randomDecimal() : rnd(2) ? a.neg() : decimalJs.plus.call(a, new Decimal(10).pow(a.isFinite() && !a.isZero() ? a.e - rnd(16) : 0));
-      expectSameAnswers(a, b, `${a.toString()} , ${b.toString()}`);
+      expectSameAnswers(a, b, () => `${a.toString()} , ${b.toString()}`);
     }
   });
 
@@ -53,10 +54,10 @@ describe('Decimal methods with fast paths', () => {
     for (let i = 0; i < 5_000; i++) {
       const a = randomDecimal();
       const b = randomDecimal();
-      expectSameAnswers(a, b.toString(), `${a.toString()} , '${b.toString()}'`);
-      expectSameAnswers(a, b.toNumber(), `${a.toString()} , ${b.toNumber()}`);
+      expectSameAnswers(a, b.toString(), () => `${a.toString()} , '${b.toString()}'`);
+      expectSameAnswers(a, b.toNumber(), () => `${a.toString()} , ${b.toNumber()}`);
     }
-    expectSameAnswers(dec('30001.5'), 2, '30001.5 , 2 (number)');
+    expectSameAnswers(dec('30001.5'), 2, () => '30001.5 , 2 (number)');
   });
 
   it("leave another decimal.js clone's values to decimal.js (its own precision)", () => {

@@ -27,8 +27,7 @@ function randomDecimal(): Decimal {
 function check(x: Decimal, dp: number, up: boolean): void {
   const want = x.toDecimalPlaces(dp, up ? Decimal.ROUND_UP : Decimal.ROUND_DOWN);
   const got = toPlaces(x, dp, up);
-  const what = `${x.toString()} to ${dp} ${up ? 'up' : 'down'}`;
-  expectSameDecimal(got, want, what);
+  expectSameDecimal(got, want, () => `${x.toString()} to ${dp} ${up ? 'up' : 'down'}`);
 }
 
 describe('toPlaces', () => {

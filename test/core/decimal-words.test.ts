@@ -33,21 +33,21 @@ function longDecimal(): Decimal {
 
 /** wordSum's answer, when it gives one, is decimal.js's; dadd/dsub/dsum always are. */
 function check(a: Decimal, b: Decimal): number {
-  const what = `${a.toString()} , ${b.toString()}`;
+  const what = () => `${a.toString()} , ${b.toString()}`;
   let answered = 0;
   const plus = wordSum(a, b, 1);
   if (plus !== undefined) {
-    expectSameDecimal(plus, decimalJs.plus.call(a, b), `${what} wordSum +`);
+    expectSameDecimal(plus, decimalJs.plus.call(a, b), () => `${what()} wordSum +`);
     answered++;
   }
   const minus = wordSum(a, b, -1);
   if (minus !== undefined) {
-    expectSameDecimal(minus, decimalJs.minus.call(a, b), `${what} wordSum -`);
+    expectSameDecimal(minus, decimalJs.minus.call(a, b), () => `${what()} wordSum -`);
     answered++;
   }
-  expectSameDecimal(dadd(a, b), decimalJs.plus.call(a, b), `${what} dadd`);
-  expectSameDecimal(dsub(a, b), decimalJs.minus.call(a, b), `${what} dsub`);
-  if (!a.isZero() && !b.isZero()) expectSameDecimal(dsum(a, b), decimalJs.plus.call(a, b), `${what} dsum`);
+  expectSameDecimal(dadd(a, b), decimalJs.plus.call(a, b), () => `${what()} dadd`);
+  expectSameDecimal(dsub(a, b), decimalJs.minus.call(a, b), () => `${what()} dsub`);
+  if (!a.isZero() && !b.isZero()) expectSameDecimal(dsum(a, b), decimalJs.plus.call(a, b), () => `${what()} dsum`);
   return answered;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IdWindow } from '../../src/core/id-window.js';
+import { sameAs } from '../helpers/cheap-expect.js';
 
 describe('IdWindow', () => {
   it('adds new ids only and forgets the oldest first', () => {
@@ -22,6 +23,7 @@ describe('IdWindow', () => {
   it('answers as a Set with an insertion-order list does, over long random runs', () => {
     // The model: a Set plus the ids in the order added, the oldest deleted from both. Random ids from small and
     // large pools (many repeats, and tables rebuilt many times), bounded like the store and strategies bound them.
+    // Some 465k checks: sameAs calls `expect` only for a case that differs (expect itself took most of the time).
     let seed = 11;
     const rnd = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -38,20 +40,20 @@ describe('IdWindow', () => {
       const order: string[] = [];
       for (let step = 0; step < 30000; step++) {
         const id = rnd(3) === 0 ? `${rnd(pool)}` : `s-${rnd(pool)}-x`;
-        expect(ids.has(id)).toBe(set.has(id));
+        sameAs(ids.has(id), set.has(id), () => `pool ${pool} step ${step}: has ${id}`);
         const fresh = !set.has(id);
         if (fresh) {
           set.add(id);
           order.push(id);
         }
-        expect(ids.add(id)).toBe(fresh);
+        sameAs(ids.add(id), fresh, () => `pool ${pool} step ${step}: add ${id}`);
         while (set.size > bound || (set.size > 0 && rnd(50) === 0)) {
           set.delete(order.shift()!);
           ids.dropOldest();
         }
-        expect(ids.size).toBe(set.size);
+        sameAs(ids.size, set.size, () => `pool ${pool} step ${step}: size`);
       }
-      for (let k = 0; k < pool; k++) expect(ids.has(`s-${k}-x`)).toBe(set.has(`s-${k}-x`));
+      for (let k = 0; k < pool; k++) sameAs(ids.has(`s-${k}-x`), set.has(`s-${k}-x`), () => `pool ${pool} at the end: has s-${k}-x`);
     }
   });
 });
