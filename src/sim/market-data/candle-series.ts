@@ -88,6 +88,15 @@ export class CandleSeries {
    * continuously, unlike a trade price. Returns the candle when it was created or changed, undefined otherwise.
    */
   addMidpoint(at: number, mid: Decimal, prevailing: Decimal | undefined): Candle | undefined {
+    const slot = this.foldMidpoint(at, mid, prevailing);
+    return slot && toCandle(slot);
+  }
+
+  /**
+   * {@link addMidpoint} without building the candle: the slot it created or changed, undefined when it changed
+   * nothing (for seeding history, where nobody listens and a day of trades would build ~30k candles a market).
+   */
+  foldMidpoint(at: number, mid: Decimal, prevailing: Decimal | undefined): CandleSlot | undefined {
     const start = this.#startFor(at);
     const last = this.#last();
     if (last && last.start === start) {
@@ -96,7 +105,7 @@ export class CandleSeries {
       last.low = dmin(last.low, mid);
       last.close = mid;
       this.#lastClose = mid;
-      return toCandle(last);
+      return last;
     }
     const open = prevailing ?? mid;
     const slot = this.#slotFor(at, open, open);
@@ -104,7 +113,7 @@ export class CandleSeries {
     slot.low = dmin(open, mid);
     slot.close = mid;
     this.#lastClose = mid;
-    return toCandle(slot);
+    return slot;
   }
 
   /**

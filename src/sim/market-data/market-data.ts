@@ -165,10 +165,12 @@ export class MarketData {
     for (const t of trades) {
       const at = t.executedAt.getTime();
       if (at > now) throw new RangeError(`seedHistory: trade ${t.id} is in the future (${t.executedAt.toISOString()})`);
-      st.summary.add(at, t.rate, t.quantity);
+      // Folded, not added: nothing is published yet, so no candle is built, and the quote volume is one product.
+      const quote = t.quantity.times(t.rate);
+      st.summary.add(at, t.rate, t.quantity, quote);
       for (const interval of CANDLE_INTERVALS) {
-        st.series.TRADE[interval].addTrade(at, t.rate, t.quantity);
-        st.series.MIDPOINT[interval].addMidpoint(at, t.rate, prevailing);
+        st.series.TRADE[interval].foldTrade(at, t.rate, t.quantity, quote);
+        st.series.MIDPOINT[interval].foldMidpoint(at, t.rate, prevailing);
       }
       prevailing = t.rate;
     }
