@@ -18,11 +18,15 @@ export function applyTo(model: Map<string, string>, deltas: OrderBookMessage['bi
   }
 }
 
-/** The recorded top `depth` of a side plus our quantities, from scratch (rate -> quantity). */
-export function expectedTop(book: RecordedBook, ours: Map<string, Decimal>, side: BookSide, depth: number): Map<string, string> {
+/**
+ * The recorded top `depth` of a side plus our quantities, from scratch (rate -> quantity), for each of `depths`:
+ * the side is merged and sorted once for all of them (the feed tests check three depths a side at every step).
+ */
+export function expectedTops(book: RecordedBook, ours: Map<string, Decimal>, side: BookSide, depths: readonly number[]): Map<number, Map<string, string>> {
   const all = new Map<string, Decimal>();
   for (const l of book.side(side).levels()) all.set(l.rate.toString(), l.quantity);
   for (const [rate, q] of ours) all.set(rate, (all.get(rate) ?? ZERO).plus(q));
-  const sorted = [...all].sort((a, b) => (side === 'bid' ? Number(b[0]) - Number(a[0]) : Number(a[0]) - Number(b[0])));
-  return new Map(sorted.slice(0, depth).map(([r, q]) => [r, q.toString()]));
+  const sign = side === 'bid' ? -1 : 1;
+  const sorted = [...all].map(([r, q]) => ({ key: sign * Number(r), r, q })).sort((a, b) => a.key - b.key);
+  return new Map(depths.map((depth) => [depth, new Map(sorted.slice(0, depth).map(({ r, q }) => [r, q.toString()]))]));
 }
