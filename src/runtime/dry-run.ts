@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { VirtualClock } from '../core/clock.js';
 import { createSimGateway } from '../gateway/sim-gateway.js';
-import { createMarketDriver } from '../sim/driver/market-driver.js';
+import { createMarketDriver, type MarketDriverConfig } from '../sim/driver/market-driver.js';
 import { createSimEngine } from '../sim/engine.js';
 import { createLogger } from '../telemetry/logger.js';
 import { createMetrics } from '../telemetry/metrics.js';
@@ -52,7 +52,9 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
     engine.dispose();
     return { ranMs: 0, strategies: [], skipped: `the simulator does not list ${missing.join(', ')}` };
   }
-  const driver = createMarketDriver(engine, clock, driverConfigOf(simCfg));
+  const traded = new Set(enabled.flatMap((s) => s.markets));
+  const online = engine.catalog.markets().filter((m) => m.status === 'ONLINE' && traded.has(m.symbol)).map((m) => m.symbol);
+  const driver = createMarketDriver(engine, clock, rehearsalDriver(driverConfigOf(simCfg), traded, online));
   const balances = demoBalancesOf(simCfg);
   const account = engine.createParticipant(Object.keys(balances).length > 0 ? balances : undefined);
   const gateway = createSimGateway(engine, account);
@@ -98,6 +100,18 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
     engine.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The synthetic market moves only the markets the strategies trade: a strategy sees no other, and the simulator's
+ * defaults list nine, each with a day of history and its own makers and takers, which were most of what
+ * `rexbot validate` spent on a rehearsal of one market. Each market's prices come from its own seeded stream, so
+ * the markets that move move as they would with the others. A replay is left as it is (it plays what it holds).
+ */
+function rehearsalDriver(cfg: MarketDriverConfig, traded: ReadonlySet<string>, tradedOnline: string[]): MarketDriverConfig {
+  if (cfg.kind !== 'synthetic') return cfg;
+  // With no list of its own the driver moves every ONLINE market; with one, the markets it names.
+  return { ...cfg, markets: cfg.markets === undefined ? tradedOnline : cfg.markets.filter((m) => traded.has(m)) };
 }
 
 function describe(err: unknown): string {
