@@ -11,7 +11,8 @@ import { expect } from 'vitest';
 /** What a failing case says: a string, or a function that builds it only when the case fails. */
 export type What = string | (() => string) | undefined;
 
-const text = (what: What): string | undefined => (typeof what === 'function' ? what() : what);
+/** The text of `what` (built now, for a case that failed). */
+export const whatText = (what: What): string | undefined => (typeof what === 'function' ? what() : what);
 
 /**
  * `expect(got, what).toBe(want)`, with `Object.is` tried first.
@@ -21,7 +22,7 @@ const text = (what: What): string | undefined => (typeof what === 'function' ? w
  */
 export function sameAs<T>(got: T, want: T, what?: What): void {
   if (Object.is(got, want)) return;
-  expect(got, text(what)).toBe(want);
+  expect(got, whatText(what)).toBe(want);
 }
 
 /**
@@ -33,7 +34,7 @@ export function sameAs<T>(got: T, want: T, what?: What): void {
  */
 export function equalTo<T>(got: T, want: T, what?: What): void {
   if (isDeepStrictEqual(got, want)) return;
-  expect(got, text(what)).toEqual(want);
+  expect(got, whatText(what)).toEqual(want);
 }
 
 /**
@@ -44,5 +45,5 @@ export function equalTo<T>(got: T, want: T, what?: What): void {
  */
 export function holds(ok: boolean, what?: What): void {
   if (ok) return;
-  expect(ok, text(what)).toBe(true);
+  expect(ok, whatText(what)).toBe(true);
 }

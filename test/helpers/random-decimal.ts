@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
+import { type What, whatText } from './cheap-expect.js';
 import { mulberry32 } from '../../src/core/prng.js';
 
 /** Integers in [0, n) from a seeded generator: the same sequence on every run, so a failure replays. */
@@ -50,9 +51,9 @@ function sameParts(a: Decimal, b: Decimal): boolean {
  * of thousands of times: the comparison is plain code and `expect` (tens of µs a call) runs only to report a
  * mismatch, so a run costs seconds rather than a minute; `what` may be a function, built only then.
  */
-export function expectSameDecimal(got: Decimal, want: Decimal, what: string | (() => string)): void {
+export function expectSameDecimal(got: Decimal, want: Decimal, what: What): void {
   if (got instanceof Decimal && sameParts(got, want) && got.toString() === want.toString()) return;
-  const text = typeof what === 'string' ? what : what();
+  const text = whatText(what);
   expect(decimalParts(got), text).toBe(decimalParts(want));
   expect(got.toString(), text).toBe(want.toString());
   expect(got instanceof Decimal, text).toBe(true);
