@@ -5,6 +5,7 @@
  * by order id until the order is linked, then delivered.
  */
 import { type Decimal, ZERO } from '../core/decimal.js';
+import { OldestFirst } from '../core/oldest-first.js';
 import { RecentIds } from '../core/recent-ids.js';
 import type { Execution } from '../model/order.js';
 import type { FillRecord } from './journal-records.js';
@@ -20,6 +21,7 @@ import type { FillEvent } from './order-manager-deps.js';
 export class FillTracker {
   readonly #seen: RecentIds;
   readonly #parked = new Map<string, Execution[]>();
+  readonly #oldestParked = new OldestFirst(this.#parked);
   #parkedCount = 0;
   readonly #maxParked: number;
 
@@ -48,8 +50,7 @@ export class FillTracker {
     else this.#parked.set(e.orderId, [e]);
     this.#parkedCount++;
     while (this.#parkedCount > this.#maxParked) {
-      const [orderId, oldest] = this.#parked.entries().next().value as [string, Execution[]];
-      this.#parked.delete(orderId);
+      const [, oldest] = this.#oldestParked.shift()!;
       this.#parkedCount -= oldest.length;
     }
   }

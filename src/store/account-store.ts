@@ -9,6 +9,7 @@
  */
 import { BehaviorSubject, defer, filter, map, Observable, startWith } from 'rxjs';
 import { Multicast } from '../core/multicast.js';
+import { OldestFirst } from '../core/oldest-first.js';
 import type { Balance, ConditionalOrder, Deposit, Execution, Order } from '../model/index.js';
 
 /** A change, published after the store holds it. */
@@ -43,6 +44,7 @@ class OrderBookkeeping<T extends { id: string; status: string }> {
   readonly open = new Map<string, T>();
   readonly closed = new Map<string, T>();
   readonly byClientId = new Map<string, string>();
+  readonly #oldestClosed = new OldestFirst(this.closed);
   constructor(
     private readonly clientIdOf: (o: T) => string | undefined,
     private readonly maxClosed: number,
@@ -69,8 +71,7 @@ class OrderBookkeeping<T extends { id: string; status: string }> {
     this.closed.delete(o.id); // re-insert so eviction order follows the latest close
     this.closed.set(o.id, o);
     if (this.closed.size > this.maxClosed) {
-      const [oldestId, oldest] = this.closed.entries().next().value as [string, T];
-      this.closed.delete(oldestId);
+      const [oldestId, oldest] = this.#oldestClosed.shift()!;
       const ocid = this.clientIdOf(oldest);
       if (ocid !== undefined && this.byClientId.get(ocid) === oldestId) this.byClientId.delete(ocid);
     }
@@ -106,6 +107,7 @@ export class AccountStore {
   readonly #orders: OrderBookkeeping<Order>;
   readonly #conditional: OrderBookkeeping<ConditionalOrder>;
   readonly #executions = new Map<string, Execution>();
+  readonly #oldestExecution = new OldestFirst(this.#executions);
   #newestExecution: Execution | undefined;
   readonly #deposits = new Map<string, Deposit>();
   readonly #maxExecutions: number;
@@ -175,8 +177,7 @@ export class AccountStore {
       if (!this.#newestExecution || e.executedAt.getTime() >= this.#newestExecution.executedAt.getTime()) this.#newestExecution = e;
     }
     while (this.#executions.size > this.#maxExecutions) {
-      const oldestId = this.#executions.keys().next().value as string;
-      this.#executions.delete(oldestId);
+      const [oldestId] = this.#oldestExecution.shift()!;
       if (this.#newestExecution?.id === oldestId) this.#newestExecution = latest(this.#executions.values());
     }
     if (added.length > 0) this.#publish({ kind: 'executions', executions: added });
