@@ -1,9 +1,10 @@
 /**
  * One measured backtest run in its own process, so its peak RSS is its own: `node --max-semi-space-size=32
- * --import tsx child.ts <mode> <file>` (the bench adds the node flags `rexbot backtest` runs with), with mode
+ * --import tsx child.ts <mode> <file> [markAt]` (the bench adds the node flags `rexbot backtest` runs with), with mode
  * `parse` (read and parse the file only), `noop` (the whole pipeline with a strategy that does nothing) or `mm`
- * (the example market maker). Prints one JSON line: { events, ms, cpuMs, maxRssMb }, and for `noop` the book
- * states and trades the strategy was given (`received`).
+ * (the example market maker). Prints one JSON line: { events, ms, cpuMs, maxRssMb }, for `noop` the book states
+ * and trades the strategy was given (`received`), and with `markAt` the events and ms of the first progress report
+ * at or past that many events (`mark`), so the bench can tell the rate once V8 has compiled the pipeline.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,9 @@ import { runBacktest } from '../../../backtest/run-backtest.js';
 import { repoPath } from '../../helpers/shared.js';
 import { received } from './noop-strategy.js';
 
-const [mode, file] = process.argv.slice(2) as [string, string];
+const [mode, file, markArg] = process.argv.slice(2) as [string, string, string | undefined];
+const markAt = markArg === undefined ? undefined : Number(markArg);
+let mark: { events: number; ms: number } | undefined;
 const started = performance.now();
 const cpu0 = process.cpuUsage();
 let events: number;
@@ -34,7 +37,11 @@ strategies:
 `,
   );
   try {
-    const r = await runBacktest({ configPath: join(dir, 'bench.yaml') });
+    const r = await runBacktest({
+      configPath: join(dir, 'bench.yaml'),
+      // Progress comes every 10k events: a mark is at most that late.
+      onProgress: markAt === undefined ? undefined : (p) => void (mark === undefined && p.events >= markAt && (mark = { events: p.events, ms: performance.now() - started })),
+    });
     events = r.stats.events;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -42,4 +49,4 @@ strategies:
 }
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpu0);
-process.stdout.write(`${JSON.stringify({ events, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, ...(mode === 'noop' ? { received } : {}) })}\n`);
+process.stdout.write(`${JSON.stringify({ events, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, ...(mark !== undefined ? { mark } : {}), ...(mode === 'noop' ? { received } : {}) })}\n`);
