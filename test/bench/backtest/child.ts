@@ -40,7 +40,12 @@ strategies:
     const r = await runBacktest({
       configPath: join(dir, 'bench.yaml'),
       // Progress comes every 10k events: a mark is at most that late.
-      onProgress: markAt === undefined ? undefined : (p) => void (mark === undefined && p.events >= markAt && (mark = { events: p.events, ms: performance.now() - started })),
+      onProgress:
+        markAt === undefined
+          ? undefined
+          : (p) => {
+              if (mark === undefined && p.events >= markAt) mark = { events: p.events, ms: performance.now() - started };
+            },
     });
     events = r.stats.events;
   } finally {
