@@ -4,7 +4,9 @@
  * `parse` (read and parse the file only), `noop` (the whole pipeline with a strategy that does nothing) or `mm`
  * (the example market maker). Prints one JSON line: { events, ms, cpuMs, maxRssMb }, for `noop` the book states
  * and trades the strategy was given (`received`), and with `markAt` the events and ms of the first progress report
- * at or past that many events (`mark`), so the bench can tell the rate once V8 has compiled the pipeline.
+ * at or past that many events (`mark`), so the bench can tell the rate once V8 has compiled the pipeline. A pipeline
+ * run also prints what its strategy made the kernel do (`work`: orders, fills, risk denials), so figures from
+ * different runs, sessions or hosts can be checked to describe the same work.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,7 @@ let mark: { events: number; ms: number } | undefined;
 const started = performance.now();
 const cpu0 = process.cpuUsage();
 let events: number;
+let work: { orders: number; fills: number; denials: number } | undefined;
 if (mode === 'parse') {
   events = await readAll('rexbot', file);
 } else {
@@ -48,10 +51,11 @@ strategies:
             },
     });
     events = r.stats.events;
+    work = { orders: r.report.orders.length, fills: r.report.fills.length, denials: Object.values(r.report.denials).reduce((a, b) => a + b, 0) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpu0);
-process.stdout.write(`${JSON.stringify({ events, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, ...(mark !== undefined ? { mark } : {}), ...(mode === 'noop' ? { received } : {}) })}\n`);
+process.stdout.write(`${JSON.stringify({ events, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, ...(mark !== undefined ? { mark } : {}), ...(work !== undefined ? { work } : {}), ...(mode === 'noop' ? { received } : {}) })}\n`);
