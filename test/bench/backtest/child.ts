@@ -22,7 +22,7 @@ let mark: { events: number; ms: number } | undefined;
 const started = performance.now();
 const cpu0 = process.cpuUsage();
 let events: number;
-let work: { orders: number; fills: number; denials: number } | undefined;
+let report: Awaited<ReturnType<typeof runBacktest>>['report'] | undefined;
 if (mode === 'parse') {
   events = await readAll('rexbot', file);
 } else {
@@ -51,11 +51,13 @@ strategies:
             },
     });
     events = r.stats.events;
-    work = { orders: r.report.orders.length, fills: r.report.fills.length, denials: Object.values(r.report.denials).reduce((a, b) => a + b, 0) };
+    report = r.report;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpu0);
+// Counted once the run is timed.
+const work = report && { orders: report.orders.length, fills: report.fills.length, denials: Object.values(report.denials).reduce((a, b) => a + b, 0) };
 process.stdout.write(`${JSON.stringify({ events, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, ...(mark !== undefined ? { mark } : {}), ...(work !== undefined ? { work } : {}), ...(mode === 'noop' ? { received } : {}) })}\n`);
