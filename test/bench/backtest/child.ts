@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAll } from '../../../backtest/readers/index.js';
-import { runBacktest } from '../../../backtest/run-backtest.js';
+import { type RunBacktestResult, runBacktest } from '../../../backtest/run-backtest.js';
 import { repoPath } from '../../helpers/shared.js';
 import { received } from './noop-strategy.js';
 
@@ -22,7 +22,7 @@ let mark: { events: number; ms: number } | undefined;
 const started = performance.now();
 const cpu0 = process.cpuUsage();
 let events: number;
-let report: Awaited<ReturnType<typeof runBacktest>>['report'] | undefined;
+let report: RunBacktestResult['report'] | undefined;
 if (mode === 'parse') {
   events = await readAll('rexbot', file);
 } else {
