@@ -36,6 +36,21 @@ describe('REST replays and failed signatures', () => {
     expect((await fx.signed(me, 'DELETE', `/orders/${id}`, { timestamp })).json).toMatchObject({ code: 'INVALID_SIGNATURE' });
   });
 
+  it('a replay with the Api-Key spelled in another case is still a replay (keys match case-insensitively)', async () => {
+    const timestamp = fx.clock.now() - 2_000;
+    const body = order('15001');
+    const before = fx.engine.openOrders(me.accountId).data.length;
+    expect((await fx.signed(me, 'POST', '/orders', { body, timestamp })).status).toBe(201);
+    // The signature does not cover Api-Key: a captured request can be resent with any spelling of it.
+    for (const spelling of [me.apiKey.toUpperCase(), me.apiKey.replace(/[a-f]/, (c) => c.toUpperCase())]) {
+      expect(spelling).not.toBe(me.apiKey);
+      const again = await fx.signed(me, 'POST', '/orders', { body, timestamp, headers: { 'Api-Key': spelling } });
+      expect(again.status).toBe(401);
+      expect(again.json).toMatchObject({ code: 'INVALID_SIGNATURE', detail: expect.stringMatching(/replay/) });
+    }
+    expect(fx.engine.openOrders(me.accountId).data).toHaveLength(before + 1);
+  });
+
   it('reads are not tracked: the same signed GET twice is answered twice', async () => {
     const timestamp = fx.clock.now();
     expect((await fx.signed(me, 'GET', '/balances', { timestamp })).status).toBe(200);

@@ -192,6 +192,8 @@ describe('REST faults and limits end to end', () => {
     expect({ status: over.status, code: over.json.code, retryAfter: over.headers['retry-after'] }).toEqual({ status: 429, code: 'THROTTLED', retryAfter: '45' });
     const e = await apiError(me.client.orders.create(BUY), 429, 'THROTTLED');
     expect(e.retryAfterMs).toBe(45_000);
+    // The key spelled in another case is the same key, with the same spent budget.
+    expect((await fx.signed(me, 'GET', '/balances', { headers: { 'Api-Key': me.apiKey.toUpperCase() } })).status).toBe(429);
     // Another key has its own budget.
     expect((await fx.signed(other, 'GET', '/balances')).status).toBe(200);
     // A read through the throttler waits for the next minute and then gets through.

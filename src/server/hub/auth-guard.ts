@@ -56,7 +56,7 @@ export class HubAuthGuard {
     const now = this.#clock.now();
     const conn = this.#byConnection.get(connection);
     if (conn && conn.lockedUntil > now) return false;
-    const key = typeof apiKey === 'string' ? this.#byKey.get(apiKey) : undefined;
+    const key = typeof apiKey === 'string' ? this.#byKey.get(apiKey.toLowerCase()) : undefined;
     return !(key && key.lockedUntil > now && conn !== undefined);
   }
 
@@ -65,7 +65,8 @@ export class HubAuthGuard {
     const now = this.#clock.now();
     this.#prune(now);
     this.#bump(this.#byConnection, connection, now);
-    if (knownKey !== undefined) this.#bump(this.#byKey, knownKey, now);
+    // Keys match case-insensitively: counted in one case, or each spelling of a key would be a fresh key.
+    if (knownKey !== undefined) this.#bump(this.#byKey, knownKey.toLowerCase(), now);
   }
 
   /**

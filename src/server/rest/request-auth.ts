@@ -13,7 +13,11 @@ export type Scope = 'view' | 'trade' | 'withdraw';
 
 /** What the server needs to know about keys. The simulator's account registry provides it. */
 export interface KeyDirectory {
-  findKey(apiKey: string): { accountId: string; secret: string; scopes: readonly Scope[] } | undefined;
+  /**
+   * The key's record, matched however the directory matches keys (case-insensitively for the simulator's), with
+   * the key as issued: the identity the call limit and the replay guard count by.
+   */
+  findKey(apiKey: string): { apiKey: string; accountId: string; secret: string; scopes: readonly Scope[] } | undefined;
   /** The account a request acts for: the key's own, or a sub-account it manages (throws SimError otherwise). */
   resolveActor(apiKey: string, subaccountId?: string): string;
 }
@@ -62,9 +66,9 @@ function isTimestampText(ts: string): boolean {
  */
 export function verifyRequest(req: IncomingMessage, raw: Buffer, opts: VerifyOptions): Caller {
   const headers = req.headers;
-  const apiKey = header(headers, 'api-key');
-  const key = apiKey ? opts.keys.findKey(apiKey) : undefined;
-  if (!apiKey || !key) throw new SimError(401, 'APIKEY_INVALID', 'Api-Key header missing or unknown');
+  const sentKey = header(headers, 'api-key');
+  const key = sentKey ? opts.keys.findKey(sentKey) : undefined;
+  if (!sentKey || !key) throw new SimError(401, 'APIKEY_INVALID', 'Api-Key header missing or unknown');
 
   const ts = header(headers, 'api-timestamp');
   const tsNum = ts !== undefined && isTimestampText(ts) ? Number(ts) : NaN;
@@ -94,6 +98,8 @@ export function verifyRequest(req: IncomingMessage, raw: Buffer, opts: VerifyOpt
   if (!key.scopes.includes(opts.scope)) {
     throw new SimError(403, 'INSUFFICIENT_PERMISSIONS', `this API key lacks the '${opts.scope}' permission`);
   }
+  // The key as issued, not as sent: the caller's identity for the call limit and the replay guard (see findKey).
+  const apiKey = key.apiKey;
   const accountId = opts.keys.resolveActor(apiKey, subaccountId);
   return { apiKey, keyAccountId: key.accountId, accountId, subaccountId, scopes: key.scopes };
 }

@@ -21,17 +21,18 @@ export interface V1Caller {
  */
 export function verifyV1Request(req: IncomingMessage, q: URLSearchParams, keys: KeyDirectory, scope: Scope): V1Caller {
   if (param(q, 'nonce') === undefined) throw new V1Failure('NONCE_NOT_PROVIDED');
-  const apiKey = param(q, 'apikey');
-  if (apiKey === undefined) throw new V1Failure('APIKEY_NOT_PROVIDED');
+  const sentKey = param(q, 'apikey');
+  if (sentKey === undefined) throw new V1Failure('APIKEY_NOT_PROVIDED');
   const h = req.headers.apisign;
   const sign = Array.isArray(h) ? h[0] : h;
   if (!sign) throw new V1Failure('APISIGN_NOT_PROVIDED');
-  const key = apiKey.length <= 128 ? keys.findKey(apiKey) : undefined;
+  const key = sentKey.length <= 128 ? keys.findKey(sentKey) : undefined;
   if (!key) throw new V1Failure('APIKEY_INVALID');
   const hostHeader = req.headers.host ?? '';
   const target = req.url ?? '/';
   const ok = ['http', 'https'].some((scheme) => hexEquals(sign, hmacSha512Hex(key.secret, `${scheme}://${hostHeader}${target}`)));
   if (!ok) throw new V1Failure('INVALID_SIGNATURE');
   if (!key.scopes.includes(scope)) throw new V1Failure('INVALID_PERMISSION');
-  return { apiKey, accountId: keys.resolveActor(apiKey) };
+  // The key as issued, not as sent: the call budget counts by it (see KeyDirectory.findKey).
+  return { apiKey: key.apiKey, accountId: keys.resolveActor(key.apiKey) };
 }

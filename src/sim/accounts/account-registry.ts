@@ -23,8 +23,17 @@ export type ApiKeyScope = 'view' | 'trade' | 'withdraw';
 /** Every scope, in the seed's order. */
 export const API_KEY_SCOPES: readonly ApiKeyScope[] = ['view', 'trade', 'withdraw'];
 
-/** What {@link AccountRegistry.findKey} answers: the key's owner, its secret (for signature checks) and scopes. */
+/**
+ * What {@link AccountRegistry.findKey} answers: the key as it was issued, its owner, its secret (for signature
+ * checks) and scopes.
+ */
 export interface ApiKeyRecord {
+  /**
+   * The key as issued. Keys match case-insensitively, so the spelling a request sent is not an identity: whatever
+   * counts or remembers per key (call limits, replay guards) must use this one, or a key spelled in another case
+   * would count as a new key.
+   */
+  apiKey: string;
   accountId: string;
   secret: string;
   scopes: ApiKeyScope[];
@@ -127,14 +136,14 @@ export class AccountRegistry {
     const apiKey = opts.apiKey ?? randomBytes(16).toString('hex');
     const apiSecret = opts.apiSecret ?? randomBytes(16).toString('hex');
     if (this.#keys.has(apiKey.toLowerCase())) throw new Error('accounts: api key already exists');
-    this.#keys.set(apiKey.toLowerCase(), { accountId: account.id, secret: apiSecret, scopes: [...new Set(scopes)] });
+    this.#keys.set(apiKey.toLowerCase(), { apiKey, accountId: account.id, secret: apiSecret, scopes: [...new Set(scopes)] });
     return { apiKey, apiSecret };
   }
 
   /** The key record, or undefined for an unknown key (the REST layer answers 401 APIKEY_INVALID). */
   findKey(apiKey: string): ApiKeyRecord | undefined {
     const k = this.#keys.get(apiKey.toLowerCase());
-    return k ? { accountId: k.accountId, secret: k.secret, scopes: [...k.scopes] } : undefined;
+    return k ? { apiKey: k.apiKey, accountId: k.accountId, secret: k.secret, scopes: [...k.scopes] } : undefined;
   }
 
   /**

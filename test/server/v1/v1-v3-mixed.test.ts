@@ -89,6 +89,12 @@ describe('v1.1 and v3 mixed on one engine', () => {
       expect((sel as V1ApiError).serviceMessage).toMatch(/^Call to SellLimit was throttled\. Try again in \d+ seconds\.$/);
       expect(limited.engine.openOrders(limited.user.accountId).data).toHaveLength(0);
       expect(v1.throttler.stats().pausedUntil).toBeDefined();
+      // The key spelled in another case (it still verifies: keys match case-insensitively) spends the same budget.
+      const shouting = createV1RestClient({ baseUrl: limited.sim.restV1Url, credentials: { ...creds, apiKey: creds.apiKey.toUpperCase() } });
+      // (An order: a read refused THROTTLED is tried again by the client once the minute is over.)
+      const loud = await shouting.market.sellLimit({ market: 'USD-BTC', quantity: dec('0.01'), rate: dec('50000') }).catch((e: unknown) => e);
+      expect((loud as V1ApiError).code).toBe('THROTTLED');
+      await shouting.close();
       const raw = await fetch(`${limited.sim.restUrl}/markets`);
       expect([200, 429]).toContain(raw.status);
       await v1.close();

@@ -76,7 +76,7 @@ describe('AccountRegistry: API keys and acting accounts', () => {
     const k = reg.createApiKey(accountId, ['view', 'trade']);
     expect(k.apiKey).toMatch(/^[0-9a-f]{32}$/);
     expect(k.apiSecret).toMatch(/^[0-9a-f]{32}$/);
-    expect(reg.findKey(k.apiKey)).toEqual({ accountId, secret: k.apiSecret, scopes: ['view', 'trade'] });
+    expect(reg.findKey(k.apiKey)).toEqual({ apiKey: k.apiKey, accountId, secret: k.apiSecret, scopes: ['view', 'trade'] });
     const fixed = reg.createApiKey(accountId, ['withdraw'], { apiKey: 'KEY1', apiSecret: 'SECRET1' });
     expect(fixed).toEqual({ apiKey: 'KEY1', apiSecret: 'SECRET1' });
     expect(reg.findKey('key1')?.secret).toBe('SECRET1');
