@@ -1,7 +1,8 @@
 /**
  * Slow and many clients (issue 9 item 7): a request body trickled slower than the request timeout is cut with
  * 408; connections past the cap are closed at once and a freed place is usable again; slow hub consumers are
- * dropped when their unsent bytes together pass the total cap, while a client that keeps up is kept. Small limits
+ * dropped when their unsent bytes together pass the total cap, while a client that keeps up is kept, and one that
+ * never reads the replies to its own calls is dropped at the per-connection cap. Small limits
  * are configured; every test waits for the event, never for a duration.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,7 +10,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import { type HubServer, startHubServer } from '../../src/server/hub/attach-hub.js';
-import { RawClassicClient, testBackend } from './hub/hub-test-kit.js';
+import { RawClassicClient, RawCoreClient, testBackend } from './hub/hub-test-kit.js';
 import { type SimFixture, startFixture } from './sim-fixture.js';
 
 /** A raw socket to `port` and everything it receives until it closes. */
@@ -88,4 +89,41 @@ describe('slow and many clients', () => {
     expect(fast.ws.readyState).toBe(fast.ws.OPEN);
     expect(fast.pushes().length).toBeGreaterThan(0);
   });
+
+  // Small calls whose replies are large (each Subscribe of 1000 unknown channels answers 1000 results), from a
+  // client that never reads them: the replies count against the per-connection cap as pushes do.
+  for (const flavour of ['classic', 'core'] as const) {
+    it(`a ${flavour} hub client that never reads the replies to its calls is dropped at the per-connection cap`, async () => {
+      const srv: HubServer = await startHubServer({ backend: testBackend(), clock: new VirtualClock(Date.now()), buffers: { perConnection: 256 * 1024, total: 1024 * 1024 * 1024 } });
+      open.push(srv);
+      const channels = Array.from({ length: 1000 }, (_, i) => `nope_${i}`);
+      let send: (id: number) => void;
+      let ws: { readyState: number; OPEN: number; _socket?: Socket };
+      let closed: Promise<number>;
+      if (flavour === 'classic') {
+        const c = new RawClassicClient(srv.classicUrl);
+        await c.open();
+        ws = c.ws as unknown as typeof ws;
+        closed = c.closed;
+        send = (id) => c.ws.send(JSON.stringify({ H: 'c3', M: 'Subscribe', A: [channels], I: id }));
+        open.push({ close: () => c.close() });
+      } else {
+        const c = new RawCoreClient(srv.coreUrl);
+        await c.open();
+        ws = c.ws as unknown as typeof ws;
+        closed = c.closed;
+        send = (id) => c.sendRaw(JSON.stringify({ type: 1, invocationId: String(id), target: 'Subscribe', arguments: [channels] }) + '\x1e');
+        open.push({ close: () => c.ws.terminate() });
+      }
+      ws._socket!.pause();
+      let id = 0;
+      await vi.waitFor(() => {
+        // More calls until the kernel's buffers are full and the server's own backlog passes the cap.
+        for (let i = 0; i < 20 && ws.readyState === ws.OPEN; i++) send(++id);
+        expect(srv.hub.slowConsumers.dropped).toBe(1);
+      }, { timeout: 30_000, interval: 20 });
+      ws._socket!.resume();
+      await closed;
+    });
+  }
 });

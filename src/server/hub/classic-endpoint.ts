@@ -88,7 +88,7 @@ export class ClassicHubEndpoint {
     this.#report = c3.service.reportInternalError ?? (() => {});
     this.basePath = basePath.replace(/\/+$/, '');
     this.#keepAlive = c3.service.clock.setInterval(() => {
-      for (const { ws } of this.#sockets.values()) if (ws.readyState === ws.OPEN) ws.send('{}');
+      for (const { ws } of this.#sockets.values()) this.#slow.send(ws, '{}');
     }, CLASSIC_KEEP_ALIVE_INTERVAL_MS);
   }
 
@@ -193,8 +193,7 @@ export class ClassicHubEndpoint {
     const handle = entry.service.open(connectionId, 'classic', {
       push: (target, argsJson) => {
         if (ws.readyState !== ws.OPEN) return;
-        if (this.#slow.tooSlow(ws)) return void ws.terminate();
-        ws.send(`{"C":${JSON.stringify(nextCursor())},"M":[{"H":${pushHub},"M":${JSON.stringify(target)},"A":${argsJson}}]}`);
+        this.#slow.send(ws, `{"C":${JSON.stringify(nextCursor())},"M":[{"H":${pushHub},"M":${JSON.stringify(target)},"A":${argsJson}}]}`);
       },
       terminate: () => ws.terminate(),
     });
@@ -212,8 +211,9 @@ export class ClassicHubEndpoint {
   }
 
   #onFrame(ws: WebSocket, handle: HubConnectionHandle, hubName: string, text: string): void {
+    // Replies count against the slow-consumer caps as pushes do (see slow-consumers.ts).
     const reply = (frame: object): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+      if (ws.readyState === ws.OPEN) this.#slow.send(ws, JSON.stringify(frame));
     };
     let frame: unknown;
     try {
@@ -239,8 +239,11 @@ export class ClassicHubEndpoint {
     try {
       R = handle.invoke(frame.M, args);
     } catch (err) {
-      const message = err instanceof HubMethodError ? err.message : `internal error in ${frame.M.slice(0, 64)}`;
-      return reply({ I, E: message });
+      if (err instanceof HubMethodError) return reply({ I, E: err.message });
+      // A fault of ours, not of the call: the caller hears only that much, the operator all of it.
+      const method = frame.M.slice(0, 64);
+      this.#report(err, `classic hub ${hubName} method ${method}`);
+      return reply({ I, E: `internal error in ${method}` });
     }
     reply({ R, I });
   }

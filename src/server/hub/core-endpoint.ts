@@ -52,7 +52,7 @@ export class CoreHubEndpoint {
     this.#hub = hub;
     this.basePath = basePath.replace(/\/+$/, '');
     this.#ping = hub.clock.setInterval(() => {
-      for (const s of this.#sockets) if (s.handle && s.ws.readyState === s.ws.OPEN) s.ws.send(PING);
+      for (const s of this.#sockets) if (s.handle) hub.slowConsumers.send(s.ws, PING);
     }, CORE_PING_INTERVAL_MS);
   }
 
@@ -146,8 +146,7 @@ export class CoreHubEndpoint {
     s.handle = this.#hub.open(connectionId, 'core', {
       push: (target, argsJson) => {
         if (ws.readyState !== ws.OPEN) return;
-        if (this.#hub.slowConsumers.tooSlow(ws)) return void ws.terminate();
-        ws.send(`{"type":1,"target":${JSON.stringify(target)},"arguments":${argsJson}}${RS}`);
+        this.#hub.slowConsumers.send(ws, `{"type":1,"target":${JSON.stringify(target)},"arguments":${argsJson}}${RS}`);
       },
       terminate: () => ws.terminate(),
     });
@@ -182,8 +181,9 @@ export class CoreHubEndpoint {
     }
     const id = typeof msg.invocationId === 'string' ? msg.invocationId : undefined;
     const complete = (body: { result?: unknown; error?: string }): void => {
+      // Completions count against the slow-consumer caps as pushes do (see slow-consumers.ts).
       if (id !== undefined && s.ws.readyState === s.ws.OPEN) {
-        s.ws.send(JSON.stringify({ type: 3, invocationId: id, ...body }) + RS);
+        this.#hub.slowConsumers.send(s.ws, JSON.stringify({ type: 3, invocationId: id, ...body }) + RS);
       }
     };
     switch (msg.type) {
@@ -197,7 +197,11 @@ export class CoreHubEndpoint {
           const result = handle.invoke(msg.target, args);
           return complete(result === undefined ? {} : { result });
         } catch (err) {
-          return complete({ error: err instanceof HubMethodError ? err.message : `internal error in ${msg.target}` });
+          if (err instanceof HubMethodError) return complete({ error: err.message });
+          // A fault of ours, not of the call: the caller hears only that much, the operator all of it.
+          const target = msg.target.slice(0, 64);
+          this.#hub.reportInternalError(err, `core hub method ${target}`);
+          return complete({ error: `internal error in ${target}` });
         }
       }
       case 4:

@@ -4,11 +4,23 @@
  * 300 connections each under that cap could still hold gigabytes, a lagging connection (over `lagBytes`) is
  * also dropped when the unsent bytes of all connections together pass `total`. Sockets that keep up are never
  * dropped for others' sake: the sum is only computed when a lagging socket is about to get more.
+ *
+ * Every frame the server writes after the handshake goes through {@link SlowConsumers.send}: pushes, replies to
+ * invocations and keep-alives alike. A client that sends small calls and never reads their replies (a 40-byte
+ * QueryExchangeState answered with ~50 KB) is otherwise a way to make the server hold any amount of memory.
  */
 
 /** What is measured of a socket: its unsent bytes (`ws`'s `bufferedAmount`). */
 export interface Buffered {
   readonly bufferedAmount: number;
+}
+
+/** A socket the hub writes frames to (`ws`'s WebSocket). */
+export interface FrameSocket extends Buffered {
+  readonly readyState: number;
+  readonly OPEN: number;
+  send(data: string): void;
+  terminate(): void;
 }
 
 /** Options of {@link SlowConsumers}. */
@@ -52,7 +64,21 @@ export class SlowConsumers {
     return this.#dropped;
   }
 
-  /** True when `socket` must be dropped instead of given one more push (and counts it). */
+  /**
+   * Write one frame to `socket` if it is open; a socket over its cap (or lagging while all together are over
+   * theirs) is dropped instead. True when the frame was written.
+   */
+  send(socket: FrameSocket, frame: string): boolean {
+    if (socket.readyState !== socket.OPEN) return false;
+    if (this.tooSlow(socket)) {
+      socket.terminate();
+      return false;
+    }
+    socket.send(frame);
+    return true;
+  }
+
+  /** True when `socket` must be dropped instead of given one more frame (and counts it). */
   tooSlow(socket: Buffered): boolean {
     const mine = socket.bufferedAmount;
     if (mine < this.#lagBytes) return false;

@@ -61,3 +61,28 @@ describe('a failure inside one hub connection', () => {
     again.close();
   });
 });
+
+describe('a hub method that fails with a fault of ours', () => {
+  it('answers "internal error" to the caller and reports the fault, on both flavours', async () => {
+    const reported: string[] = [];
+    // The backend throws where the hub asks it whether a market exists (a Subscribe to a market's channel).
+    const backend = { ...testBackend(), marketExists: (): boolean => { throw new Error('injected backend failure'); } };
+    const srv = await startHubServer({ backend, clock: new VirtualClock(Date.parse('2021-06-14T01:53:38Z')), onInternalError: (err, where) => reported.push(`${where}: ${(err as Error).message}`) });
+    try {
+      const classic = new RawClassicClient(srv.classicUrl);
+      await classic.open();
+      expect((await classic.invoke('Subscribe', [['ticker_BTC-USD']])).E).toBe('internal error in Subscribe');
+      const core = new RawCoreClient(srv.coreUrl);
+      await core.open();
+      expect((await core.invoke('Subscribe', [['ticker_BTC-USD']])).error).toBe('internal error in Subscribe');
+      expect(reported).toEqual([
+        'classic hub c3 method Subscribe: injected backend failure',
+        'core hub method Subscribe: injected backend failure',
+      ]);
+      classic.close();
+      core.close();
+    } finally {
+      await srv.close();
+    }
+  });
+});
