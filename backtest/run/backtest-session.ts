@@ -12,7 +12,6 @@
  * without cancelling (the report shows what was still open).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { drainMicrotasks, flushMicrotasks, VirtualClock } from '../../src/core/clock.js';
@@ -37,6 +36,7 @@ import { mergeByTime } from './merge-events.js';
 import { fireTimers } from './fire-timers.js';
 import { ReactionWatch } from './reaction-watch.js';
 import { ReportBuilder } from './report-builder.js';
+import { scratchParent } from './scratch-dir.js';
 
 /**
  * The default (silent) logger, made once at load: pino reads the wall clock when a logger is created, and a run
@@ -135,7 +135,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     cancel: createLatency(v.latency.cancel, baseDir, 'cancel'),
   };
   const gateway = createBacktestGateway(venue, latency);
-  const dir = mkdtempSync(join(tmpdir(), 'rexbot-backtest-'));
+  const dir = mkdtempSync(join(scratchParent(), 'rexbot-backtest-'));
   const logger = opts.logger ?? SILENT;
   const valuation = markets[0]!.slice(markets[0]!.indexOf('-') + 1);
   const report = new ReportBuilder(venue, valuation, balances);

@@ -9,8 +9,11 @@
  *                 [--queue redis://HOST:PORT [--queue-name NAME] [--queue-prefix P]]
  * ```
  */
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { SCRATCH_ENV } from '../../backtest/run/scratch-dir.js';
 import type { Command } from './main.js';
 
 const USAGE = `usage: rexbot backtest <config.yaml> [--out DIR] [--band] [--sweep key=v1,v2 ...] [--metric NAME] [--jobs N]
@@ -117,11 +120,12 @@ async function runSingle(a: BacktestArgs): Promise<number> {
     band: a.band,
     onRunStart: (label) => {
       bar?.stop();
-      bar = new BacktestProgress({ label });
+      display = bar = new BacktestProgress({ label });
     },
     onProgress: (p) => bar?.update(p),
   });
   bar?.stop();
+  display = undefined;
   process.stdout.write(`${summaryTable(result.written.report, { color: process.stdout.isTTY === true })}\n`);
   process.stdout.write(`${result.events.toLocaleString('en-US')} events in ${(result.wallMs / 1000).toFixed(2)} s\n`);
   process.stdout.write(`report: ${result.written.html}\n`);
@@ -177,6 +181,29 @@ async function runGrid(a: BacktestArgs): Promise<number> {
   return 0;
 }
 
+/** The progress bar on the terminal now, if any: an interrupted run puts the terminal back (cursor, wrapping). */
+let display: { stop(): void } | undefined;
+
+/**
+ * Make this command's runs leave nothing behind however it ends: their scratch folders (see scratch-dir.ts) go in
+ * one folder removed at exit, and (unless `keepSignals`: a queued sweep handles Ctrl-C itself) SIGINT, SIGTERM and
+ * SIGHUP end the command at once, saying so, with the terminal as it was. Reports of runs already finished stay.
+ */
+function cleanUpOnExit(keepSignals: boolean): void {
+  const scratch = mkdtempSync(join(tmpdir(), 'rexbot-backtest-'));
+  process.env[SCRATCH_ENV] = scratch;
+  process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
+  if (keepSignals) return;
+  const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+  for (const [sig, code] of Object.entries(codes)) {
+    process.once(sig, () => {
+      display?.stop();
+      process.stderr.write(`\nrexbot backtest: interrupted (${sig}); the run in progress wrote no report\n`);
+      process.exit(code);
+    });
+  }
+}
+
 /** The `backtest` sub-command. */
 export const backtestCommand: Command = {
   async run(args) {
@@ -198,6 +225,7 @@ export const backtestCommand: Command = {
       return 2;
     }
     try {
+      cleanUpOnExit(parsed.queue !== undefined);
       return parsed.sweeps.length > 0 ? await runGrid(parsed) : await runSingle(parsed);
     } catch (e) {
       process.stderr.write(`rexbot backtest: ${(e as Error).message}\n`);

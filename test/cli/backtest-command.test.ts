@@ -2,15 +2,17 @@
  * `rexbot backtest` as a real process on the shipped example (config/backtest.yaml over
  * backtest/data/synthetic-btc-usd.jsonl.gz): a run with --band writes both report files and says where;
  * the same run twice gives the same report.json bytes; a sweep runs its grid on worker threads with a bad
- * value failing alone; bad command lines exit 2 with the reason.
+ * value failing alone; bad command lines exit 2 with the reason; Ctrl-C ends a run at once and leaves nothing
+ * in the temp folder.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { writeSyntheticRecording } from '../bench/backtest/write-recording.js';
 import { repoPath } from '../helpers/shared.js';
 
 const run = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
@@ -65,6 +67,46 @@ describe('rexbot backtest', () => {
     const index = JSON.parse(await readFile(join(out, 'index.json'), 'utf8')) as { results: Array<{ ok: boolean; html?: string }> };
     expect(index.results.map((x) => x.ok)).toEqual([true, true, false, false]);
     for (const x of index.results.filter((y) => y.ok)) expect(existsSync(join(out, x.html!))).toBe(true);
+  });
+
+  it('Ctrl-C ends a run in progress at once (exit 130, saying so) and leaves nothing in the temp folder', { timeout: 120_000 }, async () => {
+    const dir = await tmp();
+    const temp = join(dir, 'tmp');
+    await mkdir(temp);
+    // Several 1 MB reads of data: the run has events left to read when the strategy lets it go on.
+    const data = join(dir, 'events.jsonl');
+    await writeSyntheticRecording(data, 30_000);
+    const marker = join(dir, 'started');
+    const release = join(dir, 'release');
+    const config = join(dir, 'bt.yaml');
+    await writeFile(config, `bot: { name: interrupted }
+venue:
+  kind: backtest
+  data: [{ format: rexbot, path: ${JSON.stringify(data)} }]
+  balances: { USD: 100000, BTC: 1 }
+strategies:
+  - name: held
+    use: ${JSON.stringify(repoPath('test', 'fixtures', 'strategies', 'holds-first-event.ts'))}
+    markets: [BTC-USD]
+    params: { marker: ${JSON.stringify(marker)}, release: ${JSON.stringify(release)} }
+`);
+    const child = spawn(process.execPath, [repoPath('src/cli/bin.mjs'), 'backtest', config, '--out', join(dir, 'out')], {
+      cwd: repoPath(),
+      env: { ...process.env, TMPDIR: temp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    // The run is in progress: its strategy has seen a book and holds it there.
+    await vi.waitFor(() => expect(existsSync(marker)).toBe(true), { timeout: 90_000, interval: 50 });
+    expect(readdirSync(temp).some((f) => f.startsWith('rexbot-backtest-'))).toBe(true);
+    child.kill('SIGINT');
+    writeFileSync(release, '');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('rexbot backtest: interrupted (SIGINT); the run in progress wrote no report');
+    expect(readdirSync(temp).filter((f) => f.startsWith('rexbot-backtest-'))).toEqual([]);
+    expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
   });
 
   it('says what is wrong with a command line, exit 2; --help exits 0', async () => {
