@@ -13,7 +13,7 @@ import type { Command } from './main.js';
 
 const USAGE = `usage: rexbot report <journal.jsonl> [--out DIR] [--equity AMOUNT] [--currency CUR] [--kind paper|live]
 
-Renders a paper or live run's order journal (.rexbot/journal/<bot>/...jsonl) as report.json and report.html,
+Renders a paper or live run's order journal (the file its 'order journal:' log line names) as report.json and report.html,
 the same report a backtest writes.
 
   --out DIR        where the report goes (default out/report/<journal name>)
@@ -38,7 +38,7 @@ export function parseReportArgs(args: string[]): ReportArgs {
     allowPositionals: true,
     options: { out: { type: 'string' }, equity: { type: 'string' }, currency: { type: 'string' }, kind: { type: 'string' } },
   });
-  if (positionals.length === 0) throw new Error('give the journal file, e.g. rexbot report .rexbot/journal/paper-demo/paper-demo-paper-<time>.jsonl');
+  if (positionals.length === 0) throw new Error('give the journal file, e.g. rexbot report config/.rexbot/journal/paper-demo/paper-demo-paper-<time>.jsonl (a run names it in its "order journal:" log line)');
   if (positionals.length > 1) throw new Error(`unexpected argument ${positionals[1]}`);
   if (values.equity !== undefined && !/^\d+(\.\d+)?$/.test(values.equity)) throw new Error(`--equity must be a plain decimal amount like 10000, got ${values.equity}`);
   if (values.kind !== undefined && values.kind !== 'paper' && values.kind !== 'live') throw new Error(`--kind must be paper or live, got ${values.kind}`);

@@ -105,6 +105,7 @@ export async function resumeFromJournal(d: ResumeDeps): Promise<ReconcileReport>
       b.filled,
     );
   }
-  d.log.info({ ...result.report, unknownOpenOrders: result.report.unknownOpenOrders.map((o) => o.id) }, 'journal reconciled with the exchange');
+  // Debug: the kernel says 'journal reconciled' at info with the same report (a second info line said it twice).
+  d.log.debug({ ...result.report, unknownOpenOrders: result.report.unknownOpenOrders.map((o) => o.id) }, 'journal reconciled with the exchange');
   return result.report;
 }

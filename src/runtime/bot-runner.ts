@@ -132,6 +132,8 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
     throw err;
   }
 
+  // Where the journal is: `rexbot report` reads it, and a relative journal.dir is taken from the config's folder.
+  logger.info({ journal: journalPath }, `order journal: ${journalPath}`);
   const ops = cfg.ops.enabled ? await startOpsServer({ metrics, health: () => kernel.health(), host: cfg.ops.host, port: cfg.ops.port }) : undefined;
   if (ops) logger.info({ metrics: `${ops.url}/metrics`, health: `${ops.url}/health` }, 'ops endpoint');
   const summary: TimerHandle = clock.setInterval(() => logSummary(logger, kernel), SUMMARY_INTERVAL_MS);

@@ -180,7 +180,9 @@ export class Kernel {
     await this.#waitLive(this.opts.liveTimeoutMs ?? 30_000);
     logger.info({ streams: this.live.channels.length }, `${this.live.channels.length} streams live`);
     this.#reconcile = await this.orders.reconcile();
-    logger.info({ ...this.#reconcile, unknownOpenOrders: this.#reconcile.unknownOpenOrders.length }, 'journal reconciled');
+    // The ids of open orders the journal did not know, besides their count: they are what an operator looks up.
+    const unknown = this.#reconcile.unknownOpenOrders;
+    logger.info({ ...this.#reconcile, unknownOpenOrders: unknown.length, unknownOpenOrderIds: unknown.slice(0, 20).map((o) => o.id) }, 'journal reconciled');
     this.#startCompaction();
     // Only now: resuming needs the journal as it was opened.
     this.#limits.start();
