@@ -16,6 +16,7 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { performance } from 'node:perf_hooks';
 import { botConfigSchema, type BotConfig } from '../src/runtime/bot-config.js';
+import { closestKey } from '../src/runtime/config/did-you-mean.js';
 import { ConfigError, parseYamlConfig } from '../src/runtime/config/yaml-config.js';
 import { loadStrategy } from '../src/strategy/load-strategy.js';
 import { openReader } from './readers/index.js';
@@ -117,24 +118,63 @@ async function applyOverrides(raw: Record<string, unknown>, params: Record<strin
       setPath(raw, name.split('.'), value, name, file);
       continue;
     }
-    const takers: Array<Record<string, unknown>> = [];
-    for (const s of strategies) {
-      if (await takesParam(s, name, dirname(resolve(file)))) takers.push(s);
-    }
-    if (takers.length === 0) {
-      const names = strategies.map((s) => `${String(s.name)} (${String(s.use)})`).join(', ');
-      throw new ConfigError(file, [{ path: name, message: `no strategy takes a param "${name}" (strategies: ${names || 'none'})` }]);
-    }
+    const takers = await paramTakers(strategies, name, file);
     for (const s of takers) s.params = { ...((s.params as Record<string, unknown> | undefined) ?? {}), [name]: value };
   }
 }
 
-/** Whether a strategy's params schema has `name` (true when the schema's keys cannot be listed). */
-async function takesParam(s: Record<string, unknown>, name: string, baseDir: string): Promise<boolean> {
-  if (typeof s.use !== 'string') return false;
+/**
+ * The strategies of a raw config whose params take `name`; a ConfigError naming the strategies (and the closest
+ * param they do take) when none does.
+ */
+async function paramTakers(strategies: Array<Record<string, unknown>>, name: string, file: string): Promise<Array<Record<string, unknown>>> {
+  const takers: Array<Record<string, unknown>> = [];
+  const known: string[] = [];
+  for (const s of strategies) {
+    const keys = await paramKeys(s, dirname(resolve(file)));
+    if (keys === undefined || keys.includes(name)) takers.push(s);
+    else known.push(...keys);
+  }
+  if (takers.length === 0) {
+    const names = strategies.map((s) => `${String(s.name)} (${String(s.use)})`).join(', ');
+    const near = closestKey(name, known);
+    const hint = near === undefined ? '' : `; did you mean "${near}"?`;
+    throw new ConfigError(file, [{ path: name, message: `no strategy takes a param "${name}" (strategies: ${names || 'none'})${hint}` }]);
+  }
+  return takers;
+}
+
+/** The keys of a strategy's params schema (undefined when they cannot be listed: it takes any). */
+async function paramKeys(s: Record<string, unknown>, baseDir: string): Promise<string[] | undefined> {
+  if (typeof s.use !== 'string') return [];
   const { definition } = await loadStrategy(s.use, { baseDir });
   const shape = (definition.params as unknown as { shape?: Record<string, unknown> }).shape;
-  return shape === undefined || Object.hasOwn(shape, name);
+  return shape === undefined ? undefined : Object.keys(shape);
+}
+
+/**
+ * Check before a sweep starts that each bare parameter name it varies is taken by a strategy of the config
+ * (a ConfigError, with "did you mean", otherwise): a misspelt name would fail every run of the grid alike.
+ * Dotted config paths and the values themselves are checked by each run, which reports a bad value in its row.
+ */
+export async function checkSweepKeys(configPath: string, keys: readonly string[]): Promise<void> {
+  let strategies: Array<Record<string, unknown>>;
+  try {
+    const raw = (parseYaml(readFileSync(configPath, 'utf8')) ?? {}) as Record<string, unknown>;
+    strategies = Array.isArray(raw.strategies) ? (raw.strategies as Array<Record<string, unknown>>) : [];
+  } catch {
+    return; // a config that cannot be read: each run says why, where (with the YAML's line)
+  }
+  for (const key of keys) {
+    if (key.includes('.')) continue;
+    try {
+      await paramTakers(strategies, key, configPath);
+    } catch (err) {
+      // Only the name is judged here; a plugin that does not load is the run's to report, as without a sweep.
+      if (err instanceof ConfigError && err.message.includes(`no strategy takes a param "${key}"`)) throw err;
+      return;
+    }
+  }
 }
 
 /** Set `path` in `obj`; an array step is an index or, for strategies, a strategy name. */

@@ -216,7 +216,11 @@ export const backtestCommand: Command = {
       parsed = parseBacktestArgs(args);
       if (parsed.sweeps.length > 0) {
         const { parseSweepArg, sweepGrid } = await import('../../backtest/sweep/sweep-grid.js');
-        sweepGrid(parsed.sweeps.map(parseSweepArg));
+        const axes = parsed.sweeps.map(parseSweepArg);
+        sweepGrid(axes);
+        // A misspelt parameter name is a bad command line, found before any run starts.
+        const { checkSweepKeys } = await import('../../backtest/run-backtest.js');
+        await checkSweepKeys(parsed.config, axes.map((x) => x.key));
         const { rankMetric } = await import('../../backtest/sweep/sweep-rank.js');
         rankMetric(parsed.metric);
       }

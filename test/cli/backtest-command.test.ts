@@ -116,6 +116,7 @@ strategies:
     for (const [args, msg] of [
       [[], 'give the config file'],
       [['config/backtest.yaml', '--sweep', 'spread'], '--sweep spread: expected key=v1,v2'],
+      [['config/backtest.yaml', '--sweep', 'sprad=1,2'], 'no strategy takes a param "sprad" (strategies: mm (market-maker)); did you mean "spread"?'],
       [['config/backtest.yaml', '--sweep', 'spread=1', '--metric', 'luck'], '--metric luck: unknown'],
       [['config/backtest.yaml', '--jobs', '0'], '--jobs must be a whole number'],
     ] as const) {
