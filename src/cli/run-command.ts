@@ -59,10 +59,16 @@ export const runCommand: Command = {
       logger.fatal({ err }, 'bot failed to start');
       return 1;
     }
-    const outcome = await new Promise<{ signal: true } | { failed: string }>((resolve) => {
+    const outcome = await new Promise<{ signal: true } | { failed: string } | { stray: unknown }>((resolve) => {
       const stop = () => resolve({ signal: true });
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      // A promise rejected with nobody to hear it, or a throw from a callback of nobody's (a plugin's own timer or
+      // promise, outside what the strategy runner isolates), would end the process at once with orders left open:
+      // the bot stops as on a signal instead, and says why.
+      const stray = (err: unknown) => resolve({ stray: err });
+      process.on('unhandledRejection', stray);
+      process.on('uncaughtException', stray);
       void bot.failed.then((reason) => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
@@ -74,6 +80,10 @@ export const runCommand: Command = {
       process.stderr.write(`rexbot run: stopped: ${outcome.failed}\n`);
       return 1;
     }
+    const strayError = 'stray' in outcome ? outcome.stray : undefined;
+    if ('stray' in outcome) {
+      logger.error({ err: strayError }, 'unexpected error outside every strategy\'s isolation (an unhandled rejection or an uncaught exception): stopping the bot');
+    }
     const force = () => process.exit(130);
     process.once('SIGINT', force);
     process.once('SIGTERM', force);
@@ -84,6 +94,10 @@ export const runCommand: Command = {
     timeout.unref();
     await bot.stop();
     clearTimeout(timeout);
+    if ('stray' in outcome) {
+      process.stderr.write(`rexbot run: stopped: unexpected error: ${strayError instanceof Error ? strayError.message : String(strayError)}\n`);
+      return 1;
+    }
     return 0;
   },
 };

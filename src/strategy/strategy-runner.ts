@@ -101,6 +101,11 @@ class StrategyRun implements RunningStrategy {
     let intents: Observable<Intent>;
     try {
       const result: unknown = this.definition.setup(this.ctx);
+      if (isThenable(result)) {
+        // An async setup: refused below, and its promise must not reject unhandled later (that ends the process).
+        result.then(undefined, (err: unknown) => this.ctx.log.debug({ err }, 'the refused async setup rejected'));
+        throw new TypeError('setup must return an Observable<Intent>, got a Promise (setup cannot be async: return an Observable, e.g. from(promise) piped into intents)');
+      }
       if (!isObservable(result)) {
         throw new TypeError(`setup must return an Observable<Intent>, got ${result === null ? 'null' : typeof result}`);
       }
@@ -194,3 +199,7 @@ export function runStrategy<S extends StrategyDefinition>(
   return run;
 }
 
+/** Whether `v` is a promise or another thenable. */
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
+}

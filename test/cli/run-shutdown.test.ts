@@ -37,8 +37,8 @@ afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A bot config quoting a one-level ladder on BTC-USD, with the given shutdown policy. */
-function botConfig(name: string, cancelOpenOrders: boolean): string {
+/** A bot config quoting a one-level ladder on BTC-USD, with the given shutdown policy (and more strategies). */
+function botConfig(name: string, cancelOpenOrders: boolean, more = ''): string {
   dir = mkdtempSync(join(tmpdir(), 'rexbot-shutdown-'));
   const file = join(dir, 'bot.yaml');
   writeFileSync(
@@ -51,7 +51,7 @@ credentials:
 callsPerMinute: 6000
 strategies:
   - { name: mm, use: market-maker, markets: [BTC-USD], params: { spread: "0.0004", levels: 1, size: "0.002", throttleMs: 200 } }
-journal: { dir: ${JSON.stringify(dir)} }
+${more}journal: { dir: ${JSON.stringify(dir)} }
 shutdown: { cancelOpenOrders: ${cancelOpenOrders} }
 ops: { enabled: false }
 log: { level: info }
@@ -97,5 +97,26 @@ describe('rexbot run: graceful shutdown', () => {
     for (const o of exchange) expect(state.orders.has(o.clientOrderId ?? ''), `order ${o.id} journaled`).toBe(true);
     // With the quotes cancelled, the journal says every order is finished: nothing for a restart to look up.
     if (cancelOpenOrders) expect(state.unresolved()).toEqual([]);
+  });
+
+  it('a plugin\'s unhandled rejection stops the bot as a signal would (orders cancelled, exit 1, saying why)', async () => {
+    sim.engine.cancelAll(sim.demo.accountId);
+    const file = botConfig('shutdown-stray', true, '');
+    const trigger = join(dir, 'trigger');
+    const yaml = readFileSync(file, 'utf8').replace(
+      'journal:',
+      `  - { name: careless, use: ${JSON.stringify(repoPath('test', 'fixtures', 'strategies', 'stray-rejection.ts'))}, markets: [BTC-USD], params: { trigger: ${JSON.stringify(trigger)} } }\njournal:`,
+    );
+    writeFileSync(file, yaml);
+    const bot = startBotProcess(file, { REXBOT_API_KEY: CREDENTIALS.apiKey, REXBOT_API_SECRET: CREDENTIALS.apiSecret });
+    await bot.waitForLine((l) => l.msg === 'kernel running', 'kernel running', 60_000);
+    await vi.waitFor(() => expect(open()).toHaveLength(2), { timeout: 20_000, interval: 50 });
+
+    writeFileSync(trigger, '');
+    const exit = await bot.exited;
+    expect(exit.code, `exit code; last lines:\n${bot.tail()}`).toBe(1);
+    expect(bot.lines.some((l) => /^unexpected error outside every strategy's isolation/.test(String(l.msg)))).toBe(true);
+    expect(bot.lines.some((l) => l.msg === 'stopped')).toBe(true);
+    expect(open()).toEqual([]);
   });
 });

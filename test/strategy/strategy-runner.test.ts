@@ -128,7 +128,25 @@ describe('runStrategy', () => {
     const def = defineStrategy({ name: 'promise', params: noParams, setup: (() => Promise.resolve([])) as never });
     const r = start(def, w.ctxFor('promise') as never);
     expect(r.failures[0]).toMatchObject({ phase: 'setup' });
-    expect(r.failures[0]!.message).toContain('setup must return an Observable<Intent>, got object');
+    expect(r.failures[0]!.message).toContain('setup must return an Observable<Intent>, got a Promise');
+  });
+
+  it('an async setup that rejects is refused without leaving its rejection unhandled (that would end the process)', async () => {
+    const w = world();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const def = defineStrategy({ name: 'async-setup', params: noParams, setup: (async () => { throw new Error('setup went wrong'); }) as never });
+      const r = start(def, w.ctxFor('async-setup') as never);
+      expect(r.failures[0]).toMatchObject({ phase: 'setup' });
+      expect(r.failures[0]!.message).toContain('setup cannot be async');
+      // Node reports an unhandled rejection after the microtasks of the turn: wait a macrotask.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('reports an erroring observable once, as phase run', () => {
