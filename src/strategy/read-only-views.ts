@@ -69,7 +69,11 @@ export function readonlyMarketView(store: ReadonlyMarketStore): ReadonlyMarketSt
 }
 
 /**
- * A read-only facade over an account store.
+ * A read-only facade over an account store. What it hands out are frozen copies of the store's records (balances,
+ * orders, executions, and the records inside change events), not the records themselves: a plugin that wrote
+ * `ctx.account.balance('USD').available = …` changed the store every reader shares, the risk engine's balance
+ * check included (found by an attack pass: a balance raised to 1e12 let orders through that check). Writing to
+ * a copy throws in a module (strict mode) and changes nothing.
  *
  * @example
  * const view = readonlyAccountView(account);
@@ -79,23 +83,44 @@ export function readonlyMarketView(store: ReadonlyMarketStore): ReadonlyMarketSt
 export function readonlyAccountView(store: AccountStore | ReadonlyAccountView): ReadonlyAccountView {
   let state$: Observable<ReadonlyAccountView> | undefined;
   const view: ReadonlyAccountView = {
-    balance: (c) => store.balance(c),
-    balances: () => store.balances(),
-    openOrders: (m) => store.openOrders(m),
-    order: (id) => store.order(id),
-    orderByClientOrderId: (id) => store.orderByClientOrderId(id),
-    recentClosedOrders: () => store.recentClosedOrders(),
-    openConditionalOrders: (m) => store.openConditionalOrders(m),
-    conditionalOrder: (id) => store.conditionalOrder(id),
-    conditionalOrderByClientId: (id) => store.conditionalOrderByClientId(id),
-    execution: (id) => store.execution(id),
-    executions: () => store.executions(),
-    changes$: store.changes$,
+    balance: (c) => copyOf(store.balance(c)),
+    balances: () => new Map([...store.balances()].map(([c, b]) => [c, copyOf(b)])),
+    openOrders: (m) => copies(store.openOrders(m)),
+    order: (id) => copyOf(store.order(id)),
+    orderByClientOrderId: (id) => copyOf(store.orderByClientOrderId(id)),
+    recentClosedOrders: () => copies(store.recentClosedOrders()),
+    openConditionalOrders: (m) => copies(store.openConditionalOrders(m)),
+    conditionalOrder: (id) => copyOf(store.conditionalOrder(id)),
+    conditionalOrderByClientId: (id) => copyOf(store.conditionalOrderByClientId(id)),
+    execution: (id) => copyOf(store.execution(id)),
+    executions: () => copies(store.executions()),
+    changes$: store.changes$.pipe(map(eventCopy)),
     get state$() {
       return (state$ ??= (store.state$ as Observable<unknown>).pipe(map(() => view)));
     },
-    balance$: (c) => store.balance$(c),
-    openOrders$: (m) => store.openOrders$(m),
+    balance$: (c) => store.balance$(c).pipe(map((b) => copyOf(b))),
+    openOrders$: (m) => store.openOrders$(m).pipe(map(copies)),
   };
   return Object.freeze(view);
+}
+
+/** A frozen shallow copy of a record (its Decimals are immutable values already). */
+function copyOf<T extends object>(record: T): Readonly<T>;
+function copyOf<T extends object>(record: T | undefined): Readonly<T> | undefined;
+function copyOf<T extends object>(record: T | undefined): Readonly<T> | undefined {
+  return record === undefined ? undefined : Object.freeze({ ...record });
+}
+
+/** Frozen copies of records, in a new array. */
+function copies<T extends object>(records: readonly T[]): T[] {
+  return records.map((r) => copyOf(r));
+}
+
+/** An account event whose records (one, or lists of them) are frozen copies. */
+function eventCopy(e: AccountEvent): AccountEvent {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e)) {
+    out[k] = Array.isArray(v) ? Object.freeze(copies(v as object[])) : v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype ? copyOf(v as object) : v;
+  }
+  return Object.freeze(out) as unknown as AccountEvent;
 }
