@@ -179,6 +179,9 @@ export async function checkSweepKeys(configPath: string, keys: readonly string[]
 
 /** Set `path` in `obj`; an array step is an index or, for strategies, a strategy name. */
 function setPath(obj: Record<string, unknown>, path: string[], value: unknown, full: string, file: string): void {
+  // '__proto__.x' would set x on Object.prototype for the rest of the process (a worker's every later job).
+  const unsafe = path.find((step) => step === '__proto__' || step === 'constructor' || step === 'prototype');
+  if (unsafe !== undefined) throw new ConfigError(file, [{ path: full, message: `"${unsafe}" cannot be a step of an override path` }]);
   let cur: unknown = obj;
   for (let i = 0; i < path.length - 1; i++) {
     const step = path[i]!;
@@ -189,7 +192,7 @@ function setPath(obj: Record<string, unknown>, path: string[], value: unknown, f
       if (next === undefined) throw new ConfigError(file, [{ path: full, message: `no element "${step}" at ${path.slice(0, i).join('.') || '(root)'}` }]);
     } else if (cur !== null && typeof cur === 'object') {
       const o = cur as Record<string, unknown>;
-      if (o[step] === undefined || o[step] === null) o[step] = {};
+      if (!Object.hasOwn(o, step) || o[step] === undefined || o[step] === null) o[step] = {};
       next = o[step];
     } else {
       throw new ConfigError(file, [{ path: full, message: `${path.slice(0, i).join('.')} is not an object` }]);

@@ -99,7 +99,10 @@ export async function isGzipFile(path: string, file = path): Promise<boolean> {
   }
   try {
     const buf = Buffer.alloc(2);
-    const { bytesRead } = await handle.read(buf, 0, 2, 0);
+    // A directory opens on Linux and fails here (EISDIR): named like a failed open, with the path.
+    const { bytesRead } = await handle.read(buf, 0, 2, 0).catch((err: unknown) => {
+      throw ioError(err, { file, line: 1 });
+    });
     return bytesRead === 2 && buf[0] === 0x1f && buf[1] === 0x8b;
   } finally {
     await handle.close();

@@ -158,6 +158,8 @@ class TardisParser implements LineParser {
     const rate = parsePlainDecimal(text, starts[c.price!]!, ends[c.price!]!) ?? decimalField(this.#field(text, c.price!), 'price', ref);
     const quantity = parsePlainDecimal(text, starts[c.amount!]!, ends[c.amount!]!) ?? decimalField(this.#field(text, c.amount!), 'amount', ref);
     if (quantity.isNegative()) throw new ReplayFormatError(ref, `amount is negative: ${this.#field(text, c.amount!)}`);
+    // As the rexbot reader: a level or trade at a price of zero or below is no market (it crossed every book).
+    if (!rate.isPositive() || rate.isZero()) throw new ReplayFormatError(ref, `price is not positive: ${this.#field(text, c.price!)}`);
     const side = this.#field(text, c.side!);
     const at = microsToMs(this.#s.exchangeTime ? ts : localTs);
     if (this.#kind === 'book') this.#bookRow(this.#field(text, c.is_snapshot!), side, market, localTs, at, rate, quantity, ref, out);

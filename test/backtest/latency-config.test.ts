@@ -74,6 +74,22 @@ strategies: [{ name: mm, use: market-maker, markets: [BTC-EUR] }]
     });
   });
 
+  it('a window whose from is not before its to is refused, at to', () => {
+    const dir = tmp();
+    const file = join(dir, 'window.yaml');
+    writeFileSync(
+      file,
+      `venue:
+  kind: backtest
+  data: [{ format: rexbot, path: x }]
+  from: 2024-01-15T12:05:00Z
+  to: 2024-01-15T12:01:00Z
+strategies: [{ name: mm, use: market-maker, markets: [BTC-EUR] }]
+`,
+    );
+    expect(() => loadBotConfig(file)).toThrow(/:5:\d+ venue\.to: from must be before to/);
+  });
+
   it('a bad venue is a ConfigError naming file:line:col and the field', () => {
     const dir = tmp();
     const file = join(dir, 'bad.yaml');

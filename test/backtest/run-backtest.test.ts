@@ -283,6 +283,11 @@ strategies:
     await expect(runBacktest({ configPath: file, readers: [synthetic(10)], params: { spread: 'wide' } })).rejects.toThrow(/spread/);
     await expect(runBacktest({ configPath: file, readers: [synthetic(10)], params: { 'venue.latency.cancel': -1 } })).rejects.toThrow(/venue\.latency\.cancel/);
     await expect(runBacktest({ configPath: file, readers: [synthetic(10)], queueModel: 'magic' })).rejects.toThrow(/unknown queue model "magic"/);
+    // A path through __proto__ would set a value on Object.prototype for the rest of the process (a worker's
+    // every later job): refused, and nothing leaks.
+    await expect(runBacktest({ configPath: file, readers: [synthetic(10)], params: { '__proto__.polluted': 1 } })).rejects.toThrow(/"__proto__" cannot be a step/);
+    await expect(runBacktest({ configPath: file, readers: [synthetic(10)], params: { 'venue.constructor.polluted': 1 } })).rejects.toThrow(/"constructor" cannot be a step/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
 

@@ -127,7 +127,7 @@ export const backtestVenueSchema = z.strictObject({
   equityIntervalMs: z.number().int().positive().default(60_000),
   /** Seed of everything random in the run (ids, probabilistic parts). */
   seed: z.union([z.number(), z.string()]).default(1),
-});
+}).refine((v) => v.from === undefined || v.to === undefined || v.from < v.to, { message: 'from must be before to', path: ['to'] });
 
 /** A parsed backtest venue. */
 export type BacktestVenueConfig = z.output<typeof backtestVenueSchema>;

@@ -114,6 +114,8 @@ describe('line source (blocks of lines decoded per piece)', () => {
     for (const sizes of SIZES) expect(await collect(decodedLines(path, sizes))).toEqual(want);
     const none = `${tmp.dir}/none.txt`;
     expect(await collect(readLineChunks(none))).toEqual({ lines: [], error: `${none}:1: no such file` });
+    // A directory opens; reading it fails, and that too names the path.
+    expect(await collect(readLineChunks(tmp.dir))).toEqual({ lines: [], error: `${tmp.dir}:1: is a directory, not a file` });
   });
 });
 

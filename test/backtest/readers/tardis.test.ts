@@ -108,6 +108,13 @@ describe('tardis reader', () => {
     if (events[1]?.kind === 'orderBookDelta') expect(events[1].bidDeltas.map((l) => l.rate.toFixed())).toEqual(['9']);
   });
 
+  it('refuses a price of zero or below, as the rexbot reader does (such a level crossed every book)', async () => {
+    for (const price of ['0', '-5']) {
+      const path = tmp.write(`p${price}.csv`, [BOOK_HEADER, 'x,BTC-USD,1000,1000,true,bid,10,1', `x,BTC-USD,1000,1000,true,ask,${price},1`, ''].join('\n'));
+      await expect(readEvents(openReader('tardis', path))).rejects.toThrow(`${path}:3: price is not positive: ${price}`);
+    }
+  });
+
   it('fails a file whose header is not Tardis, whatever the policy', async () => {
     const path = tmp.write('x.csv', 'a,b,c\n1,2,3\n');
     await expect(readEvents(openReader('tardis', path, { onBadLine: 'skip' }))).rejects.toThrow(`${path}:1: is not a Tardis incremental_book_L2 or trades header`);
