@@ -117,8 +117,12 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   };
 
   let event = await next();
-  const from = v.from ?? event?.at ?? 0;
+  // No data is a mistake to name, not an empty report: with no event the run would start at time 0 and sample
+  // equity every interval up to 'to' (decades of samples: it ran out of memory, silently).
+  if (event === undefined) throw new Error(`${cfg.file}: the data holds no events for ${markets.join(', ')} (${dataNames(cfg)})`);
+  const from = v.from ?? event.at;
   const to = v.to ?? Number.POSITIVE_INFINITY;
+  const spanOk = spanCheck(cfg.file, from, v.equityIntervalMs);
   const clock = new VirtualClock(Math.min(from, event?.at ?? from));
   const counted = (prefix: string) => {
     let n = 0;
@@ -148,6 +152,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       clock.set(event.at);
       venue.apply(event);
       event = await next();
+    }
+    if (event === undefined || event.at > to) {
+      throw new Error(`${cfg.file}: no events for ${markets.join(', ')} from ${isoTime(from)}${Number.isFinite(to) ? ` to ${isoTime(to)}` : ''} in the data (${dataNames(cfg)})`);
     }
     await clock.advanceTo(from);
     kernel = await Kernel.create({
@@ -188,6 +195,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     let unsettled = true;
     try {
       while (event && event.at <= to) {
+        spanOk(event.at, 'an event');
         // Timers due by then fire first, in order, the bot's reactions settling before and after each where they
         // queued work (fireTimers: advanceTo's drains, less those that would find nothing to run). Otherwise only the bot's reactions to the previous event must settle: what was published for it is
         // delivered now, and the loop waits a turn (drainMicrotasks: until no continuation is left) only if the
@@ -244,6 +252,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       watch.disable();
     }
     if (pending) streams.deliverDue();
+    spanOk(end ?? lastAt, "the window's end");
     await clock.advanceTo(end ?? lastAt, drainMicrotasks);
     sampler.cancel();
     report.sample(clock.now());
@@ -336,4 +345,39 @@ function engineConfig(markets: readonly string[], v: BacktestVenueConfig, baseDi
     currencies: base.currencies,
     ...(v.fees ? { fees: { maker: v.fees.maker, taker: v.fees.taker } } : {}),
   });
+}
+
+/**
+ * Equity samples a run may take (one per `equityIntervalMs` of virtual time, each kept for the report) before a
+ * time is taken for a mistake: 10M, 19 years at the default minute.
+ */
+const MAX_EQUITY_SAMPLES = 10_000_000;
+
+/**
+ * A check that a time the run is about to reach keeps its equity samples within {@link MAX_EQUITY_SAMPLES} of
+ * `from`: a time far off in the data (a bad line: year 2277, or seconds read as ms) or a far `to` would otherwise
+ * have the run sample its way there until memory ran out, saying nothing.
+ */
+function spanCheck(file: string, from: number, intervalMs: number): (at: number, what: string) => void {
+  const limit = from + MAX_EQUITY_SAMPLES * intervalMs;
+  return (at, what) => {
+    if (at <= limit) return;
+    const samples = Math.floor((at - from) / intervalMs);
+    throw new Error(
+      `${file}: ${what} at ${isoTime(at)} is ${((at - from) / 31_557_600_000).toFixed(1)} years after the run's start (${isoTime(from)}): ` +
+        `${samples.toExponential(2)} equity samples at one every ${intervalMs} ms. A time far off in the data (a bad line?), or a ` +
+        'window too long for venue.equityIntervalMs',
+    );
+  };
+}
+
+/** An epoch-ms time as ISO 8601, or the number when it is beyond what a Date holds. */
+function isoTime(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? `${ms} ms` : d.toISOString();
+}
+
+/** The data files of a config, for messages. */
+function dataNames(cfg: BacktestBotConfig): string {
+  return cfg.venue.data.map((d) => d.path).join(', ');
 }

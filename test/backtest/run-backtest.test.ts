@@ -289,6 +289,25 @@ strategies:
     await expect(runBacktest({ configPath: file, readers: [synthetic(10)], params: { 'venue.constructor.polluted': 1 } })).rejects.toThrow(/"constructor" cannot be a step/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it('data with no events, or none in the window, is an error that says so, not an empty report', async () => {
+    await expect(runBacktest({ configPath: syntheticConfig(), readers: [memoryReader(() => [])] })).rejects.toThrow(/the data holds no events for BTC-USD/);
+    const late = syntheticConfig(`  from: ${new Date(T0 + 365 * 86_400_000).toISOString()}`);
+    await expect(runBacktest({ configPath: late, readers: [synthetic(100)] })).rejects.toThrow(/no events for BTC-USD from \d{4}-/);
+  });
+
+  it('a time far off in the data stops the run with what and when (it used to sample equity until memory ran out)', async () => {
+    const events = [...syntheticEvents({ seed: 1, count: 200, start: T0 })];
+    const last = events[events.length - 1]!;
+    // One event stamped 250 years later, as a corrupt line would be.
+    events.push({ ...last, at: last.at + 250 * 31_557_600_000 } as typeof last);
+    await expect(runBacktest({ configPath: syntheticConfig(), readers: [memoryReader(() => events)] })).rejects.toThrow(
+      /an event at \d{4}-\S+ is 250\.0 years after the run's start .*equity samples at one every 10000 ms/,
+    );
+    // So does a window whose end is that far off.
+    const far = syntheticConfig(`  to: ${new Date(T0 + 250 * 31_557_600_000).toISOString()}`);
+    await expect(runBacktest({ configPath: far, readers: [synthetic(200)] })).rejects.toThrow(/the window's end at .* years after the run's start/);
+  });
 });
 
 /** Units of 1e-8 as an 8-decimal string. */
