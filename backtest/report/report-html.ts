@@ -41,7 +41,7 @@ h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bot
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:4px 0}
 th,td{border:1px solid #ddd;padding:3px 8px;text-align:right} th:first-child,td:first-child{text-align:left}
 th{background:#f4f4f4} tr.current td{font-weight:bold} .pos{color:#1a7f37} .neg{color:#c62828}
-ul{margin:4px 0 4px 20px;padding:0} .note{color:#666;font-size:12px}
+ul{margin:4px 0 4px 20px;padding:0} .note{color:#666;font-size:12px} .failed{color:#c62828}
 `;
 
 /**
@@ -80,7 +80,7 @@ ${report.band.map((b) => `<tr${b.current ? ' class="current"' : ''}><td>${esc(b.
 <body>
 <h1>${esc(title)}</h1>
 <div class="sub">${esc(report.strategies.join(', '))} on ${esc(report.markets.join(', '))} · ${fmtTime(report.from)} → ${fmtTime(report.to)}${report.queueModel ? ` · queue model ${esc(report.queueModel)}` : ''}${report.events !== undefined ? ` · ${report.events.toLocaleString('en-US')} events` : ''}${params ? ` · ${params}` : ''}</div>
-<h2>Charts</h2>
+${failuresSection(report)}<h2>Charts</h2>
 <div class="chart" id="chart-equity"></div>
 <div class="chart" id="chart-drawdown"></div>
 <div class="chart" id="chart-position"></div>
@@ -103,5 +103,15 @@ ${tradeTable(report)}
 <script>${scriptText(PAGE_SCRIPT)}</script>
 </body>
 </html>
+`;
+}
+
+/** The strategies that failed, first thing on the page: their figures stop where they failed. */
+function failuresSection(report: Report): string {
+  const failures = report.strategyFailures ?? [];
+  if (failures.length === 0) return '';
+  return `<h2 class="failed">Strategy failures</h2>
+<p class="note">These strategies failed during the run and emitted nothing afterwards: the figures below include that.</p>
+<ul class="failed">${failures.map((f) => `<li>${esc(f.message)}</li>`).join('\n')}</ul>
 `;
 }

@@ -65,6 +65,15 @@ export interface ReportPricePoint {
   price: string;
 }
 
+/** A strategy that failed during the run: from then on it emitted nothing (its orders per `onStrategyFailure`). */
+export interface ReportStrategyFailure {
+  strategy: string;
+  /** `setup` or `run`. */
+  phase: string;
+  /** What failed, as the bot's log line says it. */
+  message: string;
+}
+
 /** Fill rate and PnL of the same run under another queue model (`--band`). */
 export interface ReportBandRun {
   queueModel: string;
@@ -104,4 +113,6 @@ export interface ReportInput {
   events?: number | undefined;
   /** Sweep parameters of this run, when it is one run of a sweep. */
   params?: Record<string, unknown> | undefined;
+  /** Strategies that failed during the run (absent when none did). */
+  strategyFailures?: ReportStrategyFailure[] | undefined;
 }

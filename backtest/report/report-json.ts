@@ -2,7 +2,7 @@
  * `report.json`: everything the report shows, as data. Objects are written with their keys sorted and arrays in
  * a fixed order, and nothing depends on the wall clock, so identical input gives byte-identical files.
  */
-import type { ReportBandRun, ReportFill, ReportInput, ReportOrder } from './report-input.js';
+import type { ReportBandRun, ReportFill, ReportInput, ReportOrder, ReportStrategyFailure } from './report-input.js';
 import { computeMetricsAndTrades, money, type ReportMetrics } from './metrics.js';
 import { reportSeries, type ReportSeries } from './series.js';
 
@@ -47,6 +47,8 @@ export interface Report {
   /** This run and the other queue models' runs, when `--band` was asked for; empty otherwise. */
   band: ReportBandRow[];
   assumptions: string[];
+  /** Strategies that failed during the run; absent when none did. */
+  strategyFailures?: ReportStrategyFailure[] | undefined;
   trades: ReportTrade[];
   orders: ReportOrder[];
   fills: ReportFill[];
@@ -108,6 +110,7 @@ export function buildReport(input: ReportInput): Report {
     metrics,
     band,
     assumptions: [...input.assumptions],
+    strategyFailures: input.strategyFailures?.length ? input.strategyFailures.map((f) => ({ ...f })) : undefined,
     trades,
     orders: [...input.orders].sort((a, b) => a.createdAt - b.createdAt),
     fills: [...input.fills].sort((a, b) => a.at - b.at),

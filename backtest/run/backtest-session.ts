@@ -26,7 +26,7 @@ import { createSimEngine } from '../../src/sim/engine.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import type { MarketDataReader, MarketEvent } from '../readers/reader.js';
-import type { ReportInput } from '../report/report-input.js';
+import type { ReportInput, ReportStrategyFailure } from '../report/report-input.js';
 import { createBacktestGateway } from '../venue/backtest-gateway.js';
 import { BacktestVenue } from '../venue/backtest-venue.js';
 import { createLatency } from '../venue/latency.js';
@@ -144,6 +144,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const valuation = markets[0]!.slice(markets[0]!.indexOf('-') + 1);
   const report = new ReportBuilder(venue, valuation, balances);
   let kernel: Kernel | undefined;
+  let failures: ReportStrategyFailure[] = [];
   let count = 0;
   let lastAt = from;
   try {
@@ -257,6 +258,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     sampler.cancel();
     report.sample(clock.now());
     opts.onProgress?.(progress(count, clock.now(), end ?? lastAt));
+    // The backtest logs nothing: a strategy's failure reaches the user through the report (and the command).
+    failures = k.strategyFailures().map((f) => ({ strategy: f.strategy, phase: f.phase, message: f.message }));
     await settle(clock, k.stop({ cancelOpenOrders: false }));
     kernel = undefined;
   } finally {
@@ -281,6 +284,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       events: count,
       queueModel: opts.queueModel ?? v.fillModel.queue,
       ...(opts.params && Object.keys(opts.params).length > 0 ? { params: opts.params } : {}),
+      ...(failures.length > 0 ? { strategyFailures: failures } : {}),
     }),
   };
 }

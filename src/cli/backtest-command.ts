@@ -129,7 +129,11 @@ async function runSingle(a: BacktestArgs): Promise<number> {
   process.stdout.write(`${summaryTable(result.written.report, { color: process.stdout.isTTY === true })}\n`);
   process.stdout.write(`${result.events.toLocaleString('en-US')} events in ${(result.wallMs / 1000).toFixed(2)} s\n`);
   process.stdout.write(`report: ${result.written.html}\n`);
-  return 0;
+  // A strategy that failed made a report of a run that is not the one asked for: said where a person looks, and
+  // in the exit code, where a script looks.
+  const failures = result.written.report.strategyFailures ?? [];
+  for (const f of failures) process.stderr.write(`rexbot backtest: ${f.message}\n`);
+  return failures.length > 0 ? 1 : 0;
 }
 
 async function runGrid(a: BacktestArgs): Promise<number> {

@@ -26,6 +26,7 @@ import { runStrategy, type RunningStrategy } from '../strategy/strategy-runner.j
 import { createLiveData, type LiveData } from '../sync/live-data.js';
 import type { HealthReport } from '../telemetry/ops-server.js';
 import { OrderActivityLog } from '../telemetry/order-activity-log.js';
+import type { StrategyFailure } from '../strategy/strategy-errors.js';
 import { kernelMetrics } from './kernel-metrics.js';
 import { DEFAULT_JOURNAL_COMPACT_BYTES, type KernelOptions, type StopOptions } from './kernel-options.js';
 
@@ -264,6 +265,11 @@ export class Kernel {
       streamsLive: live,
       strategies: Object.fromEntries(this.#strategies.map((s) => [s.name, s.status])),
     };
+  }
+
+  /** The strategies that failed, each with its phase and cause (a backtest's report lists them). */
+  strategyFailures(): StrategyFailure[] {
+    return this.#strategies.flatMap((s) => (s.failure ? [s.failure] : []));
   }
 
   /** Marks for PnL: the synchronized mid of each market. */

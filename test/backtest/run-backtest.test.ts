@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../backtest/report/metrics.js';
+import { renderReportHtml } from '../../backtest/report/report-html.js';
 import { buildReport } from '../../backtest/report/report-json.js';
 import { runBacktest } from '../../backtest/run-backtest.js';
 import { runSession } from '../../backtest/run/backtest-session.js';
@@ -288,6 +289,29 @@ strategies:
     await expect(runBacktest({ configPath: file, readers: [synthetic(10)], params: { '__proto__.polluted': 1 } })).rejects.toThrow(/"__proto__" cannot be a step/);
     await expect(runBacktest({ configPath: file, readers: [synthetic(10)], params: { 'venue.constructor.polluted': 1 } })).rejects.toThrow(/"constructor" cannot be a step/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('a strategy that failed is in the report (json and page) with its phase and cause; the others traded on', async () => {
+    const file = configFile(`
+bot: { name: failing }
+venue:
+  kind: backtest
+  data: [{ format: rexbot, path: unused-readers-given }]
+  balances: { USD: 1000000, BTC: 10 }
+strategies:
+  - { name: mm, use: market-maker, markets: [BTC-USD], params: { spread: 0.0001, levels: 1, size: 0.01 } }
+  - { name: broken, use: ${JSON.stringify(repoPath('test', 'fixtures', 'strategies', 'throws-in-setup.ts'))}, markets: [BTC-USD] }
+`);
+    const { report } = await runBacktest({ configPath: file, readers: [synthetic(2_000)] });
+    expect(report.strategyFailures).toEqual([{ strategy: 'broken', phase: 'setup', message: "strategy 'broken' failed during setup: setup exploded: no pricing model configured" }]);
+    expect(report.orders.length).toBeGreaterThan(0);
+    const page = await renderReportHtml(buildReport(report));
+    expect(page).toContain('Strategy failures');
+    expect(page).toContain('setup exploded: no pricing model configured');
+    // A run where nothing failed says nothing of failures.
+    const { report: clean } = await runBacktest({ configPath: syntheticConfig(), readers: [synthetic(500)] });
+    expect(clean.strategyFailures).toBeUndefined();
+    expect(buildReport(clean).strategyFailures).toBeUndefined();
   });
 
   it('data with no events, or none in the window, is an error that says so, not an empty report', async () => {

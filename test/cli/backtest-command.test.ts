@@ -126,6 +126,23 @@ strategies:
     }
   });
 
+  it('a strategy that failed: the report is written, the failure said on stderr, exit 1', { timeout: 120_000 }, async () => {
+    const dir = await tmp();
+    const config = join(dir, 'bt.yaml');
+    await writeFile(config, `bot: { name: failing }
+venue:
+  kind: backtest
+  data: [{ format: rexbot, path: ${JSON.stringify(repoPath('backtest', 'data', 'synthetic-btc-usd.jsonl.gz'))} }]
+  balances: { USD: 100000, BTC: 1 }
+strategies:
+  - { name: broken, use: ${JSON.stringify(repoPath('test', 'fixtures', 'strategies', 'throws-in-setup.ts'))}, markets: [BTC-USD] }
+`);
+    const r = await run([config, '--out', join(dir, 'out')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("rexbot backtest: strategy 'broken' failed during setup: setup exploded");
+    expect(existsSync(join(dir, 'out', 'report.json'))).toBe(true);
+  });
+
   it('a config that does not run exits 1 with the reason and where', async () => {
     const r = await run(['config/paper.yaml', '--out', await tmp()]);
     expect(r.code).toBe(1);
