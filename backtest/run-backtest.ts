@@ -14,10 +14,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
 import { performance } from 'node:perf_hooks';
 import { botConfigSchema, type BotConfig } from '../src/runtime/bot-config.js';
 import { closestKey } from '../src/runtime/config/did-you-mean.js';
-import { ConfigError, parseYamlConfig } from '../src/runtime/config/yaml-config.js';
+import { ConfigError, parseYamlConfig, yamlLocator } from '../src/runtime/config/yaml-config.js';
 import { loadStrategy } from '../src/strategy/load-strategy.js';
 import { openReader } from './readers/index.js';
 import type { MarketDataReader } from './readers/reader.js';
@@ -80,12 +81,15 @@ async function resolveConfig(opts: RunBacktestOptions, params: Record<string, un
     const text = readFileSync(file, 'utf8');
     if (Object.keys(params).length === 0) cfg = { ...parseYamlConfig(text, file, botConfigSchema), file };
     else {
-      const raw = (parseYaml(text) ?? {}) as Record<string, unknown>;
+      // Read as `rexbot run` reads it (YAML errors at their line, ${VAR} from the environment), but not validated
+      // yet: the overrides go in first. A plain YAML parse here left ${VAR} as text in every run of a sweep.
+      const raw = (parseYamlConfig(text, file, z.unknown()) ?? {}) as Record<string, unknown>;
       await applyOverrides(raw, params, file);
-      // Validated as a whole again: an override gets the schema's own errors, named by path.
+      // Validated as a whole again: an override gets the schema's own errors, named by path and placed in the file.
       const parsed = botConfigSchema.safeParse(raw);
       if (!parsed.success) {
-        throw new ConfigError(file, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: `${i.message} (with overrides ${JSON.stringify(params)})` })));
+        const locate = yamlLocator(text);
+        throw new ConfigError(file, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: `${i.message} (with overrides ${JSON.stringify(params)})`, ...locate(i.path) })));
       }
       cfg = { ...parsed.data, file };
     }

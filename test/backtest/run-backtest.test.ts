@@ -314,6 +314,26 @@ strategies:
     expect(buildReport(clean).strategyFailures).toBeUndefined();
   });
 
+  it('a run with overrides reads the config as a run without: ${VAR} from the environment, errors at their line', async () => {
+    process.env.REXBOT_TEST_BOT_NAME = 'from-env';
+    try {
+      const file = configFile(`
+bot: { name: "\${REXBOT_TEST_BOT_NAME}" }
+venue:
+  kind: backtest
+  data: [{ format: rexbot, path: unused-readers-given }]
+  balances: { USD: 1000000, BTC: 10 }
+strategies:
+  - { name: mm, use: market-maker, markets: [BTC-USD], params: { spread: 0.0001, levels: 1, size: 0.01 } }
+`);
+      const { report } = await runBacktest({ configPath: file, readers: [synthetic(300)], params: { spread: '0.0002' } });
+      expect(report.name).toBe('from-env');
+      await expect(runBacktest({ configPath: file, readers: [synthetic(10)], params: { 'venue.latency.cancel': -1 } })).rejects.toThrow(/backtest\.yaml:\d+:\d+ venue\.latency\.cancel/);
+    } finally {
+      delete process.env.REXBOT_TEST_BOT_NAME;
+    }
+  });
+
   it('data with no events, or none in the window, is an error that says so, not an empty report', async () => {
     await expect(runBacktest({ configPath: syntheticConfig(), readers: [memoryReader(() => [])] })).rejects.toThrow(/the data holds no events for BTC-USD/);
     const late = syntheticConfig(`  from: ${new Date(T0 + 365 * 86_400_000).toISOString()}`);
