@@ -137,6 +137,7 @@ export async function startSimServer(opts: SimServerOptions): Promise<SimServer>
 
   const restV1 = createV1RestHandler({
     engine,
+    replays,
     keys: accounts,
     clock: engine.clock,
     faults: restFaults,

@@ -5,6 +5,7 @@
  * requests are answered at once. Time is virtual: a held-back answer arrives when the test moves the clock.
  */
 import { Client } from 'undici';
+import { hmacSha512Hex } from '../../src/bittrex/rest/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import { RawClassicClient, RawCoreClient, authArgs, useTestHub, KEYS } from './hub/hub-test-kit.js';
@@ -49,6 +50,29 @@ describe('REST replays and failed signatures', () => {
       expect(again.json).toMatchObject({ code: 'INVALID_SIGNATURE', detail: expect.stringMatching(/replay/) });
     }
     expect(fx.engine.openOrders(me.accountId).data).toHaveLength(before + 1);
+  });
+
+  it('a replayed signed v1.1 order call is refused while its nonce (epoch ms) is in the window; reads and other nonces are not', async () => {
+    const v1 = async (path: string, nonce: number | string, query = '') => {
+      const target = `/api/v1.1${path}?${query}${query ? '&' : ''}apikey=${me.apiKey}&nonce=${nonce}`;
+      const apisign = hmacSha512Hex(me.apiSecret, `${fx.origin}${target}`);
+      const r = await fetch(`${fx.origin}${target}`, { headers: { apisign } });
+      return (await r.json()) as { success: boolean; message: string };
+    };
+    const before = fx.engine.openOrders(me.accountId).data.length;
+    const buy = 'market=USD-BTC&quantity=0.01&rate=15002';
+    const nonce = fx.clock.now();
+    expect((await v1('/market/buylimit', nonce, buy)).success).toBe(true);
+    expect(await v1('/market/buylimit', nonce, buy)).toMatchObject({ success: false, message: 'INVALID_SIGNATURE' });
+    expect(fx.engine.openOrders(me.accountId).data).toHaveLength(before + 1);
+    // A new nonce is a new call; a read may be repeated; a nonce that is no time (v1.1 only asks for a number)
+    // cannot be bounded by a window, so it is not refused.
+    expect((await v1('/market/buylimit', nonce + 1, buy)).success).toBe(true);
+    expect((await v1('/account/getbalances', nonce)).success).toBe(true);
+    expect((await v1('/account/getbalances', nonce)).success).toBe(true);
+    expect((await v1('/market/buylimit', 7, buy)).success).toBe(true);
+    expect((await v1('/market/buylimit', 7, buy)).success).toBe(true);
+    expect(fx.engine.openOrders(me.accountId).data).toHaveLength(before + 4);
   });
 
   it('reads are not tracked: the same signed GET twice is answered twice', async () => {

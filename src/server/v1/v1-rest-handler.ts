@@ -14,10 +14,12 @@ import { stringifyV1 } from '../../wire/v1/json.js';
 import { throttledMessage } from '../../wire/v1/message-codes.js';
 import type { RestFaults } from '../rest/faults.js';
 import type { KeyRateLimiter } from '../rest/rate-limit.js';
+import type { ReplayGuard } from '../rest/replay-guard.js';
 import type { KeyDirectory } from '../rest/request-auth.js';
 import { NumericIds } from './numeric-ids.js';
 import { verifyV1Request, type V1Caller } from './v1-auth.js';
 import { v1MessageOf } from './v1-failure.js';
+import { param } from './v1-params.js';
 import { addV1FundsRoutes } from './v1-funds-routes.js';
 import { addV1PublicRoutes } from './v1-public-routes.js';
 import { addV1TradingRoutes } from './v1-trading-routes.js';
@@ -39,6 +41,13 @@ export interface V1RestHandlerOptions {
   /** Result shapes where the service and its document disagree (v1-shapes.ts); default `service`. */
   shapes?: V1ResultShapes | undefined;
   onInternalError?: (err: unknown, where: string) => void;
+  /**
+   * v3's replay guard, shared: a state-changing v1.1 call (scope trade or withdraw: buylimit, selllimit, cancel,
+   * withdraw) whose (key, apisign) was already seen is refused INVALID_SIGNATURE while its nonce, read as the
+   * epoch milliseconds every known client sends, is inside the timestamp window. A nonce that is no such time
+   * (v1.1 only asks for a number) is never refused: v1.1 has no timestamp to bound a replay by.
+   */
+  replays?: ReplayGuard | undefined;
 }
 
 /** Write one v1.1 answer. */
@@ -104,6 +113,13 @@ export function createV1RestHandler(opts: V1RestHandlerOptions) {
     try {
       let caller: V1Caller | undefined;
       if (route.auth !== 'public') caller = verifyV1Request(req, query, opts.keys, route.auth);
+      if (caller && opts.replays && (route.auth === 'trade' || route.auth === 'withdraw')) {
+        // A captured signed URL sent again: the same signature over the same nonce (see `replays`).
+        if (!opts.replays.firstUse(caller.apiKey, param(query, 'nonce') ?? '', String(req.headers.apisign))) {
+          sendV1(res, 200, false, 'INVALID_SIGNATURE', null);
+          return true;
+        }
+      }
       const waitMs = opts.limiter.take(caller?.apiKey ?? `ip:${req.socket.remoteAddress ?? ''}`);
       if (waitMs !== undefined) {
         sendV1(res, 200, false, throttledMessage(path, Math.ceil(waitMs / 1000)), null);
