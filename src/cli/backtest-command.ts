@@ -9,7 +9,7 @@
  *                 [--queue redis://HOST:PORT [--queue-name NAME] [--queue-prefix P]]
  * ```
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -218,6 +218,10 @@ export const backtestCommand: Command = {
     let parsed: BacktestArgs;
     try {
       parsed = parseBacktestArgs(args);
+      // Found now, not after the whole run when its report cannot be written.
+      if (parsed.out !== undefined && existsSync(parsed.out) && !statSync(parsed.out).isDirectory()) {
+        throw new Error(`--out ${parsed.out}: is a file, not a folder`);
+      }
       if (parsed.sweeps.length > 0) {
         const { parseSweepArg, sweepGrid } = await import('../../backtest/sweep/sweep-grid.js');
         const axes = parsed.sweeps.map(parseSweepArg);

@@ -82,7 +82,21 @@ const rateLimitSchema = z.strictObject({
 
 /** Schema of a bot config file. */
 export const botConfigSchema = z.strictObject({
-  bot: z.strictObject({ name: z.string().min(1).default('rexbot') }).prefault({}),
+  bot: z
+    .strictObject({
+      /**
+       * The bot's name: its journal's file name, log name and metric label. Letters, digits, `.`, `_`, `-` and
+       * spaces, not starting with `.`: `../x` or `a/b` put the journal outside journal.dir, and a NUL failed at
+       * its open with a stack trace.
+       */
+      name: z
+        .string()
+        .min(1)
+        .max(100)
+        .regex(/^[A-Za-z0-9_-][A-Za-z0-9._ -]*$/, 'must be letters, digits, ".", "_", "-" or spaces, not starting with "." (it names the journal file)')
+        .default('rexbot'),
+    })
+    .prefault({}),
   venue: venueSchema.default({ kind: 'paper', dialect: 'v3' }),
   /** Hub transport: classic ASP.NET SignalR (what the service spoke) or @microsoft/signalr against a Core hub. */
   transport: z.enum(['classic', 'core']).default('classic'),

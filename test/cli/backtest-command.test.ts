@@ -119,6 +119,7 @@ strategies:
       [['config/backtest.yaml', '--sweep', 'sprad=1,2'], 'no strategy takes a param "sprad" (strategies: mm (market-maker)); did you mean "spread"?'],
       [['config/backtest.yaml', '--sweep', 'spread=1', '--metric', 'luck'], '--metric luck: unknown'],
       [['config/backtest.yaml', '--jobs', '0'], '--jobs must be a whole number'],
+      [['config/backtest.yaml', '--out', 'README.md'], '--out README.md: is a file, not a folder'],
     ] as const) {
       const r = await run([...args]);
       expect(r.code, args.join(' ')).toBe(2);

@@ -116,10 +116,16 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, file: string,
     throw new ConfigError(file, shown);
   }
   const missing: ConfigIssue[] = [];
-  const data = doc.toJS({
-    reviver: (_k: unknown, v: unknown) =>
-      typeof v === 'string' ? substituteEnv(v, env, (name) => missing.push({ path: '', message: `environment variable ${name} is not set` })) : v,
-  }) as unknown;
+  let data: unknown;
+  try {
+    data = doc.toJS({
+      reviver: (_k: unknown, v: unknown) =>
+        typeof v === 'string' ? substituteEnv(v, env, (name) => missing.push({ path: '', message: `environment variable ${name} is not set` })) : v,
+    }) as unknown;
+  } catch (err) {
+    // The yaml library refuses an alias bomb here ("Excessive alias count ..."): a config error of this file.
+    throw new ConfigError(file, [{ path: '', message: (err as Error).message }]);
+  }
   const result = schema.safeParse(data ?? {});
   const issues: ConfigIssue[] = [...missing];
   if (!result.success) {

@@ -115,6 +115,11 @@ describe('tardis reader', () => {
     }
   });
 
+  it('fails a header that names a column twice (which one is the price would be a guess)', async () => {
+    const path = tmp.write('dup.csv', `${BOOK_HEADER},price\nx,BTC-USD,1000,1000,true,bid,10,1,11\n`);
+    await expect(readEvents(openReader('tardis', path))).rejects.toThrow(`${path}:1: header names column price twice`);
+  });
+
   it('fails a file whose header is not Tardis, whatever the policy', async () => {
     const path = tmp.write('x.csv', 'a,b,c\n1,2,3\n');
     await expect(readEvents(openReader('tardis', path, { onBadLine: 'skip' }))).rejects.toThrow(`${path}:1: is not a Tardis incremental_book_L2 or trades header`);

@@ -34,6 +34,11 @@ describe('parseYamlConfig', () => {
     expect(issues('name: a\nport: 0\nstrategies: []\nprot: 3\n')).toMatch(/prot/);
   });
 
+  it('an alias bomb is a ConfigError of the file, not a bare library error', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefghij'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefghij'[i]}`).join(', ')}]`), 'name: *j', 'port: 0', 'strategies: []', ''].join('\n');
+    expect(issues(bomb)).toMatch(/^invalid config bot\.yaml:\n.*Excessive alias count/);
+  });
+
   it('reports YAML syntax errors with a line', () => {
     expect(issues('name: a\n  port: : 0\n')).toMatch(/bot\.yaml:2:/);
   });
