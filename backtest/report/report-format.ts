@@ -11,9 +11,11 @@ export function fmtTime(ms: number | null | undefined): string {
   return new Date(ms).toISOString().replace('T', ' ');
 }
 
-/** A fraction as a percentage with 2 decimals, or `–`. */
+/** A fraction as a percentage with 2 decimals, or `–`; a loss too small to show is `0.00 %`, not `-0.00 %`. */
 export function pct(x: number | null | undefined): string {
-  return x === null || x === undefined ? '–' : `${(100 * x).toFixed(2)} %`;
+  if (x === null || x === undefined) return '–';
+  const text = (100 * x).toFixed(2);
+  return `${text === '-0.00' ? '0.00' : text} %`;
 }
 
 /** A ratio with 3 decimals, or `–`. */
