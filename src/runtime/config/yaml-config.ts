@@ -76,6 +76,23 @@ function nodeAt(root: Node | null | undefined, path: readonly PropertyKey[]): No
   return last;
 }
 
+/** The path of the innermost value whose source holds `offset` (the path so far when no child does). */
+function pathAt(node: unknown, offset: number, path: PropertyKey[] = []): PropertyKey[] {
+  const holds = (n: unknown) => {
+    const r = (n as Node | null | undefined)?.range;
+    return r != null && offset >= r[0] && offset < r[1];
+  };
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      if (holds(pair.value)) return pathAt(pair.value, offset, [...path, (pair.key as { value?: PropertyKey } | null)?.value ?? '?']);
+    }
+  } else if (isSeq(node)) {
+    const i = node.items.findIndex(holds);
+    if (i >= 0) return pathAt(node.items[i], offset, [...path, i]);
+  }
+  return path;
+}
+
 /** The key node of `key` in the map at `path`, or the map itself when the key cannot be found. */
 function keyNodeAt(root: Node | null | undefined, path: readonly PropertyKey[], key: string): Node | undefined {
   const parent = nodeAt(root, path);
@@ -116,11 +133,16 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, file: string,
     throw new ConfigError(file, shown);
   }
   const missing: ConfigIssue[] = [];
+  // A missing variable is placed where the file uses it (the reviver does not know the path, the text does).
+  const whereUsed = (name: string) => {
+    const at = text.search(new RegExp(`\\$\\{${name}(?::-[^}]*)?\\}`));
+    return at < 0 ? {} : { path: pathString(pathAt(doc.contents, at)), ...pos(at) };
+  };
   let data: unknown;
   try {
     data = doc.toJS({
       reviver: (_k: unknown, v: unknown) =>
-        typeof v === 'string' ? substituteEnv(v, env, (name) => missing.push({ path: '', message: `environment variable ${name} is not set` })) : v,
+        typeof v === 'string' ? substituteEnv(v, env, (name) => missing.push({ path: '', ...whereUsed(name), message: `environment variable ${name} is not set` })) : v,
     }) as unknown;
   } catch (err) {
     // The yaml library refuses an alias bomb here ("Excessive alias count ..."): a config error of this file.
@@ -138,7 +160,10 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, file: string,
         continue;
       }
       const node = nodeAt(doc.contents, iss.path);
-      issues.push({ path: pathString(iss.path), message: iss.message, ...pos(node?.range?.[0]) });
+      const at = pos(node?.range?.[0]);
+      // The empty string a missing variable left is not a second mistake: said once, as the missing variable.
+      if (at.line !== undefined && missing.some((m) => m.line === at.line)) continue;
+      issues.push({ path: pathString(iss.path), message: iss.message, ...at });
     }
   }
   if (issues.length > 0) throw new ConfigError(file, issues);

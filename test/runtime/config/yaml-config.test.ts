@@ -57,6 +57,15 @@ describe('parseYamlConfig', () => {
     const cfg = parseYamlConfig('name: a\nport: 0\nstrategies: []\nsecret: ${MY_SECRET}\n', 'bot.yaml', schema, { MY_SECRET: 's3' });
     expect(cfg.secret).toBe('s3');
     expect(issues('name: a\nport: 0\nstrategies: []\nsecret: ${NOPE}\n')).toMatch(/NOPE is not set/);
+    // Said once, where it is used, by the field's path; the empty string it left is not a second issue.
+    const strict = z.strictObject({ name: z.string().min(1), creds: z.strictObject({ key: z.string().min(1) }) });
+    let msg = '';
+    try {
+      parseYamlConfig('name: a\ncreds:\n  key: ${NOPE}\n', 'bot.yaml', strict, {});
+    } catch (err) {
+      msg = (err as Error).message;
+    }
+    expect(msg.split('\n').slice(1)).toEqual(['  bot.yaml:3:8 creds.key: environment variable NOPE is not set']);
     const withDefault = parseYamlConfig('name: ${N:-dflt}\nport: 0\nstrategies: []\n', 'bot.yaml', schema, {});
     expect(withDefault.name).toBe('dflt');
   });
