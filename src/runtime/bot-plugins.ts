@@ -48,7 +48,17 @@ export async function loadBotPlugins(cfg: BotConfig): Promise<LoadedBotStrategy[
     return locate(path, key);
   };
   for (const [index, s] of cfg.strategies.entries()) {
-    const { definition, path } = await loadStrategy(s.use, { baseDir });
+    let loaded: Awaited<ReturnType<typeof loadStrategy>>;
+    try {
+      loaded = await loadStrategy(s.use, { baseDir });
+    } catch (err) {
+      // A name that is no strategy is a mistake in this file: the error says where, as config errors do.
+      if (!(err instanceof PluginError) || err.code !== 'PLUGIN_NOT_FOUND') throw err;
+      const at = where(['strategies', index, 'use']);
+      const place = at.line === undefined ? cfg.file : `${cfg.file}:${at.line}:${at.col ?? 1}`;
+      throw new PluginError({ code: err.code, problem: `${err.problem}, named at ${place} strategies[${index}].use`, strategy: err.strategy, path: err.path, cause: err });
+    }
+    const { definition, path } = loaded;
     try {
       const params = parseStrategyParams(definition, s.params, { strategy: s.name, path });
       out.push({ definition, path, name: s.name, params, index, enabled: s.enabled });

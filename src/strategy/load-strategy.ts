@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { isStrategyDefinition, parseStrategyParams, type StrategyDefinition } from './define-strategy.js';
 import { describeError, PluginError } from './strategy-errors.js';
+import { closestKey } from '../runtime/config/did-you-mean.js';
 
 /** File extensions a plugin may have, in the order a bare name or extension-less path tries them. */
 export const STRATEGY_EXTENSIONS: readonly string[] = ['.ts', '.mts', '.js', '.mjs'];
@@ -97,9 +98,10 @@ function resolveByName(name: string, options: LoadStrategyOptions): string {
     if (isFile(candidate)) return candidate;
   }
   const known = availableStrategies(dir);
+  const near = closestKey(name, known);
   throw new PluginError({
     code: 'PLUGIN_NOT_FOUND',
-    problem: `no strategy named '${name}' in ${dir.endsWith(sep) ? dir : dir + sep}${known.length ? ` (available: ${known.join(', ')})` : ''}`,
+    problem: `no strategy named '${name}' in ${dir.endsWith(sep) ? dir : dir + sep}${near !== undefined ? `; did you mean '${near}'?` : ''}${known.length ? ` (available: ${known.join(', ')})` : ''}`,
     strategy: name,
   });
 }

@@ -140,7 +140,10 @@ const pluginCases: { file: string; code: string; message: RegExp[] }[] = [
   {
     file: 'missing-plugin.yaml',
     code: 'PLUGIN_NOT_FOUND',
-    message: [/strategy plugin 'market-makr': no strategy named 'market-makr' in .*strategies\/ \(available: breakout-bracket, grid, ma-crossover, market-maker\)/],
+    message: [
+      /strategy plugin 'market-makr': no strategy named 'market-makr' in .*strategies\/; did you mean 'market-maker'\? \(available: breakout-bracket, grid, ma-crossover, market-maker\)/,
+      /named at .*missing-plugin\.yaml:\d+:\d+ strategies\[0\]\.use/,
+    ],
   },
   {
     file: 'plugin-syntax-error.yaml',

@@ -113,6 +113,12 @@ describe('loadStrategy: broken plugins produce one PluginError and nothing else'
       'PLUGIN_NOT_FOUND',
       [/^strategy plugin 'market-makr': no strategy named 'market-makr' in .*fixtures\/ \(available: echo, named-export, plain-js, plain-mjs\)$/],
     ],
+    [
+      'a name close to one there is',
+      () => loadStrategy('ech0', { strategiesDir: fixtures }),
+      'PLUGIN_NOT_FOUND',
+      [/no strategy named 'ech0' in .*fixtures\/; did you mean 'echo'\? \(available: echo, /],
+    ],
     ['an empty reference', () => loadStrategy(''), 'PLUGIN_NOT_FOUND', [/a strategy reference must be a name or a path, got ""/]],
     ['an unsupported file type', () => loadStrategy(join(dir, 'notes.txt')), 'PLUGIN_UNSUPPORTED_FILE', [/notes\.txt\): unsupported file type '\.txt' \(a plugin is \.ts, \.mts, \.js, \.mjs\)/]],
     ['a syntax error', () => loadStrategy(join(dir, 'syntax-error.ts')), 'PLUGIN_LOAD_FAILED', [/syntax-error\.ts\): failed to load: /, /syntax-error\.ts:1:\d+/, /^[^\u001b]*$/]],
