@@ -31,6 +31,10 @@ export type SweepResult =
 export async function runSweepJob(job: SweepJob, run: RunBacktestFn): Promise<SweepResult> {
   try {
     const r = await runAndReport(run, { configPath: job.configPath, outDir: job.outDir, params: job.params, band: job.band });
+    // A run whose strategy failed is not the run the grid asked for: failed in the table (its report is written),
+    // not ranked among the others by figures made after the strategy stopped.
+    const failures = r.written.report.strategyFailures ?? [];
+    if (failures.length > 0) return { index: job.index, params: job.params, ok: false, error: failures.map((f) => f.message).join('; ') };
     return { index: job.index, params: job.params, ok: true, outDir: r.written.dir, html: r.written.html, metrics: r.written.report.metrics.total, events: r.events, wallMs: r.wallMs };
   } catch (e) {
     return { index: job.index, params: job.params, ok: false, error: e instanceof Error ? e.message : String(e) };

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSweep, sweepJobs } from '../../../backtest/sweep/run-sweep.js';
 import { parseSweepArg, sweepGrid } from '../../../backtest/sweep/sweep-grid.js';
 import { metricText, rankResults, sweepTable } from '../../../backtest/sweep/sweep-rank.js';
-import type { SweepResult } from '../../../backtest/sweep/sweep-job.js';
+import { runBacktest } from '../../../backtest/run-backtest.js';
+import { runSweepJob, type SweepResult } from '../../../backtest/sweep/sweep-job.js';
+import { repoPath } from '../../helpers/shared.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -102,5 +104,22 @@ describe('a sweep on worker threads', () => {
     expect(json.results[0]!.html).toBe('5-spread=0.004,levels=2/report.html');
     const report = JSON.parse(await readFile(join(out, '5-spread=0.004,levels=2', 'report.json'), 'utf8')) as { params: unknown };
     expect(report.params).toEqual({ spread: 0.004, levels: 2 });
+  });
+
+  it('a job whose strategy failed is a failed row, with the failure (its report is still written)', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'rexbot-sweep-'));
+    dirs.push(out);
+    const config = join(out, 'bt.yaml');
+    await writeFile(config, `bot: { name: failing }
+venue:
+  kind: backtest
+  data: [{ format: rexbot, path: ${JSON.stringify(repoPath('backtest', 'data', 'synthetic-btc-usd.jsonl.gz'))} }]
+  balances: { USD: 100000, BTC: 1 }
+strategies:
+  - { name: broken, use: ${JSON.stringify(repoPath('test', 'fixtures', 'strategies', 'throws-in-setup.ts'))}, markets: [BTC-USD] }
+`);
+    const r = await runSweepJob({ index: 0, configPath: config, params: { 'venue.seed': 2 }, outDir: join(out, 'run') }, runBacktest);
+    expect(r).toMatchObject({ ok: false, error: "strategy 'broken' failed during setup: setup exploded: no pricing model configured" });
+    expect(existsSync(join(out, 'run', 'report.json'))).toBe(true);
   });
 });
