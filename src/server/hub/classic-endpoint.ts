@@ -197,6 +197,10 @@ export class ClassicHubEndpoint {
       },
       terminate: () => ws.terminate(),
     });
+    // One token, one connection: a second socket on it (a reconnect, or a client that used one token for two hubs)
+    // replaces the first, which is closed rather than left open and forgotten (no keep-alives, out of abort's reach).
+    const earlier = this.#sockets.get(connectionId);
+    if (earlier !== undefined && earlier.ws !== ws) earlier.ws.close(1000, 'replaced by a newer socket on the same connection token');
     this.#sockets.set(connectionId, { ws, handle });
     this.#slow.add(ws);
     ws.on('message', (data) => guardConnection(ws, this.#report, `classic hub connection ${connectionId}`, () => this.#onFrame(ws, handle, hubName, messageText(data))));
