@@ -19,6 +19,7 @@ import { loadBotPlugins } from './bot-plugins.js';
 import { Kernel } from './kernel.js';
 import { loadSimConfig, parseSimConfig } from './sim-config.js';
 import { startSimulator, type RunningSimulator } from './simulator.js';
+import { watchStalls } from './stall-watch.js';
 import type { StrategyFailure } from '../strategy/strategy-errors.js';
 
 /** A running bot. */
@@ -137,12 +138,14 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   const ops = cfg.ops.enabled ? await startOpsServer({ metrics, health: () => kernel.health(), host: cfg.ops.host, port: cfg.ops.port }) : undefined;
   if (ops) logger.info({ metrics: `${ops.url}/metrics`, health: `${ops.url}/health` }, 'ops endpoint');
   const summary: TimerHandle = clock.setInterval(() => logSummary(logger, kernel), SUMMARY_INTERVAL_MS);
+  const stalls = watchStalls({ logger });
 
   let stopping: Promise<void> | undefined;
   stopBot = (how: { cancelOpenOrders?: boolean } = {}) => {
     stopping ??= (async () => {
       const cancelOpenOrders = how.cancelOpenOrders ?? cfg.shutdown.cancelOpenOrders;
       summary.cancel();
+      stalls.stop();
       logger.info({ cancelOpenOrders }, 'stopping');
       await kernel.stop({ cancelOpenOrders });
       logSummary(logger, kernel);

@@ -119,4 +119,21 @@ describe('rexbot run: graceful shutdown', () => {
     expect(bot.lines.some((l) => l.msg === 'stopped')).toBe(true);
     expect(open()).toEqual([]);
   });
+
+  it('a handler that holds the process for seconds is reported: event loop blocked, for how long', async () => {
+    const file = botConfig('shutdown-blocked', true, '');
+    const trigger = join(dir, 'trigger');
+    const yaml = readFileSync(file, 'utf8').replace(
+      'journal:',
+      `  - { name: slow, use: ${JSON.stringify(repoPath('test', 'fixtures', 'strategies', 'blocks-once.ts'))}, markets: [BTC-USD], params: { trigger: ${JSON.stringify(trigger)}, ms: 4000 } }\njournal:`,
+    );
+    writeFileSync(file, yaml);
+    const bot = startBotProcess(file, { REXBOT_API_KEY: CREDENTIALS.apiKey, REXBOT_API_SECRET: CREDENTIALS.apiSecret });
+    await bot.waitForLine((l) => l.msg === 'kernel running', 'kernel running', 60_000);
+    writeFileSync(trigger, '');
+    const blocked = await bot.waitForLine((l) => /^event loop blocked for /.test(String(l.msg)), 'event loop blocked', 60_000);
+    expect((blocked as { blockedMs?: number }).blockedMs).toBeGreaterThanOrEqual(2000);
+    bot.kill('SIGINT');
+    expect((await bot.exited).code).toBe(0);
+  });
 });
