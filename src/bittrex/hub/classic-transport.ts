@@ -24,6 +24,7 @@ import {
   type HubTransportOptions,
   type TransportEvent,
 } from './transport.js';
+import { smallBodyText } from '../rest/response-limits.js';
 
 /** One hub call carried in a persistent response's `M` array. */
 export interface ClassicHubMessage {
@@ -232,7 +233,9 @@ export class ClassicHubTransport implements HubTransport {
   async #getJson(pathAndQuery: string, signal: AbortSignal): Promise<Record<string, unknown>> {
     const url = `${this.#httpBase}/${pathAndQuery}`;
     const res = await request(url, { method: 'GET', signal });
-    const body = await res.body.text();
+    // Negotiate and start answer a few hundred bytes: a server sending more (or without end) is refused, not
+    // buffered until the connect deadline (an endless answer grew the bot by 3 GB in 6 s, on every reconnect).
+    const body = await smallBodyText(res.body, 1024 * 1024, `GET ${url.split('?')[0]}`);
     if (res.statusCode !== 200) {
       throw new HubConnectError(`GET ${url.split('?')[0]} answered ${res.statusCode}: ${body.slice(0, 200)}`);
     }
@@ -258,10 +261,18 @@ export class ClassicHubTransport implements HubTransport {
       const onAbort = (): void => reject(new Error('timed out'));
       deadline.addEventListener('abort', onAbort, { once: true });
       ws.on('unexpected-response', (_req, res) => {
+        // The first 200 characters say why; the rest is not read (a server could send without end).
         let body = '';
+        const done = () => reject(new HubConnectError(`connect answered ${res.statusCode}: ${body.slice(0, 200)}`));
         res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => reject(new HubConnectError(`connect answered ${res.statusCode}: ${body.slice(0, 200)}`)));
+        res.on('data', (c: string) => {
+          body += c;
+          if (body.length >= 200) {
+            res.destroy();
+            done();
+          }
+        });
+        res.on('end', done);
       });
       ws.on('error', (err) => {
         if (!initialised) reject(err);

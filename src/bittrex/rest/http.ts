@@ -16,6 +16,7 @@ import { toWireJsonBytes } from '../../model/encode.js';
 import { contentHash, type Credentials, writeSignedHeaders } from './auth.js';
 import { SigningTimestamps } from './signing-timestamps.js';
 import type { RequestPriority, Throttler } from './throttler.js';
+import { BODY_DEADLINE_CODE, bodyTextWithin, MAX_RESPONSE_BYTES } from './response-limits.js';
 
 /** HTTP methods the v3 interface uses. */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'DELETE';
@@ -176,7 +177,7 @@ export class HttpTransport {
     this.#clock = opts.clock ?? systemClock;
     this.#ownsDispatcher = opts.dispatcher === undefined;
     this.#dispatcher =
-      opts.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connect: { timeout: this.#timeoutMs } });
+      opts.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connect: { timeout: this.#timeoutMs }, maxResponseSize: MAX_RESPONSE_BYTES });
     this.#logger = opts.logger;
     this.#maxReadAttempts = Math.max(1, opts.maxReadAttempts ?? 5);
   }
@@ -292,7 +293,8 @@ export class HttpTransport {
         // server never writes a body for HEAD), so the connection is kept like any other.
         ...(req.method === 'HEAD' ? { reset: false } : {}),
       });
-      res = { status: r.statusCode, headers: r.headers, text: await r.body.text() };
+      // The whole body within three idle timeouts: undici's bodyTimeout alone lets a dripped body run forever.
+      res = { status: r.statusCode, headers: r.headers, text: await bodyTextWithin(r.body, 3 * this.#timeoutMs) };
     } catch (err) {
       const mapped = this.#transportError(err, ref);
       this.#logger?.warn?.({ method: ref.method, path: ref.path, error: mapped.code }, 'rest request failed');
@@ -375,6 +377,12 @@ export function transportError(err: unknown, ref: RequestRef, timeoutMs: number)
       request: ref,
       cause: err,
     });
+  }
+  if (code === BODY_DEADLINE_CODE) {
+    return new TimeoutError(`${what}: the response body did not arrive whole within ${3 * timeoutMs} ms`, { timeoutMs: 3 * timeoutMs, request: ref, cause: err });
+  }
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+    return new NetworkError(`${what}: the response body is over ${MAX_RESPONSE_BYTES} bytes; not read further`, { mayHaveReachedServer: true, request: ref, cause: err });
   }
   // Happy-eyeballs connects fail with an AggregateError whose parts carry the codes.
   const parts = Array.isArray(e?.errors) ? (e.errors as { code?: unknown }[]) : [];

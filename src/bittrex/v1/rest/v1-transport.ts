@@ -15,6 +15,7 @@ import { parseRetryAfter, type RestLogger, transportError } from '../../rest/htt
 import type { RequestPriority, Throttler } from '../../rest/throttler.js';
 import { signV1Url } from './v1-auth.js';
 import { V1ApiError } from './v1-errors.js';
+import { bodyTextWithin, MAX_RESPONSE_BYTES } from '../../rest/response-limits.js';
 
 /** A query value: decimals are written in plain notation (`0.00000001`, never `1e-8`). */
 export type V1QueryValue = string | number | { toFixed(): string } | undefined;
@@ -88,7 +89,7 @@ export class V1Transport {
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
     if (!(this.#timeoutMs > 0)) throw new ValidationError('timeoutMs', `must be positive, got ${opts.timeoutMs}`);
     this.#ownsDispatcher = opts.dispatcher === undefined;
-    this.#dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connect: { timeout: this.#timeoutMs } });
+    this.#dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connect: { timeout: this.#timeoutMs }, maxResponseSize: MAX_RESPONSE_BYTES });
     this.#logger = opts.logger;
     this.#maxReadAttempts = Math.max(1, opts.maxReadAttempts ?? 5);
   }
@@ -183,7 +184,8 @@ export class V1Transport {
         headersTimeout: this.#timeoutMs,
         bodyTimeout: this.#timeoutMs,
       });
-      raw = { status: r.statusCode, headers: r.headers, text: await r.body.text() };
+      // The whole body within three idle timeouts (see response-limits.ts).
+      raw = { status: r.statusCode, headers: r.headers, text: await bodyTextWithin(r.body, 3 * this.#timeoutMs) };
     } catch (err) {
       const mapped = transportError(err, ref, this.#timeoutMs);
       this.#logger?.warn?.({ method: 'GET', path: ref.path, error: mapped.code }, 'v1.1 request failed');
