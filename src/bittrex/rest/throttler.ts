@@ -297,6 +297,9 @@ export function createThrottler(opts: ThrottlerOptions = {}): Throttler {
   };
 }
 
+/** The longest Retry-After obeyed as such: the call budget's window (a minute), twice. */
+export const MAX_RETRY_AFTER_MS = 2 * MINUTE_MS;
+
 /** What a throttler knows when a 429 arrives, and its backoff settings. */
 export interface ThrottlePauseInput {
   now: number;
@@ -316,7 +319,10 @@ export interface ThrottlePauseInput {
  * backoff with equal jitter when 429s repeat. One rule for the local and the Redis-shared throttler.
  */
 export function pauseAfterThrottle(i: ThrottlePauseInput): { pausedUntil: number; streak: number } {
-  const retryAt = i.retryAfterMs !== undefined && Number.isFinite(i.retryAfterMs) && i.retryAfterMs > 0 ? i.now + i.retryAfterMs : i.now;
+  // A Retry-After longer than the service's budget window plus the longest backoff is not a rate limit to wait out
+  // (one 429 with 'Retry-After: 86400' held every call, cancels included, for a day): it counts as that much.
+  const retryAfter = i.retryAfterMs !== undefined && Number.isFinite(i.retryAfterMs) && i.retryAfterMs > 0 ? Math.min(i.retryAfterMs, MAX_RETRY_AFTER_MS + i.maxBackoffMs) : 0;
+  const retryAt = i.now + retryAfter;
   if (i.pausedUntil !== undefined && i.now < i.pausedUntil) {
     // A straggler: a request sent before the pause began. It says nothing new about our rate, so it must not
     // escalate the backoff — only a later Retry-After may extend the pause.

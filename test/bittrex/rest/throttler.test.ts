@@ -156,6 +156,18 @@ describe('createThrottler', () => {
     await r;
   });
 
+  it('a Retry-After of a day is not obeyed as such: the pause is capped at two minutes plus the longest backoff', async () => {
+    const { clock, throttler, call, started } = setup();
+    throttler.throttled(86_400_000);
+    const until = throttler.stats().pausedUntil!;
+    expect(until - T0).toBeLessThanOrEqual(120_000 + 60_000);
+    expect(until - T0).toBeGreaterThanOrEqual(120_000);
+    const r = throttler.schedule('cancel', call('cancel'));
+    await clock.advanceTo(until);
+    expect(started('cancel')?.at).toBe(until);
+    await r;
+  });
+
   it('a later 429 with a longer Retry-After extends the pause of callers already waiting', async () => {
     const { clock, throttler, call, started } = setup();
     throttler.throttled();
