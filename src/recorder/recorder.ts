@@ -8,12 +8,12 @@
  * synchronizer replaying the file will ask for at the same lines, so each replayed request finds its snapshot as
  * the next snapshot line of the channel.
  */
-import { inflateRawSync } from 'node:zlib';
 import type { Observable } from 'rxjs';
 import { map, Subject, type Subscription } from 'rxjs';
 import { type Clock, systemClock } from '../core/clock.js';
 import { GatewaySubscriptionError } from '../bittrex/gateway/gateway-errors.js';
 import type { GatewayHubTuning } from '../bittrex/gateway.js';
+import { inflatePayload } from '../bittrex/hub/codec.js';
 import { createHubClient } from '../bittrex/hub/hub-client.js';
 import type { HubClient, HubLifecycleEvent, HubLogger } from '../bittrex/hub/hub-client-types.js';
 import { createHubTransport, type HubTransport } from '../bittrex/hub/transport.js';
@@ -214,7 +214,9 @@ class RecorderImpl implements Recorder {
     let payload: unknown;
     try {
       if (typeof args[0] !== 'string') throw new Error(`argument is a ${typeof args[0]}, not base64 text`);
-      text = inflateRawSync(Buffer.from(args[0], 'base64')).toString('utf8');
+      // The hub client's own inflater, capped at 64 MiB of output: a few KB that inflate to gigabytes (a hostile
+      // or broken venue) are a decode error, not a recorder out of memory (inflateRawSync had no cap).
+      text = inflatePayload(args[0]);
       payload = JSON.parse(text);
     } catch (e) {
       this.stats.decodeErrors++;

@@ -93,7 +93,21 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
     ? join(resolve(baseDir, cfg.journal.dir), `${cfg.bot.name}-paper-${new Date(clock.now()).toISOString().replace(/[:.]/g, '-')}.jsonl`)
     : join(resolve(baseDir, cfg.journal.dir), `${cfg.bot.name}.jsonl`);
 
-  let kernel: Kernel;
+  let kernel: Kernel | undefined;
+  // The ops endpoint first: a port it cannot have (another bot's, say) stops the run before anything trades. It
+  // was started after the kernel, and its failure left a bot trading with no signal handler and no way to stop
+  // gracefully (found by an attack pass: an order left open after Ctrl-C).
+  let ops: OpsServer | undefined;
+  try {
+    ops = cfg.ops.enabled
+      ? await startOpsServer({ metrics, health: () => kernel?.health() ?? { healthy: false, state: 'starting' }, host: cfg.ops.host, port: cfg.ops.port })
+      : undefined;
+  } catch (err) {
+    await gateway.close().catch(() => undefined);
+    await shared?.close();
+    await simulator?.stop();
+    throw new Error(`ops endpoint ${cfg.ops.host}:${cfg.ops.port} could not be opened (${(err as Error).message}); nothing was started`, { cause: err });
+  }
   let reportFailure: (reason: string) => void = () => undefined;
   const failed = new Promise<string>((resolve) => (reportFailure = resolve));
   let stopBot: (how?: { cancelOpenOrders?: boolean }) => Promise<void> = async () => undefined;
@@ -127,6 +141,7 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
     });
     await kernel.start();
   } catch (err) {
+    await ops?.close();
     await gateway.close().catch(() => undefined);
     await shared?.close();
     await simulator?.stop();
@@ -135,9 +150,9 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
 
   // Where the journal is: `rexbot report` reads it, and a relative journal.dir is taken from the config's folder.
   logger.info({ journal: journalPath }, `order journal: ${journalPath}`);
-  const ops = cfg.ops.enabled ? await startOpsServer({ metrics, health: () => kernel.health(), host: cfg.ops.host, port: cfg.ops.port }) : undefined;
+  const running = kernel;
   if (ops) logger.info({ metrics: `${ops.url}/metrics`, health: `${ops.url}/health` }, 'ops endpoint');
-  const summary: TimerHandle = clock.setInterval(() => logSummary(logger, kernel), SUMMARY_INTERVAL_MS);
+  const summary: TimerHandle = clock.setInterval(() => logSummary(logger, running), SUMMARY_INTERVAL_MS);
   const stalls = watchStalls({ logger });
 
   let stopping: Promise<void> | undefined;
@@ -147,8 +162,8 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
       summary.cancel();
       stalls.stop();
       logger.info({ cancelOpenOrders }, 'stopping');
-      await kernel.stop({ cancelOpenOrders });
-      logSummary(logger, kernel);
+      await running.stop({ cancelOpenOrders });
+      logSummary(logger, running);
       await ops?.close();
       await gateway.close();
       await shared?.close();
@@ -158,7 +173,7 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
     return stopping;
   };
   return {
-    kernel,
+    kernel: running,
     gateway,
     simulator,
     ops,

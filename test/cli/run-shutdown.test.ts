@@ -5,6 +5,7 @@
  * so the verdict comes from the engine; the bot reaches it over loopback HTTP and the hub as a live venue.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -135,5 +136,26 @@ describe('rexbot run: graceful shutdown', () => {
     expect((blocked as { blockedMs?: number }).blockedMs).toBeGreaterThanOrEqual(2000);
     bot.kill('SIGINT');
     expect((await bot.exited).code).toBe(0);
+  });
+
+  it('an ops port it cannot have stops the run before anything trades (exit 1, saying why)', async () => {
+    sim.engine.cancelAll(sim.demo.accountId);
+    const before = sim.engine.closedOrders(sim.demo.accountId, { pageSize: 200 }).length;
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    try {
+      const port = (busy.address() as AddressInfo).port;
+      const file = botConfig('shutdown-ops-busy', true);
+      writeFileSync(file, readFileSync(file, 'utf8').replace('ops: { enabled: false }', `ops: { enabled: true, host: 127.0.0.1, port: ${port} }`));
+      const bot = startBotProcess(file, { REXBOT_API_KEY: CREDENTIALS.apiKey, REXBOT_API_SECRET: CREDENTIALS.apiSecret });
+      const exit = await bot.exited;
+      expect(exit.code, `exit code; last lines:\n${bot.tail()}`).toBe(1);
+      expect(bot.tail()).toMatch(/ops endpoint 127\.0\.0\.1:\d+ could not be opened .*EADDRINUSE.*nothing was started/);
+      expect(bot.lines.some((l) => l.msg === 'kernel running')).toBe(false);
+      expect(open()).toEqual([]);
+      expect(sim.engine.closedOrders(sim.demo.accountId, { pageSize: 200 })).toHaveLength(before);
+    } finally {
+      await new Promise((r) => busy.close(r));
+    }
   });
 });
