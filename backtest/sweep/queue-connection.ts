@@ -39,11 +39,13 @@ export function redisOptions(url: string): RedisConnectionOptions {
   try {
     u = new URL(url);
   } catch {
-    throw new Error(`--redis ${url}: not a URL; expected redis://HOST:PORT`);
+    // Not the text itself: it may hold a password.
+    throw new Error('--redis: not a URL; expected redis://[user:password@]HOST:PORT[/DB]');
   }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error(`--redis ${url}: expected redis:// or rediss://, got ${u.protocol}//`);
+  // Said with the password hidden (redactedUrl): errors reach the terminal and the coordinator's table.
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error(`--redis ${redactedUrl(url)}: expected redis:// or rediss://, got ${u.protocol}//`);
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
-  if (!Number.isInteger(db) || db < 0) throw new Error(`--redis ${url}: database ${u.pathname.slice(1)} is not a whole number`);
+  if (!Number.isInteger(db) || db < 0) throw new Error(`--redis ${redactedUrl(url)}: database ${u.pathname.slice(1)} is not a whole number`);
   return {
     host: u.hostname || '127.0.0.1',
     port: u.port ? Number(u.port) : 6379,

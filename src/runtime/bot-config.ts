@@ -220,11 +220,18 @@ export function resolveCredentials(cfg: Pick<BotConfig, 'credentials' | 'file'>)
   if (!c) return undefined;
   if (c.file) {
     const path = resolve(dirname(cfg.file), c.file);
-    let parsed: unknown;
+    let text: string;
     try {
-      parsed = JSON.parse(readFileSync(path, 'utf8'));
+      text = readFileSync(path, 'utf8');
     } catch (err) {
       throw new ConfigError(cfg.file, [{ path: 'credentials.file', message: `cannot read ${path}: ${(err as Error).message}` }]);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Not JSON.parse's message: it quotes the text around the mistake, which is the secret itself.
+      throw new ConfigError(cfg.file, [{ path: 'credentials.file', message: `${path} is not valid JSON; it must hold {"apiKey": "...", "apiSecret": "..."}` }]);
     }
     const p = parsed as { apiKey?: unknown; apiSecret?: unknown };
     if (typeof p.apiKey !== 'string' || typeof p.apiSecret !== 'string') {
