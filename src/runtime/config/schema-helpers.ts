@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { type Decimal, parseDecimal } from '../../core/decimal.js';
 
+/** The largest decimal exponent a config amount may have, either way. */
+const MAX_EXPONENT = 40;
+
 /** A decimal written as a YAML string ("0.0035") or number; becomes an exact Decimal. */
 export const decimalSchema = z
   .union([z.string(), z.number()])
@@ -9,6 +12,12 @@ export const decimalSchema = z
     const d = parseDecimal(v);
     if (!d) {
       ctx.addIssue({ code: 'custom', message: `not a decimal: ${JSON.stringify(v)}` });
+      return z.NEVER;
+    }
+    // No amount, price or rate is 1e41 or 1e-41: '1e999999999' is a valid decimal whose every formatting is a
+    // billion-digit string (a backtest with such a balance ran out of memory after 48 s, saying nothing).
+    if (!d.isZero() && (d.e > MAX_EXPONENT || d.e < -MAX_EXPONENT)) {
+      ctx.addIssue({ code: 'custom', message: `out of range: ${JSON.stringify(typeof v === 'string' && v.length > 40 ? `${v.slice(0, 37)}...` : v)} (amounts are between 1e-${MAX_EXPONENT} and 1e${MAX_EXPONENT})` });
       return z.NEVER;
     }
     return d;
