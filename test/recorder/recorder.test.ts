@@ -122,6 +122,19 @@ describe('createRecorder', () => {
     expect(() => createRecorder({ ...base, channels: [] })).toThrow(/no channels/);
   });
 
+  it('a push that inflates past 64 MiB is a decode error of that push, not a recorder out of memory', async () => {
+    world = await startWorld();
+    const out = join(dir, 'bomb.jsonl.gz');
+    recorder = createRecorder({ hubUrl: world.sim.hubUrl, restUrl: world.sim.restUrl, transport: 'classic', out, channels: [`trade_${MARKET}`] });
+    const errors: string[] = [];
+    recorder.errors$.subscribe((e) => errors.push(e.message));
+    await recorder.start();
+    // A few KB on the wire (repeated text deflates ~1000:1), 65 MiB once inflated.
+    world.sim.hub.publish(`trade_${MARKET}`, 'trade', { pad: 'x'.repeat(65 * 1024 * 1024) });
+    await vi.waitFor(() => expect(recorder!.stats.decodeErrors).toBe(1), { timeout: 30_000 });
+    expect(errors[0]).toMatch(/undecodable push: .*inflates to more than 67108864 bytes/);
+  });
+
   it('fails start() with the refused channels named, and leaves a readable file', async () => {
     world = await startWorld();
     const out = join(dir, 'refused.jsonl.gz');
