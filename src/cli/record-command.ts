@@ -113,6 +113,8 @@ export const recordCommand: Command = {
     });
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    // A closed terminal too: the file is finished properly rather than cut.
+    process.once('SIGHUP', onSignal);
     try {
       const stats = await runRecording(parsed, signalled);
       process.stderr.write(
@@ -126,6 +128,7 @@ export const recordCommand: Command = {
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
     }
   },
 };
