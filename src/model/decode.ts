@@ -51,6 +51,17 @@ export const int: Decoder<number> = (v, path, where) => {
 export const dec: Decoder<Decimal> = (v, path, where) =>
   parseDecimal(v) ?? fail(where, path, `is not a decimal: ${show(v)}`);
 
+/**
+ * A decimal that is not negative (an amount a venue holds for us: a balance). A venue that sends a negative one,
+ * or '1e400', is broken or hostile: the risk engine's balance check trusts these (found by an attack pass).
+ */
+export const amount: Decoder<Decimal> = (v, path, where) => {
+  const d = dec(v, path, where);
+  if (d.isNegative()) return fail(where, path, `is negative: ${show(v)}`);
+  if (!d.isZero() && d.e > 30) return fail(where, path, `is out of range: ${show(v)}`);
+  return d;
+};
+
 /** The last date-time text parsed and its time: an order's createdAt, updatedAt and closedAt are often one text. */
 let lastDateText: string | undefined;
 let lastDateMs = 0;

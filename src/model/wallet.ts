@@ -1,6 +1,6 @@
 /** Funds: balances, deposit addresses, deposits, withdrawals and allowed withdrawal addresses. */
 import type { Decimal } from '../core/decimal.js';
-import { date, dec, id, int, object, oneOf, str, type Decoder } from './decode.js';
+import { amount, date, dec, id, int, object, oneOf, str, type Decoder } from './decode.js';
 import {
   ADDRESS_STATUSES,
   ALLOWED_ADDRESS_STATUSES,
@@ -23,7 +23,7 @@ export interface Balance {
   updatedAt: Date;
 }
 export const decodeBalance: Decoder<Balance> = object<Balance>(
-  { currencySymbol: str, total: dec, available: dec, updatedAt: date },
+  { currencySymbol: str, total: amount, available: amount, updatedAt: date },
   {},
 );
 
