@@ -9,7 +9,7 @@
 import { Subject, type Observable } from 'rxjs';
 import { hmacSha512Hex } from '../../rest/auth.js';
 import { RexbotError } from '../../../core/errors.js';
-import { createHubTransport, type HubTransport } from '../../hub/transport.js';
+import { createHubTransport, HubInvocationError, type HubTransport } from '../../hub/transport.js';
 import { V1_CALLBACKS, type V1Callback, type V1Messages, type V1ExchangeState, type V1SummaryState } from '../../../wire/v1/hub/messages.js';
 import { decodeV1Payload, V1_HUB_NAME } from '../../../wire/v1/hub/protocol.js';
 
@@ -34,6 +34,12 @@ export interface V1HubClientOptions {
   url: string;
   credentials?: V1HubCredentials;
   connectTimeoutMs?: number;
+  /**
+   * How long a call may go unanswered; then it fails and the connection is dropped (its owner reconnects), as
+   * the v3 hub client does. Default 15 000 ms. Without it a server that never answered held a v1.1 bot's start
+   * forever, saying nothing (found by an attack pass).
+   */
+  invokeTimeoutMs?: number;
   /** Test seam: the transport to use instead of a classic one to `url`. */
   transport?: HubTransport;
 }
@@ -60,12 +66,14 @@ const CALLBACKS = new Map<string, V1Callback>(V1_CALLBACKS.map((c) => [c.toLower
 export class V1HubClient {
   readonly #transport: HubTransport;
   readonly #credentials: V1HubCredentials | undefined;
+  readonly #invokeTimeoutMs: number;
   readonly #events = new Subject<V1HubEvent>();
   /** Callbacks and the end of the connection. Hot; completes after `closed`. */
   readonly events$: Observable<V1HubEvent> = this.#events.asObservable();
 
   constructor(opts: V1HubClientOptions) {
     this.#credentials = opts.credentials;
+    this.#invokeTimeoutMs = opts.invokeTimeoutMs ?? 15_000;
     this.#transport =
       opts.transport ??
       createHubTransport('classic', {
@@ -90,6 +98,26 @@ export class V1HubClient {
     });
   }
 
+  /** A call that fails, and drops the connection, when not answered within the invoke timeout. */
+  #invoke(method: string, ...args: unknown[]): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new HubInvocationError(method, `no answer within ${this.#invokeTimeoutMs} ms; the connection is dropped`));
+        void this.#transport.close();
+      }, this.#invokeTimeoutMs);
+      this.#transport.invoke(method, ...args).then(
+        (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
+  }
+
   /** Negotiate, connect and start; with credentials, authenticate too. */
   async connect(): Promise<void> {
     await this.#transport.connect();
@@ -102,37 +130,37 @@ export class V1HubClient {
    */
   async authenticate(credentials: V1HubCredentials | undefined = this.#credentials): Promise<void> {
     if (!credentials) throw new V1HubAuthError('authenticate: no credentials given');
-    const challenge = await this.#transport.invoke('GetAuthContext', credentials.apiKey);
+    const challenge = await this.#invoke('GetAuthContext', credentials.apiKey);
     if (typeof challenge !== 'string' || challenge === '') {
       throw new V1HubAuthError(`GetAuthContext answered ${JSON.stringify(challenge)?.slice(0, 80)} instead of a challenge`);
     }
-    const ok = await this.#transport.invoke('Authenticate', credentials.apiKey, hmacSha512Hex(credentials.apiSecret, challenge));
+    const ok = await this.#invoke('Authenticate', credentials.apiKey, hmacSha512Hex(credentials.apiSecret, challenge));
     if (ok !== true) throw new V1HubAuthError('Authenticate answered false: check the API key and secret');
   }
 
   /** The whole book of `market` (v1.1 name, `USD-BTC`) and its recent fills, at the returned Nonce. */
   async queryExchangeState(market: string): Promise<V1ExchangeState> {
-    return decodeV1Payload('QueryExchangeState', await this.#transport.invoke('QueryExchangeState', market));
+    return decodeV1Payload('QueryExchangeState', await this.#invoke('QueryExchangeState', market));
   }
 
   /** Every market's summary. */
   async querySummaryState(): Promise<V1SummaryState> {
-    return decodeV1Payload('QuerySummaryState', await this.#transport.invoke('QuerySummaryState'));
+    return decodeV1Payload('QuerySummaryState', await this.#invoke('QuerySummaryState'));
   }
 
   /** Ask for uE of `market`; resolves with the server's answer (false: no such market). */
   async subscribeToExchangeDeltas(market: string): Promise<boolean> {
-    return (await this.#transport.invoke('SubscribeToExchangeDeltas', market)) === true;
+    return (await this.#invoke('SubscribeToExchangeDeltas', market)) === true;
   }
 
   /** Ask for uS. */
   async subscribeToSummaryDeltas(): Promise<boolean> {
-    return (await this.#transport.invoke('SubscribeToSummaryDeltas')) === true;
+    return (await this.#invoke('SubscribeToSummaryDeltas')) === true;
   }
 
   /** Ask for uL. */
   async subscribeToSummaryLiteDeltas(): Promise<boolean> {
-    return (await this.#transport.invoke('SubscribeToSummaryLiteDeltas')) === true;
+    return (await this.#invoke('SubscribeToSummaryLiteDeltas')) === true;
   }
 
   /** Close the connection; idempotent. */
