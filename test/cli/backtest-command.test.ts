@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { writeSyntheticRecording } from '../bench/backtest/write-recording.js';
 import { repoPath } from '../helpers/shared.js';
+import { failingBacktestYaml } from '../helpers/failing-backtest-config.js';
 
 const run = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
@@ -130,14 +131,7 @@ strategies:
   it('a strategy that failed: the report is written, the failure said on stderr, exit 1', { timeout: 120_000 }, async () => {
     const dir = await tmp();
     const config = join(dir, 'bt.yaml');
-    await writeFile(config, `bot: { name: failing }
-venue:
-  kind: backtest
-  data: [{ format: rexbot, path: ${JSON.stringify(repoPath('backtest', 'data', 'synthetic-btc-usd.jsonl.gz'))} }]
-  balances: { USD: 100000, BTC: 1 }
-strategies:
-  - { name: broken, use: ${JSON.stringify(repoPath('test', 'fixtures', 'strategies', 'throws-in-setup.ts'))}, markets: [BTC-USD] }
-`);
+    await writeFile(config, failingBacktestYaml());
     const r = await run([config, '--out', join(dir, 'out')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("rexbot backtest: strategy 'broken' failed during setup: setup exploded");

@@ -8,7 +8,7 @@ import { parseSweepArg, sweepGrid } from '../../../backtest/sweep/sweep-grid.js'
 import { metricText, rankResults, sweepTable } from '../../../backtest/sweep/sweep-rank.js';
 import { runBacktest } from '../../../backtest/run-backtest.js';
 import { runSweepJob, type SweepResult } from '../../../backtest/sweep/sweep-job.js';
-import { repoPath } from '../../helpers/shared.js';
+import { failingBacktestYaml } from '../../helpers/failing-backtest-config.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -110,14 +110,7 @@ describe('a sweep on worker threads', () => {
     const out = await mkdtemp(join(tmpdir(), 'rexbot-sweep-'));
     dirs.push(out);
     const config = join(out, 'bt.yaml');
-    await writeFile(config, `bot: { name: failing }
-venue:
-  kind: backtest
-  data: [{ format: rexbot, path: ${JSON.stringify(repoPath('backtest', 'data', 'synthetic-btc-usd.jsonl.gz'))} }]
-  balances: { USD: 100000, BTC: 1 }
-strategies:
-  - { name: broken, use: ${JSON.stringify(repoPath('test', 'fixtures', 'strategies', 'throws-in-setup.ts'))}, markets: [BTC-USD] }
-`);
+    await writeFile(config, failingBacktestYaml());
     const r = await runSweepJob({ index: 0, configPath: config, params: { 'venue.seed': 2 }, outDir: join(out, 'run') }, runBacktest);
     expect(r).toMatchObject({ ok: false, error: "strategy 'broken' failed during setup: setup exploded: no pricing model configured" });
     expect(existsSync(join(out, 'run', 'report.json'))).toBe(true);
