@@ -59,20 +59,31 @@ export const runCommand: Command = {
       logger.fatal({ err }, 'bot failed to start');
       return 1;
     }
-    const outcome = await new Promise<{ signal: true } | { failed: string } | { stray: unknown }>((resolve) => {
-      const stop = () => resolve({ signal: true });
+    type Outcome = { signal: true } | { failed: string } | { stray: unknown };
+    const outcome = await new Promise<Outcome>((resolve) => {
+      let settled = false;
+      const settle = (o: Outcome): boolean => {
+        if (settled) return false;
+        settled = true;
+        resolve(o);
+        return true;
+      };
+      const stop = () => settle({ signal: true });
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       // A promise rejected with nobody to hear it, or a throw from a callback of nobody's (a plugin's own timer or
       // promise, outside what the strategy runner isolates), would end the process at once with orders left open:
       // the bot stops as on a signal instead, and says why.
-      const stray = (err: unknown) => resolve({ stray: err });
+      // One that comes once the bot is stopping is not silenced either: logged, and the stop goes on.
+      const stray = (err: unknown) => {
+        if (!settle({ stray: err })) logger.error({ err }, 'unexpected error while stopping');
+      };
       process.on('unhandledRejection', stray);
       process.on('uncaughtException', stray);
       void bot.failed.then((reason) => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        resolve({ failed: reason });
+        settle({ failed: reason });
       });
     });
     if ('failed' in outcome) {
