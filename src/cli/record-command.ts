@@ -3,8 +3,9 @@
  * backtests replay. The format is documented in src/recorder/recording-format.ts.
  *
  * ```
- * rexbot record --hub URL --rest URL --channels a,b,c --out FILE.jsonl.gz [--transport classic|core] [--duration S]
+ * rexbot record --hub URL --rest URL --channels a,b,c --out FILE.jsonl.gz [--force] [--transport classic|core] [--duration S]
  * ```
+ * An existing `--out` file is refused (a mistyped command must not destroy an earlier recording) unless `--force`.
  * Private channels (`balance`, `order`, `execution`, ...) authenticate with the key in `REXBOT_API_KEY` and
  * `REXBOT_API_SECRET` (environment, so the secret never shows in a process list). Without `--duration` the
  * recording runs until SIGINT or SIGTERM; either way the file is finished properly before the command exits.
@@ -12,18 +13,20 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../core/clock.js';
 import { createRecorder, type RecorderStats } from '../recorder/recorder.js';
+import { RecordingExistsError } from '../recorder/recording-writer.js';
 import type { Command } from './main.js';
 
 /** Environment variables holding the API key used for private channels. */
 export const API_KEY_ENV = 'REXBOT_API_KEY';
 export const API_SECRET_ENV = 'REXBOT_API_SECRET';
 
-const USAGE = `usage: rexbot record --hub URL --rest URL --channels a,b,c --out FILE.jsonl.gz [--transport classic|core] [--duration S]
+const USAGE = `usage: rexbot record --hub URL --rest URL --channels a,b,c --out FILE.jsonl.gz [--force] [--transport classic|core] [--duration S]
 
   --hub        hub URL (classic: .../signalr, core: .../hub)
   --rest       REST base URL with the version path (.../v3)
   --channels   comma-separated hub channels, e.g. orderbook_BTC-USD_25,trade_BTC-USD,balance
-  --out        output file (gzipped JSON lines)
+  --out        output file (gzipped JSON lines); an existing file is refused
+  --force      replace the --out file if it exists
   --transport  hub wire flavour, classic (default) or core
   --duration   seconds to record; default until SIGINT/SIGTERM
 private channels use ${API_KEY_ENV} and ${API_SECRET_ENV} from the environment`;
@@ -34,6 +37,8 @@ export interface RecordArgs {
   rest: string;
   channels: string[];
   out: string;
+  /** Replace `out` if it exists (`--force`). */
+  force: boolean;
   transport: 'classic' | 'core';
   durationMs: number | undefined;
 }
@@ -48,6 +53,7 @@ export function parseRecordArgs(args: string[]): RecordArgs {
       rest: { type: 'string' },
       channels: { type: 'string' },
       out: { type: 'string' },
+      force: { type: 'boolean', default: false },
       transport: { type: 'string', default: 'classic' },
       duration: { type: 'string' },
     },
@@ -70,7 +76,7 @@ export function parseRecordArgs(args: string[]): RecordArgs {
     if (!Number.isFinite(s) || s <= 0) throw new Error(`--duration must be a positive number of seconds, got ${values.duration}`);
     durationMs = s * 1000;
   }
-  return { hub, rest, channels, out: need('out'), transport, durationMs };
+  return { hub, rest, channels, out: need('out'), force: values.force === true, transport, durationMs };
 }
 
 /** Run a recording described by `args` until the duration passes or `stop` resolves. */
@@ -83,6 +89,7 @@ export async function runRecording(a: RecordArgs, stop: Promise<unknown>, env: N
     transport: a.transport,
     channels: a.channels,
     out: a.out,
+    overwrite: a.force,
     credentials: apiKey && apiSecret ? { apiKey, apiSecret } : undefined,
     clock: systemClock,
   });
@@ -123,7 +130,8 @@ export const recordCommand: Command = {
       );
       return 0;
     } catch (e) {
-      process.stderr.write(`rexbot record: ${(e as Error).message}\n`);
+      const hint = e instanceof RecordingExistsError ? ' (give another --out, or add --force to replace it)' : '';
+      process.stderr.write(`rexbot record: ${(e as Error).message}${hint}\n`);
       return 1;
     } finally {
       process.off('SIGINT', onSignal);

@@ -23,6 +23,13 @@ export interface Clock {
 }
 
 /**
+ * The longest delay a Node timer honours: 2^31-1 ms, about 24.8 days. A longer one (or Infinity) fires after 1 ms
+ * with a TimeoutOverflowWarning, so `rexbot record --duration 3000000` stopped at once. {@link systemClock} waits
+ * longer delays in steps of at most this.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
  * A Node timer as a {@link TimerHandle}. A class, not `{ cancel: () => clearTimeout(t) }`: the simulator arms a
  * timer per order (market summaries are published once per tick), and under tsx every such named closure costs a
  * defineProperty.
@@ -37,23 +44,76 @@ class NodeTimer implements TimerHandle {
   }
 }
 
-/** The wall clock, backed by `Date.now` and Node timers. Timers are unref'd so they never keep a process alive. */
+/**
+ * A timer longer than {@link MAX_TIMER_MS}: Node timers of at most that, one after the other, until the whole delay
+ * has passed; then `fn`, and for an interval the same again. The steps are counted, not read from `Date.now()`, so
+ * a change of the wall clock moves it no more than it moves a Node timer.
+ */
+class LongTimer implements TimerHandle {
+  readonly #fn: () => void;
+  readonly #ms: number;
+  readonly #repeat: boolean;
+  readonly #unref: boolean;
+  #left: number;
+  #t: ReturnType<typeof setTimeout> | undefined;
+  #cancelled = false;
+
+  constructor(fn: () => void, ms: number, repeat: boolean, unref: boolean) {
+    this.#fn = fn;
+    this.#ms = ms;
+    this.#left = ms;
+    this.#repeat = repeat;
+    this.#unref = unref;
+    this.#arm();
+  }
+
+  cancel(): void {
+    this.#cancelled = true;
+    clearTimeout(this.#t);
+  }
+
+  #arm(): void {
+    const step = Math.min(this.#left, MAX_TIMER_MS);
+    this.#left -= step;
+    this.#t = setTimeout(() => this.#step(), step);
+    if (this.#unref) this.#t.unref?.();
+  }
+
+  #step(): void {
+    if (this.#left > 0) return this.#arm();
+    if (this.#repeat) this.#left = this.#ms;
+    this.#fn();
+    if (this.#repeat && !this.#cancelled) this.#arm();
+  }
+}
+
+/**
+ * A Node timer running `fn` after `ms` (every `ms` when `repeat`), however long: a plain Node timer up to
+ * {@link MAX_TIMER_MS}, a {@link LongTimer} beyond. Unref'd when `unref`, so it does not keep the process alive.
+ */
+function nodeTimer(fn: () => void, ms: number, repeat: boolean, unref: boolean): TimerHandle {
+  if (ms > MAX_TIMER_MS) return new LongTimer(fn, ms, repeat, unref);
+  const t = repeat ? setInterval(fn, ms) : setTimeout(fn, ms);
+  if (unref) t.unref?.();
+  // clearTimeout and clearInterval are interchangeable in Node.
+  return new NodeTimer(t);
+}
+
+/**
+ * The wall clock, backed by `Date.now` and Node timers. Timers are unref'd so they never keep a process alive.
+ * Any delay works, also beyond the ~24.8 days a Node timer takes ({@link MAX_TIMER_MS}).
+ */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    t.unref?.();
-    return new NodeTimer(t);
+    return nodeTimer(fn, Math.max(0, ms), false, true);
   },
   setInterval(fn, ms) {
-    const t = setInterval(fn, Math.max(1, ms));
-    t.unref?.();
-    // clearTimeout and clearInterval are interchangeable in Node.
-    return new NodeTimer(t);
+    return nodeTimer(fn, Math.max(1, ms), true, true);
   },
   sleep(ms) {
     // A sleeping caller is waiting on purpose, so this timer keeps the process alive.
-    return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+    return new Promise((resolve) => nodeTimer(resolve, Math.max(0, ms), false, false));
   },
 };
 

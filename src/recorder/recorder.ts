@@ -8,6 +8,7 @@
  * synchronizer replaying the file will ask for at the same lines, so each replayed request finds its snapshot as
  * the next snapshot line of the channel.
  */
+import { unlink } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import { map, Subject, type Subscription } from 'rxjs';
 import { type Clock, systemClock } from '../core/clock.js';
@@ -36,8 +37,10 @@ export interface RecorderOptions {
   transport: 'classic' | 'core';
   /** Hub channels to record (seed names). Private ones need credentials; `subaccounts_*` are refused. */
   channels: readonly string[];
-  /** Output file, conventionally `*.jsonl.gz`; created or truncated. */
+  /** Output file, conventionally `*.jsonl.gz`; created, and refused if it exists (unless `overwrite`). */
   out: string;
+  /** Replace `out` if it exists. Default false: start() rejects with a RecordingExistsError, the file untouched. */
+  overwrite?: boolean | undefined;
   credentials?: Credentials | undefined;
   /** Receive times (`t`) and every timer. Default the system clock. */
   clock?: Clock | undefined;
@@ -129,7 +132,7 @@ class RecorderImpl implements Recorder {
       channels: [...o.channels],
       source: { hub: o.hubUrl, rest: o.restUrl, transport: o.transport },
     };
-    this.#writer = await openRecording(o.out, header);
+    this.#writer = await openRecording(o.out, header, { overwrite: o.overwrite });
     this.#http = new HttpTransport({
       baseUrl: o.restUrl,
       credentials: o.credentials,
@@ -169,6 +172,9 @@ class RecorderImpl implements Recorder {
       if (refused.length > 0) throw new GatewaySubscriptionError(refused);
     } catch (e) {
       await this.stop().catch(() => undefined);
+      // The file this start created holds no recording worth keeping (a header, perhaps a few messages): left
+      // behind, it would make the corrected command fail as "already exists" and teach the habit of --force.
+      await unlink(o.out).catch(() => undefined);
       throw e;
     }
     for (const sync of this.#syncs.values()) sync.start();

@@ -1,10 +1,27 @@
 /**
  * Appends lines to a gzipped JSON-lines recording (see recording-format.ts). Lines are handed to gzip as they
- * come; the file is complete and readable once {@link RecordingWriter.close} resolves.
+ * come; the file is complete and readable once {@link RecordingWriter.close} resolves. A new recording never
+ * replaces an existing file unless asked to.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { constants, createGzip, type Gzip } from 'node:zlib';
+import { RexbotError } from '../core/errors.js';
 import type { RecordingHeader } from './recording-format.js';
+
+/** Options of {@link openRecording}. */
+export interface OpenRecordingOptions {
+  /** Replace an existing file (truncate it). Default false: an existing file is refused, never overwritten. */
+  overwrite?: boolean | undefined;
+}
+
+/** The output file exists and overwriting was not asked for (code `RECORDING_EXISTS`): the file was left as it was. */
+export class RecordingExistsError extends RexbotError {
+  readonly file: string;
+  constructor(file: string, options?: { cause?: unknown }) {
+    super('RECORDING_EXISTS', `${file} already exists; not overwriting it`, options);
+    this.file = file;
+  }
+}
 
 /** How often what was written is pushed through the compressor to the file. */
 const FLUSH_INTERVAL_MS = 1000;
@@ -34,10 +51,11 @@ export class RecordingWriter {
   #flusher: NodeJS.Timeout | undefined;
   #unflushed = false;
 
-  private constructor(file: string) {
+  private constructor(file: string, overwrite: boolean) {
     this.file = file;
     this.#gzip = createGzip();
-    this.#out = createWriteStream(file);
+    // 'wx' creates the file or fails if it exists, in one step: no check-then-open race with another recorder.
+    this.#out = createWriteStream(file, { flags: overwrite ? 'w' : 'wx' });
     this.#gzip.pipe(this.#out);
     const fail = (e: Error) => {
       this.#error ??= e;
@@ -52,12 +70,19 @@ export class RecordingWriter {
     });
   }
 
-  /** Create (or truncate) `file` and write the header line. Rejects when the file cannot be opened. */
-  static async open(file: string, header: RecordingHeader): Promise<RecordingWriter> {
-    const w = new RecordingWriter(file);
+  /**
+   * Create `file` and write the header line. An existing file is refused ({@link RecordingExistsError}) unless
+   * `options.overwrite`, which truncates it: a mistyped `--out` must not destroy an earlier recording. Rejects when
+   * the file cannot be opened.
+   */
+  static async open(file: string, header: RecordingHeader, options: OpenRecordingOptions = {}): Promise<RecordingWriter> {
+    const w = new RecordingWriter(file, options.overwrite ?? false);
     await new Promise<void>((resolve, reject) => {
       w.#out.once('open', () => resolve());
-      w.#out.once('error', reject);
+      w.#out.once('error', (e: NodeJS.ErrnoException) => {
+        w.#gzip.destroy();
+        reject(e.code === 'EEXIST' ? new RecordingExistsError(file, { cause: e }) : e);
+      });
     });
     w.writeLine(JSON.stringify(header));
     w.#flusher = setInterval(() => {
@@ -103,6 +128,6 @@ export class RecordingWriter {
 }
 
 /** Open a recording for writing (see {@link RecordingWriter.open}). */
-export function openRecording(file: string, header: RecordingHeader): Promise<RecordingWriter> {
-  return RecordingWriter.open(file, header);
+export function openRecording(file: string, header: RecordingHeader, options?: OpenRecordingOptions): Promise<RecordingWriter> {
+  return RecordingWriter.open(file, header, options);
 }

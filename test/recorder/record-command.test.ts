@@ -2,7 +2,7 @@
  * `rexbot record`: argument errors are usage errors (exit 2) with the reason; a run against the simulator for a
  * given duration writes a finished, readable recording and exits 0.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -37,8 +37,11 @@ describe('parseRecordArgs', () => {
   it('reads every option, with classic and no duration by default', () => {
     expect(parseRecordArgs(ok)).toEqual({
       hub: 'http://h/signalr', rest: 'http://h/v3', channels: ['trade_BTC-USD', 'orderbook_BTC-USD_25'], out: 'x.jsonl.gz',
-      transport: 'classic', durationMs: undefined,
+      transport: 'classic', durationMs: undefined, force: false,
     });
+    expect(parseRecordArgs([...ok, '--force'])).toMatchObject({ force: true });
+    // Beyond the ~24.8 days a Node timer takes: waited in steps (test/core/system-clock.test.ts), not at once.
+    expect(parseRecordArgs([...ok, '--duration', '3000000'])).toMatchObject({ durationMs: 3_000_000_000 });
     expect(parseRecordArgs([...ok, '--transport', 'core', '--duration', '1.5'])).toMatchObject({ transport: 'core', durationMs: 1500 });
   });
 
@@ -79,10 +82,33 @@ describe('rexbot record', () => {
     for (const r of records) if (r.kind === 'snapshot') expect(channels.split(',')).toContain(r.channel);
   });
 
-  it('exits 1 naming the problem when the hub cannot be reached', async () => {
+  it('exits 1 naming the problem when the hub cannot be reached, leaving no file behind', async () => {
     const out = join(dir, 'fail.jsonl.gz');
     const code = await main(['record', '--hub', 'http://127.0.0.1:9/signalr', '--rest', 'http://127.0.0.1:9/v3', '--channels', 'trade_BTC-USD', '--out', out]);
     expect(code).toBe(1);
     expect(stderr.join('')).toMatch(/rexbot record: /);
+    // The same command, corrected, must not then fail as "already exists".
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses an existing --out file, naming it, and leaves it as it was', async () => {
+    const out = join(dir, 'yesterday.jsonl.gz');
+    writeFileSync(out, 'yesterday');
+    // The file is opened before the hub is dialled: this never reaches the (unreachable) hub.
+    const code = await main(['record', '--hub', 'http://127.0.0.1:9/signalr', '--rest', 'http://127.0.0.1:9/v3', '--channels', 'trade_BTC-USD', '--out', out]);
+    expect(code).toBe(1);
+    expect(stderr.join('')).toContain(`rexbot record: ${out} already exists; not overwriting it (give another --out, or add --force to replace it)`);
+    expect(readFileSync(out, 'utf8')).toBe('yesterday');
+  });
+
+  it('replaces an existing --out file with --force', async () => {
+    world = await startWorld();
+    const out = join(dir, 'again.jsonl.gz');
+    writeFileSync(out, 'yesterday');
+    const running = main(['record', '--hub', world.sim.coreHubUrl, '--rest', world.sim.restUrl, '--transport', 'core', '--channels', `trade_${MARKET}`, '--out', out, '--force', '--duration', '0.2']);
+    expect(await running).toBe(0);
+    const records: RecordingRecord[] = [];
+    for await (const r of readRecording(out)) records.push(r);
+    expect(records[0]).toMatchObject({ kind: 'header', header: { channels: [`trade_${MARKET}`] } });
   });
 });

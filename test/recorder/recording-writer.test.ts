@@ -1,14 +1,15 @@
 /**
  * A recording reaches its file as it goes: a recorder killed mid-run (SIGKILL, a lost terminal) leaves what it had
  * recorded up to its last second readable. Everything stayed in the compressor until close(): 10-12 s of recording
- * killed left a 10-byte file (found by an attack pass).
+ * killed left a 10-byte file (found by an attack pass). And a new recording never replaces an existing file unless
+ * asked: a mistyped `--out` truncated yesterday's recording (found by an attack pass).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openRecording } from '../../src/recorder/recording-writer.js';
+import { openRecording, RecordingExistsError } from '../../src/recorder/recording-writer.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -27,5 +28,21 @@ describe('RecordingWriter', () => {
     await vi.waitFor(() => expect(sofar()).toContain('"name":"heartbeat"'), { timeout: 10_000, interval: 50 });
     await w.close();
     expect(gunzipSync(readFileSync(file)).toString('utf8').trim().split('\n')).toHaveLength(2);
+  });
+
+  it('refuses an existing file, leaving it as it was; replaces it only when asked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rexbot-recw-'));
+    dirs.push(dir);
+    const file = join(dir, 'yesterday.jsonl.gz');
+    writeFileSync(file, 'yesterday\'s recording');
+    const header = { format: 'rexbot-recording', version: 1 } as never;
+    const refused = await openRecording(file, header).then(() => undefined, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(RecordingExistsError);
+    expect((refused as RecordingExistsError).message).toBe(`${file} already exists; not overwriting it`);
+    expect((refused as RecordingExistsError).code).toBe('RECORDING_EXISTS');
+    expect(readFileSync(file, 'utf8')).toBe('yesterday\'s recording');
+    const w = await openRecording(file, header, { overwrite: true });
+    await w.close();
+    expect(gunzipSync(readFileSync(file)).toString('utf8')).toBe('{"format":"rexbot-recording","version":1}\n');
   });
 });

@@ -73,7 +73,8 @@ export async function captureToRecording(wsFile: string, httpFile: string, out: 
     startedAt: lines[0]?.t ?? 0,
     channels,
     source: { hub: 'https://socket-v3.bittrex.com/signalr', rest: 'https://api.bittrex.com/v3', transport: 'classic' },
-  });
+    // A conversion made again from the same capture: replacing its earlier output is the point.
+  }, { overwrite: true });
   for (const l of lines) w.writeLine(l.json);
   await w.close();
   return lines.length;
