@@ -8,7 +8,6 @@
  * synchronizer replaying the file will ask for at the same lines, so each replayed request finds its snapshot as
  * the next snapshot line of the channel.
  */
-import { unlink } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import { map, Subject, type Subscription } from 'rxjs';
 import { type Clock, systemClock } from '../core/clock.js';
@@ -172,9 +171,6 @@ class RecorderImpl implements Recorder {
       if (refused.length > 0) throw new GatewaySubscriptionError(refused);
     } catch (e) {
       await this.stop().catch(() => undefined);
-      // The file this start created holds no recording worth keeping (a header, perhaps a few messages): left
-      // behind, it would make the corrected command fail as "already exists" and teach the habit of --force.
-      await unlink(o.out).catch(() => undefined);
       throw e;
     }
     for (const sync of this.#syncs.values()) sync.start();
