@@ -13,12 +13,12 @@
  * Reads stay asynchronous: the event loop is never blocked by the disk. A parser that reads bytes itself gets the
  * same blocks undecoded ({@link readByteBlocks}): no decoding at all for the lines it reads.
  */
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { open, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import '../../src/core/string-prototype-fast.js'; // line scans use charCodeAt: that module keeps it inlined
-import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
+import { CutOffError, type LineRef, ReplayFormatError, isGzipCutOff } from '../../src/sim/driver/replay-error.js';
 
 /** The longest line a reader accepts: far above any real line (a 500-level REST snapshot is ~20 KB). */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
@@ -89,17 +89,23 @@ export function lineEnd(text: string, start: number, nl: number): number {
   return nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
 }
 
-/** True when the file starts with the gzip magic bytes (1f 8b). */
+/**
+ * True when the file starts with the gzip magic bytes (1f 8b). Every reader opens its file here first, so this is
+ * also where anything but a regular file is refused, before a byte is read (a FIFO would block the reader for good).
+ */
 export async function isGzipFile(path: string, file = path): Promise<boolean> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    // Non-blocking: opening a FIFO for reading otherwise waits for a writer, on a libuv thread nothing can free.
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (err) {
     throw ioError(err, { file, line: 1 });
   }
   try {
+    const kind = await handle.stat().then((s) => (s.isFile() ? undefined : s.isDirectory() ? 'a directory' : s.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'));
+    if (kind !== undefined) throw new ReplayFormatError({ file, line: 1 }, `is ${kind}, not a file`);
     const buf = Buffer.alloc(2);
-    // A directory opens on Linux and fails here (EISDIR): named like a failed open, with the path.
+    // A read that fails is named like a failed open, with the path.
     const { bytesRead } = await handle.read(buf, 0, 2, 0).catch((err: unknown) => {
       throw ioError(err, { file, line: 1 });
     });
@@ -234,7 +240,8 @@ function decode(bytes: Buffer): string {
 /**
  * The pieces of `path` (plain, or gzip inflated on the fly) made into blocks by `block` (given the piece and the
  * number of its first line; it says how many lines it holds). A missing file, a read error or damaged gzip data is
- * a {@link ReplayFormatError} at the line being read when it happened, raised after every block before it.
+ * a {@link ReplayFormatError} at the line being read when it happened, raised after every block before it; gzip
+ * data that stops mid-stream (a recorder killed) is a {@link CutOffError} (the line reader applies its policy).
  */
 async function* pieceBlocks<B extends { readonly count: number }>(
   path: string,
@@ -258,6 +265,7 @@ async function* pieceBlocks<B extends { readonly count: number }>(
     }
   } catch (err) {
     if (err instanceof ReplayFormatError) throw err;
+    if (gzip && isGzipCutOff(err)) throw new CutOffError(file, n, cutter.end() !== undefined, 'fail', { cause: err });
     throw ioError(err, { file, line: n + 1 });
   }
   const rest = cutter.end();

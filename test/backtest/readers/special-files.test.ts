@@ -1,0 +1,44 @@
+/**
+ * Data paths that are not regular files are refused by every reader before a byte is read: a FIFO with no writer
+ * (opening it for reading would wait for one for good), a device, a directory.
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openReader, readerFormats } from '../../../backtest/readers/index.js';
+import { readEvents, tempFiles } from './read-helpers.js';
+
+/** Options a format opens with (candle readers require their series). */
+const opts = (format: string) => (format.startsWith('candles-') ? { params: { market: 'BTC-USD', interval: 'MINUTE_1' } } : { markets: ['BTC-USD'] });
+
+const fifos: string[] = [];
+afterEach(() => {
+  // Without the refusal a reader would still be waiting in its open: a writer that comes and goes frees it.
+  for (const f of fifos.splice(0)) {
+    try {
+      closeSync(openSync(f, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch {
+      // no reader waits on it (ENXIO): nothing to free
+    }
+  }
+});
+
+describe.skipIf(process.platform === 'win32')('a data path that is not a regular file', () => {
+  const tmp = tempFiles();
+  afterEach(() => tmp.cleanup());
+
+  it('a FIFO with no writer fails at once in every format, saying what it is', { timeout: 20_000 }, async () => {
+    const fifo = join(tmp.dir, 'book.csv');
+    execFileSync('mkfifo', [fifo]);
+    fifos.push(fifo);
+    for (const format of readerFormats()) {
+      await expect(readEvents(openReader(format, fifo, opts(format))), format).rejects.toThrow(`${fifo}:1: is a FIFO (named pipe), not a file`);
+    }
+  });
+
+  it('a device and a directory are refused the same way', async () => {
+    await expect(readEvents(openReader('tardis', '/dev/zero'))).rejects.toThrow('/dev/zero:1: is a device or socket, not a file');
+    await expect(readEvents(openReader('candles-csv', tmp.dir, opts('candles-csv')))).rejects.toThrow(`${tmp.dir}:1: is a directory, not a file`);
+  });
+});
