@@ -317,6 +317,10 @@ export class ClassicHubTransport implements HubTransport {
         for (const m of frame.messages) this.#events.next({ type: 'message', method: m.method, args: m.args });
         if (frame.disconnect) this.#fail(new NetworkError('server asked to disconnect', { mayHaveReachedServer: true }));
         return frame.init;
+      case 'keepAlive':
+        // Reported so a client without a hub-level heartbeat (v1.1's c2) can tell a silent half-open socket.
+        this.#events.next({ type: 'keepAlive' });
+        return false;
       default:
         return false;
     }

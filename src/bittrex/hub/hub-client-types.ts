@@ -24,7 +24,7 @@ export interface HubClientOptions {
   clock?: Clock | undefined;
   /** Reconnect after this many heartbeat intervals (5 s each) without any message; default 3. */
   watchdogMultiple?: number | undefined;
-  /** Backoff between reconnect attempts; defaults in DEFAULT_RECONNECT. */
+  /** Backoff between reconnect attempts, and how long a connection must stay up to reset it; defaults in DEFAULT_RECONNECT. */
   reconnect?: Partial<ReconnectOptions> | undefined;
   /** Random source for backoff jitter; default Math.random. */
   random?: RandomSource | undefined;

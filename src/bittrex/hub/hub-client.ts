@@ -113,6 +113,7 @@ class HubClientImpl implements HubClient {
   start(): Promise<void> {
     if (this.#running && this.#startPromise) return this.#startPromise;
     this.#running = true;
+    this.#policy.reset(); // a fresh start owes nothing to the outages of an earlier run
     const run = ++this.#run;
     this.#setStatus({ state: 'connecting' });
     this.#startPromise = (async () => {
@@ -195,8 +196,7 @@ class HubClientImpl implements HubClient {
     this.#conn = conn;
     conn.listen((ev) => this.#onEvent(conn, ev));
     try {
-      const connectTimeoutMs = this.#opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-      await conn.guard(conn.transport.connect(), connectTimeoutMs, 'connect');
+      await conn.guard(conn.transport.connect(), this.#opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, 'connect');
       conn.epoch = ++this.#stats.connectionEpoch;
       conn.watchdog = new HeartbeatWatchdog(this.#clock, this.#watchdogMs, (silent) =>
         void this.#drop(conn, 'watchdog', new RexbotError('HUB_SILENT', `no hub message for ${silent} ms`)),
@@ -223,8 +223,8 @@ class HubClientImpl implements HubClient {
     // From here on a loss of this connection starts a new reconnect loop, so the loop that made it must end now.
     conn.ready = true;
     this.#reconnecting = false;
-    this.#policy.reset();
     const at = this.#clock.now();
+    this.#policy.connected(at); // the backoff starts over only if this one stays up (ReconnectPolicy.lost)
     if (done.type === 'reconnected') {
       this.#stats.reconnects++;
       this.#lifecycle.next({ type: 'reconnected', epoch: conn.epoch, attempts: done.attempts, reason: done.reason, at });
@@ -242,6 +242,7 @@ class HubClientImpl implements HubClient {
     if (conn.ready && this.#running) {
       this.#log.warn({ epoch: conn.epoch, reason }, 'hub connection lost');
       this.#errors.next(error);
+      this.#policy.lost(this.#clock.now());
       this.#reconnect(reason);
     }
     await conn.close();
@@ -275,6 +276,7 @@ class HubClientImpl implements HubClient {
       void this.#drop(conn, 'closed', ev.error);
       return;
     }
+    if (ev.type === 'keepAlive') return; // proves the socket, not the hub: the watchdog waits for hub messages
     conn.watchdog?.touch();
     const name = streamMessageName(ev.method);
     if (name === 'authenticationExpiring') {

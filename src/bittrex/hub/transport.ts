@@ -15,9 +15,14 @@ import { RexbotError } from '../../core/errors.js';
 import { ClassicHubTransport } from './classic-transport.js';
 import { CoreHubTransport } from './core-transport.js';
 
-/** What a transport reports: a server push (args still encoded, as sent) or the end of the connection. */
+/**
+ * What a transport reports: a server push (args still encoded, as sent), a frame that only says the connection is
+ * alive (classic `{}` keep-alives; the core flavour's pings stay inside `@microsoft/signalr`), or the end of the
+ * connection.
+ */
 export type TransportEvent =
   | { type: 'message'; method: string; args: unknown[] }
+  | { type: 'keepAlive' }
   | { type: 'closed'; error?: Error };
 
 /**
@@ -34,7 +39,7 @@ export interface HubTransport {
   connect(): Promise<void>;
   /** Invoke a hub method; resolves with its result, rejects with HubInvocationError on an error reply or when the connection closes first. */
   invoke(method: string, ...args: unknown[]): Promise<unknown>;
-  /** Server pushes (method name exactly as sent; args still encoded) and the closing of the connection. Hot observable. */
+  /** Server pushes (method name exactly as sent; args still encoded), keep-alives and the closing of the connection. Hot observable. */
   readonly events$: Observable<TransportEvent>;
   /** Close; idempotent; emits {type:'closed'}. */
   close(): Promise<void>;

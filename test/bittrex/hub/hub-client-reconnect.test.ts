@@ -93,6 +93,38 @@ describe('hub client: reconnect', () => {
     expect(h.attemptsAt.at(-1)! - lostAgainAt).toBe(1_000);
   });
 
+  it('keeps backing off from a server that drops every connection as soon as it is up', async () => {
+    h = harness({ reconnect: { initialDelayMs: 1_000, maxDelayMs: 16_000, factor: 2, jitter: 0 } });
+    h.heartbeats();
+    await h.client.start();
+    // Accepts, authenticates and subscribes every connection, then drops it: each one reaches "ready".
+    h.client.lifecycle$.subscribe((e) => e.type === 'reconnected' && queueMicrotask(() => h.hub.current.serverClose()));
+    const lostAt = h.clock.now();
+    h.hub.current.serverClose();
+    await h.clock.advance(120_000);
+    const gaps = h.attemptsAt.slice(1).map((t, i) => t - (i === 0 ? lostAt : h.attemptsAt[i]!));
+    expect(gaps).toEqual([1_000, 2_000, 4_000, 8_000, ...Array<number>(6).fill(16_000)]); // 111 s of the 120
+    expect(h.client.stats.reconnects).toBe(gaps.length);
+  });
+
+  it('starts the backoff over only for a connection that stayed up for stableAfterMs', async () => {
+    h = harness({ reconnect: { initialDelayMs: 1_000, maxDelayMs: 30_000, factor: 2, jitter: 0, stableAfterMs: 10_000 } });
+    h.heartbeats();
+    await h.client.start();
+    const delayAfterLoss = async (upMs: number): Promise<number> => {
+      await h.clock.advance(upMs);
+      const lostAt = h.clock.now();
+      const before = h.attemptsAt.length;
+      h.hub.current.serverClose();
+      while (h.attemptsAt.length === before) await h.clock.advance(100);
+      return h.attemptsAt.at(-1)! - lostAt;
+    };
+    expect(await delayAfterLoss(60_000)).toBe(1_000); // the first connection proved itself
+    expect(await delayAfterLoss(9_000)).toBe(2_000); // up 9 s: not yet stable, the outage goes on
+    expect(await delayAfterLoss(5_000)).toBe(4_000);
+    expect(await delayAfterLoss(10_000)).toBe(1_000); // up 10 s: stable, a new outage starts from the beginning
+  });
+
   it('applies jitter from the injected random source, never beyond the cap', async () => {
     h = harness({ reconnect: { initialDelayMs: 1_000, maxDelayMs: 2_000, factor: 2, jitter: 0.5 }, random: () => 0.5 });
     h.heartbeats();

@@ -16,6 +16,26 @@ describe('ReconnectPolicy', () => {
     expect(p.nextDelayMs()).toBe(DEFAULT_RECONNECT.initialDelayMs);
   });
 
+  it('starts over after a connection that stayed up for stableAfterMs, and only then', () => {
+    const p = new ReconnectPolicy({ initialDelayMs: 100, maxDelayMs: 10_000, factor: 2, jitter: 0, stableAfterMs: 5_000 });
+    const flap = (upMs: number): number => {
+      p.connected(1_000);
+      p.lost(1_000 + upMs);
+      return p.nextDelayMs();
+    };
+    expect(p.nextDelayMs()).toBe(100);
+    expect([flap(0), flap(10), flap(4_999)]).toEqual([200, 400, 800]);
+    expect(flap(5_000)).toBe(100);
+    // A loss with no connection up (a failed attempt) never resets.
+    p.lost(1_000_000);
+    expect(p.nextDelayMs()).toBe(200);
+  });
+
+  it('refuses a stableAfterMs that is negative or not finite', () => {
+    expect(() => new ReconnectPolicy({ stableAfterMs: -1 })).toThrow(/stableAfterMs must be a finite number >= 0/);
+    expect(() => new ReconnectPolicy({ stableAfterMs: Number.NaN })).toThrow(/stableAfterMs/);
+  });
+
   it('only shortens delays with jitter, by at most the jitter fraction', () => {
     const base = new ReconnectPolicy({ initialDelayMs: 1_000, maxDelayMs: 8_000, jitter: 0 });
     for (const r of [0, 0.25, 0.5, 0.999]) {
