@@ -1,9 +1,11 @@
 /**
  * The loop every line-based reader shares: read the file in chunks of lines, let the format's parser say what
  * each line means, apply the bad-line policy, filter markets, count, and hand out events in batches. A format
- * only writes a {@link LineParser}.
+ * only writes a {@link LineParser}. A gzip file cut off mid-stream ({@link CutOffError}) fails under `fail`; under
+ * `skip` its lines up to the cut are read, the cut is reported once through `onError`, and a torn last line is
+ * counted as a skipped line.
  */
-import { type LineRef, ReplayFormatError, handleBadLine } from '../../src/sim/driver/replay-error.js';
+import { CutOffError, type LineRef, ReplayFormatError, handleBadLine } from '../../src/sim/driver/replay-error.js';
 import { type NumberedLine, type ReadMeter, byteLineEnd, lineEnd, readByteSpans, readLineBlocks } from './line-source.js';
 import type { MarketDataReader, MarketEvent, ReaderOpenOptions, ReaderSummary } from './reader.js';
 
@@ -128,52 +130,59 @@ export function lineReader(
       };
       // Batches are handed out as soon as full, even mid-block: fewer events alive at once means cheaper
       // young-generation GC (a batch of 4096 held to the chunk's end doubled the reader's GC time).
-      if (source) {
-        for await (const chunk of source(path, file, meter)) {
-          for (const { text, line } of chunk) {
-            if (text.length > 0) parse(text, 0, text.length, line);
-            if (batch.length >= BATCH_EVENTS) {
-              const out = batch;
-              batch = [];
-              yield out;
+      try {
+        if (source) {
+          for await (const chunk of source(path, file, meter)) {
+            for (const { text, line } of chunk) {
+              if (text.length > 0) parse(text, 0, text.length, line);
+              if (batch.length >= BATCH_EVENTS) {
+                const out = batch;
+                batch = [];
+                yield out;
+              }
+            }
+          }
+        } else if (parser.bytesAt !== undefined) {
+          // The file in order, in spans of bytes: no object per line but its ref, no text for the lines the parser's
+          // byte path reads, and no scan for their ends (the byte path finds a line's end as it reads it).
+          for await (const span of readByteSpans(path, file, undefined, meter)) {
+            const { bytes, view, first } = span;
+            const limit = bytes.length;
+            let start = 0;
+            let k = 0;
+            while (start < limit) {
+              start = parseBytes(bytes, view, start, limit, first + k) + 1;
+              k++;
+              if (batch.length >= BATCH_EVENTS) {
+                const out = batch;
+                batch = [];
+                yield out;
+              }
+            }
+            span.count = k;
+          }
+        } else {
+          // The file in order, read in blocks of text: no object per line but its ref and its text.
+          for await (const { text, first, count, ends } of readLineBlocks(path, file, undefined, meter)) {
+            let start = 0;
+            for (let k = 0; k < count; k++) {
+              const nl = ends[k]!;
+              const end = lineEnd(text, start, nl);
+              if (end > start) parse(text, start, end, first + k);
+              start = nl + 1;
+              if (batch.length >= BATCH_EVENTS) {
+                const out = batch;
+                batch = [];
+                yield out;
+              }
             }
           }
         }
-      } else if (parser.bytesAt !== undefined) {
-        // The file in order, in spans of bytes: no object per line but its ref, no text for the lines the parser's
-        // byte path reads, and no scan for their ends (the byte path finds a line's end as it reads it).
-        for await (const span of readByteSpans(path, file, undefined, meter)) {
-          const { bytes, view, first } = span;
-          const limit = bytes.length;
-          let start = 0;
-          let k = 0;
-          while (start < limit) {
-            start = parseBytes(bytes, view, start, limit, first + k) + 1;
-            k++;
-            if (batch.length >= BATCH_EVENTS) {
-              const out = batch;
-              batch = [];
-              yield out;
-            }
-          }
-          span.count = k;
-        }
-      } else {
-        // The file in order, read in blocks of text: no object per line but its ref and its text.
-        for await (const { text, first, count, ends } of readLineBlocks(path, file, undefined, meter)) {
-          let start = 0;
-          for (let k = 0; k < count; k++) {
-            const nl = ends[k]!;
-            const end = lineEnd(text, start, nl);
-            if (end > start) parse(text, start, end, first + k);
-            start = nl + 1;
-            if (batch.length >= BATCH_EVENTS) {
-              const out = batch;
-              batch = [];
-              yield out;
-            }
-          }
-        }
+      } catch (err) {
+        // A gzip file cut off mid-stream (a recorder killed): what came before the cut is as good as any file's.
+        if (!(err instanceof CutOffError) || (opts.onBadLine ?? 'fail') === 'fail') throw err;
+        opts.onError?.(new CutOffError(file, err.lastLine, err.torn, 'skip', { cause: err.cause }));
+        if (err.torn) summary.errors++;
       }
       parser.end?.(sink);
       if (batch.length > 0) {

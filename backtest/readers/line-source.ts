@@ -16,7 +16,7 @@
 import { constants, createReadStream } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { open, stat } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, constants as zlib } from 'node:zlib';
 import '../../src/core/string-prototype-fast.js'; // line scans use charCodeAt: that module keeps it inlined
 import { CutOffError, type LineRef, ReplayFormatError, isGzipCutOff } from '../../src/sim/driver/replay-error.js';
 
@@ -157,8 +157,10 @@ async function* gzipBytes(path: string, sizes: ReadSizes, meter: ReadMeter | und
   // (zlib's smallest output chunk is 64 bytes.)
   const gunzip = createGunzip({ chunkSize: Math.max(64, sizes.piece) });
   raw.on('error', (e) => gunzip.destroy(e));
+  // Flushed before the end: of a file cut off mid-stream, the end's error alone lost the last output.
+  raw.on('end', () => gunzip.flush(zlib.Z_SYNC_FLUSH, () => gunzip.end()));
   try {
-    for await (const chunk of raw.pipe(gunzip) as AsyncIterable<Buffer>) {
+    for await (const chunk of raw.pipe(gunzip, { end: false }) as AsyncIterable<Buffer>) {
       if (meter) meter.read = raw.bytesRead;
       yield chunk;
     }

@@ -52,3 +52,37 @@ export function handleBadLine(error: ReplayFormatError, opts: ReaderOptions, err
   errors.push(error);
   opts.onError?.(error);
 }
+
+/**
+ * A gzip file that stops mid-stream, without the end gzip writes on close: a recording whose recorder was killed
+ * (SIGKILL, power loss). What it holds up to the cut is readable (the recorder flushes every second), so a reader
+ * delivers every complete line before the cut and then, per the bad-line policy, throws this (`fail`) or reports it
+ * once through `onError` and ends there (`skip`; a torn last line is dropped and counted as a skipped line). The
+ * line is the one the cut tore (or would have been next); `lastLine` the last complete one (0: none).
+ *
+ * @example
+ * new CutOffError('rec.jsonl.gz', 42, true, 'fail').message
+ * // rec.jsonl.gz:43: cut off mid-stream (the gzip data stops without its end, as when a recorder is killed); line 42 is the last complete line: onBadLine: skip reads up to it
+ */
+export class CutOffError extends ReplayFormatError {
+  /** The last complete line before the cut (0 when there is none). */
+  readonly lastLine: number;
+  /** Whether a partial line after it was dropped. */
+  readonly torn: boolean;
+
+  constructor(file: string, lastLine: number, torn: boolean, policy: BadLinePolicy, options?: { cause?: unknown }) {
+    const what = 'cut off mid-stream (the gzip data stops without its end, as when a recorder is killed)';
+    const reason =
+      policy === 'fail'
+        ? `${what}; ${lastLine > 0 ? `line ${lastLine} is the last complete line` : 'not even line 1 is complete'}: onBadLine: skip reads up to it`
+        : `${what}; read up to line ${lastLine}${torn ? `, the torn line ${lastLine + 1} dropped` : ''}`;
+    super({ file, line: lastLine + 1 }, reason, options);
+    this.lastLine = lastLine;
+    this.torn = torn;
+  }
+}
+
+/** True when `err` is zlib's complaint about gzip data that ends before its end: a file cut off mid-stream. */
+export function isGzipCutOff(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'Z_BUF_ERROR';
+}

@@ -1,5 +1,4 @@
-import { readFileSync, truncateSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { constants, deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lineReader } from '../../../backtest/readers/line-reader.js';
 import { type NumberedLine, type ReadSizes, byteLineEnd, readByteBlocks, readByteSpans, readLineChunks } from '../../../backtest/readers/line-source.js';
@@ -66,6 +65,14 @@ function randomFile(rng: Prng, lines: number): string {
   return out.join('\n') + (rng.chance(0.5) ? '\n' : '');
 }
 
+/** `lines` gzipped as the recording writer writes them: a sync flush after every few lines. */
+function syncFlushedGzip(lines: string[]): Buffer {
+  const out: Buffer[] = [];
+  for (let k = 0; k < lines.length; k += 7) out.push(deflateRawSync(lines.slice(k, k + 7).join(''), { finishFlush: constants.Z_SYNC_FLUSH }));
+  return Buffer.concat([GZIP_HEADER, ...out]);
+}
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
 /** Sizes that put read and piece boundaries everywhere, the real ones included. */
 const SIZES: (ReadSizes | undefined)[] = [
   { read: 1, piece: 1 }, { read: 3, piece: 2 }, { read: 7, piece: 64 }, { read: 64, piece: 5 }, { read: 1000, piece: 100 }, { read: 4096, piece: 4096 }, undefined,
@@ -106,16 +113,47 @@ describe('line source (blocks of lines decoded per piece)', () => {
 
   it('fails at the line being read, after every complete line before it: damaged gzip, missing file', async () => {
     const text = randomFile(new Prng(3), 400);
-    const path = tmp.write('cut.txt.gz', text);
-    truncateSync(path, Math.floor(readFileSync(path).length * 0.6));
-    const want = await collect(streamLines(path));
-    expect(want.error).toMatch(/cut\.txt\.gz:\d+: damaged gzip data/);
-    for (const sizes of SIZES) expect(await collect(readLineChunks(path, path, sizes))).toEqual(want);
-    for (const sizes of SIZES) expect(await collect(decodedLines(path, sizes))).toEqual(want);
+    const gz = gzipSync(text);
+    gz[gz.length - 6] = gz[gz.length - 6]! ^ 0xff; // the CRC does not match: damaged, not cut off (that is the next test's)
+    const path = tmp.write('damaged.txt.gz', gz);
+    // Lines come out complete and in order up to the damage (how many depends on where reads end); then the error.
+    const { lines } = await collect(streamLines(tmp.write('whole.txt.gz', text)));
+    for (const read of [(s?: ReadSizes) => readLineChunks(path, path, s), (s?: ReadSizes) => decodedLines(path, s)]) {
+      for (const sizes of SIZES) {
+        const got = await collect(read(sizes));
+        expect(got.lines).toEqual(lines.slice(0, got.lines.length));
+        expect(got.error).toBe(`${path}:${got.lines.length + 1}: damaged gzip data: incorrect data check`);
+      }
+    }
     const none = `${tmp.dir}/none.txt`;
     expect(await collect(readLineChunks(none))).toEqual({ lines: [], error: `${none}:1: no such file` });
     // A directory opens; reading it fails, and that too names the path.
     expect(await collect(readLineChunks(tmp.dir))).toEqual({ lines: [], error: `${tmp.dir}:1: is a directory, not a file` });
+  });
+
+  it('gives every complete line of a gzip file cut off mid-stream, then says where it was cut', async () => {
+    // As the recorder writes: sync-flushed every few lines, so a cut anywhere leaves the lines before it readable.
+    const text = randomFile(new Prng(8), 300);
+    const whole = syncFlushedGzip(text.split(/(?<=\n)/));
+    for (const at of [5, 10, 11, Math.floor(whole.length / 3), Math.floor(whole.length / 2) + 1, whole.length - 9, whole.length - 8, whole.length - 1]) {
+      const path = tmp.write('cut.txt.gz', whole.subarray(0, at));
+      // What the cut leaves: all the data inflated up to it; the lines are those a newline ends.
+      const sofar = at < 10 ? '' : gunzipSync(whole.subarray(0, at), { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+      const complete = sofar.slice(0, sofar.lastIndexOf('\n') + 1);
+      const lines = complete === '' ? [] : complete.slice(0, -1).split('\n').map((l, k) => ({ text: l.endsWith('\r') ? l.slice(0, -1) : l, line: k + 1 }));
+      const torn = sofar.length > complete.length;
+      const n = lines.length;
+      const error = `${path}:${n + 1}: cut off mid-stream (the gzip data stops without its end, as when a recorder is killed); `
+        + `${n > 0 ? `line ${n} is the last complete line` : 'not even line 1 is complete'}: onBadLine: skip reads up to it`;
+      for (const sizes of SIZES) {
+        const got = await collect(readLineChunks(path, path, sizes));
+        expect(got, `cut at ${at}/${whole.length} ${JSON.stringify(sizes)}`).toEqual({ lines, error });
+      }
+      const e = await (async () => {
+        for await (const _ of readByteBlocks(path)) void _;
+      })().then(() => undefined, (err: unknown) => err);
+      expect(e).toMatchObject({ lastLine: n, torn, line: n + 1 });
+    }
   });
 });
 
