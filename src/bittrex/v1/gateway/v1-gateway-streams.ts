@@ -12,6 +12,9 @@
  * - `execution` → v1.1 has no execution stream: each uO whose filled quantity grew becomes one execution of the
  *   difference (rate = proceeds difference / quantity difference), kept in {@link V1Executions}.
  * - A followed market whose uE stop while uL shows it trading gets the connection recycled (reconnect, new epoch).
+ * - A lost connection (closed, silent: see V1HubClient's watchdog, or recycled) is made again with the v3 hub
+ *   client's backoff ({@link ReconnectPolicy}, reconnect-loop.ts): growing delays that start over only once a
+ *   connection has stayed up, so a hub that accepts and drops every connection is not hammered once a second.
  * - `heartbeat` needs nothing; `conditional_order` is accepted and stays empty (its snapshot too: v1.1 has no
  *   conditional orders, and the gateway refuses to place one). Every other channel (candles, tickers, summaries, conditional orders, deposits,
  *   sub-accounts) has no v1.1 form and is refused by name.
@@ -26,12 +29,28 @@ import { balanceDeltaFromV1, exchangeDeltaFromV1, orderDeltaFromV1 } from '../..
 import { symbolToV1Market, v1MarketToSymbol } from '../../../wire/v1/market-name.js';
 import { GatewaySubscriptionError } from '../../gateway/gateway-errors.js';
 import { HubSubscriptionError } from '../../hub/hub-errors.js';
-import { V1HubClient, type V1HubCredentials, type V1HubEvent } from '../hub/v1-hub-client.js';
+import { BackoffSleep, reconnectLoop } from '../../hub/reconnect-loop.js';
+import { ReconnectPolicy, type RandomSource, type ReconnectOptions } from '../../hub/reconnect-policy.js';
+import { V1HubClient, type V1HubClientOptions, type V1HubCredentials, type V1HubEvent } from '../hub/v1-hub-client.js';
 import { V1LocalBook } from '../hub/v1-local-book.js';
 import type { V1ExchangeDelta } from '../../../wire/v1/hub/messages.js';
 import { ZERO } from '../../../core/decimal.js';
 import type { OrderBookEntry } from '../../../model/market.js';
 import { V1Executions } from './v1-executions.js';
+
+/** Hub connection tuning of the v1.1 streams; the names and defaults of the v3 gateway's `hub` where they match. */
+export interface V1HubTuning {
+  /** Backoff between reconnect attempts, and how long a connection must stay up to reset it; see DEFAULT_RECONNECT. */
+  reconnect?: Partial<ReconnectOptions> | undefined;
+  /** Random source for backoff jitter; default Math.random. */
+  random?: RandomSource | undefined;
+  /** See {@link V1HubClientOptions.silenceTimeoutMs}; default 20 000 ms. */
+  silenceTimeoutMs?: number | undefined;
+  /** See {@link V1HubClientOptions.invokeTimeoutMs}; default 15 000 ms. */
+  invokeTimeoutMs?: number | undefined;
+  /** See {@link V1HubClientOptions.connectTimeoutMs}; default 15 000 ms. */
+  connectTimeoutMs?: number | undefined;
+}
 
 /** Settings of {@link V1GatewayStreams}. */
 export interface V1GatewayStreamsOptions {
@@ -40,8 +59,8 @@ export interface V1GatewayStreamsOptions {
   clock: Clock;
   /** Orders as the gateway knows them (adds clientOrderId). */
   decorate: (o: Order) => Order;
-  /** Wait before reconnecting; default 1 000 ms. */
-  reconnectDelayMs?: number;
+  /** Reconnect backoff, silence and call timeouts of the hub connection. */
+  hub?: V1HubTuning | undefined;
   /**
    * A followed market whose uE stop for this long while uL shows it trading gets the connection recycled (the
    * document's "connections may need recycling"); default 30 000 ms.
@@ -80,9 +99,17 @@ export class V1GatewayStreams implements GatewayStreams {
   #client: V1HubClient | undefined;
   #connecting: Promise<V1HubClient> | undefined;
   #closed = false;
+  readonly #policy: ReconnectPolicy;
+  readonly #backoff: BackoffSleep;
+  /** Bumped by every reconnect loop started and by close(), so an older loop knows it is over. */
+  #loop = 0;
+  /** Clients whose connection closed: one that closes while {@link #connect} sets it up is not taken on. */
+  readonly #lost = new WeakSet<V1HubClient>();
 
   constructor(opts: V1GatewayStreamsOptions) {
     this.#opts = opts;
+    this.#policy = new ReconnectPolicy(opts.hub?.reconnect, opts.hub?.random);
+    this.#backoff = new BackoffSleep(opts.clock);
   }
 
   /** Current counters, read before a REST snapshot so the stream continues it (see the module note). */
@@ -185,6 +212,8 @@ export class V1GatewayStreams implements GatewayStreams {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#loop++;
+    this.#backoff.interrupt();
     await this.#client?.close();
     this.#messages.complete();
     this.#epoch.complete();
@@ -198,7 +227,7 @@ export class V1GatewayStreams implements GatewayStreams {
   }
 
   async #connect(): Promise<V1HubClient> {
-    const client = new V1HubClient({ url: this.#opts.hubUrl, credentials: this.#opts.credentials });
+    const client = new V1HubClient(this.#clientOptions());
     client.events$.subscribe((e) => this.#onEvent(client, e));
     await client.connect();
     await client.subscribeToSummaryLiteDeltas();
@@ -207,10 +236,41 @@ export class V1GatewayStreams implements GatewayStreams {
     this.#pending.clear();
     // Markets followed on a previous connection are followed again on this one.
     for (const symbol of new Set([...this.#books.keys(), ...this.#trades])) await client.subscribeToExchangeDeltas(symbolToV1Market(symbol));
+    if (this.#closed || this.#lost.has(client)) {
+      await client.close();
+      throw new Error(this.#closed ? 'the v1.1 gateway streams are closed' : 'the v1.1 hub connection closed while it was set up');
+    }
     this.#client = client;
+    this.#policy.connected(this.#opts.clock.now());
     // Every new connection is a new epoch, the first one included (1 once subscribed, as on every gateway).
     this.#epoch.next(this.#epoch.value + 1);
     return client;
+  }
+
+  #clientOptions(): V1HubClientOptions {
+    const { silenceTimeoutMs, invokeTimeoutMs, connectTimeoutMs } = this.#opts.hub ?? {};
+    return {
+      url: this.#opts.hubUrl,
+      clock: this.#opts.clock,
+      ...(this.#opts.credentials ? { credentials: this.#opts.credentials } : {}),
+      ...(silenceTimeoutMs !== undefined ? { silenceTimeoutMs } : {}),
+      ...(invokeTimeoutMs !== undefined ? { invokeTimeoutMs } : {}),
+      ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
+    };
+  }
+
+  /** Connect again in the background, backing off (see reconnect-loop.ts), until connected or closed. */
+  #reconnect(): void {
+    const loop = ++this.#loop;
+    this.#backoff.interrupt(); // an older loop still waiting is over
+    void reconnectLoop('closed', {
+      current: () => loop === this.#loop && !this.#closed,
+      delayMs: () => this.#policy.nextDelayMs(),
+      sleep: (ms) => this.#backoff.sleep(ms),
+      status: () => undefined,
+      connect: async () => void (await this.#connection()),
+      failed: (err) => err.message,
+    });
   }
 
   /** Recycle the connection when a followed market trades (uL volume moves) but its uE have stopped. */
@@ -233,13 +293,13 @@ export class V1GatewayStreams implements GatewayStreams {
 
   #onEvent(client: V1HubClient, e: V1HubEvent): void {
     if (e.type === 'closed') {
-      if (this.#client === client) this.#client = undefined;
-      if (this.#closed) return;
+      this.#lost.add(client);
+      // A client never taken on fails the #connect setting it up, which tells whoever asked (a loop retries).
+      if (this.#client !== client || this.#closed) return;
+      this.#client = undefined;
+      this.#policy.lost(this.#opts.clock.now());
       // Nonces belonged to that connection: reconnect, then every synchronizer resyncs on the new epoch.
-      this.#opts.clock.setTimeout(() => {
-        if (this.#closed) return;
-        this.#connection().catch(() => this.#onEvent(client, e));
-      }, this.#opts.reconnectDelayMs ?? 1_000);
+      this.#reconnect();
       return;
     }
     if (e.type !== 'message' || this.#client !== client) return;

@@ -5,10 +5,17 @@
  * One client is one connection, because v1.1 nonces belong to a connection: state built from one connection's
  * messages means nothing on another. Reconnecting and resynchronizing is {@link V1BookSync}'s business, which
  * makes a fresh client each time, as the seed's procedure says ("drop the connection and clear state").
+ *
+ * c2 has no heartbeat stream, but a classic SignalR server sends a `{}` keep-alive at least every KeepAliveTimeout/3
+ * (WIRE.md). So any frame counts as a sign of life, and a connection silent for {@link V1HubClientOptions.silenceTimeoutMs}
+ * is closed, its `closed` event saying why: a half-open TCP connection otherwise stays "up" for good, and a bot
+ * trades on a book that no longer moves (found by an attack pass). The owner reconnects as after any loss.
  */
 import { Subject, type Observable } from 'rxjs';
 import { hmacSha512Hex } from '../../rest/auth.js';
+import { systemClock, type Clock } from '../../../core/clock.js';
 import { RexbotError } from '../../../core/errors.js';
+import { HeartbeatWatchdog } from '../../hub/heartbeat-watchdog.js';
 import { createHubTransport, HubInvocationError, type HubTransport } from '../../hub/transport.js';
 import { V1_CALLBACKS, type V1Callback, type V1Messages, type V1ExchangeState, type V1SummaryState } from '../../../wire/v1/hub/messages.js';
 import { decodeV1Payload, V1_HUB_NAME } from '../../../wire/v1/hub/protocol.js';
@@ -40,6 +47,14 @@ export interface V1HubClientOptions {
    * forever, saying nothing (found by an attack pass).
    */
   invokeTimeoutMs?: number;
+  /**
+   * A connection that delivers nothing, not even a keep-alive, for this long is closed (its owner reconnects);
+   * default 20 000 ms, the KeepAliveTimeout classic servers announce (three keep-alive intervals), after which the
+   * classic SignalR client gives a connection up too.
+   */
+  silenceTimeoutMs?: number;
+  /** Time source of the call and silence timers; default the system clock. */
+  clock?: Clock;
   /** Test seam: the transport to use instead of a classic one to `url`. */
   transport?: HubTransport;
 }
@@ -50,6 +65,9 @@ export class V1HubAuthError extends RexbotError {
     super('HUB_AUTH', message);
   }
 }
+
+/** Default of {@link V1HubClientOptions.silenceTimeoutMs}. */
+export const DEFAULT_V1_SILENCE_TIMEOUT_MS = 20_000;
 
 const CALLBACKS = new Map<string, V1Callback>(V1_CALLBACKS.map((c) => [c.toLowerCase(), c]));
 
@@ -67,6 +85,10 @@ export class V1HubClient {
   readonly #transport: HubTransport;
   readonly #credentials: V1HubCredentials | undefined;
   readonly #invokeTimeoutMs: number;
+  readonly #clock: Clock;
+  readonly #watchdog: HeartbeatWatchdog;
+  /** Why this client closed the connection itself (the transport's `closed` then carries no error). */
+  #closedBecause: Error | undefined;
   readonly #events = new Subject<V1HubEvent>();
   /** Callbacks and the end of the connection. Hot; completes after `closed`. */
   readonly events$: Observable<V1HubEvent> = this.#events.asObservable();
@@ -74,7 +96,14 @@ export class V1HubClient {
   constructor(opts: V1HubClientOptions) {
     this.#credentials = opts.credentials;
     this.#invokeTimeoutMs = opts.invokeTimeoutMs ?? 15_000;
-    this.#transport =
+    this.#clock = opts.clock ?? systemClock;
+    const silenceMs = opts.silenceTimeoutMs ?? DEFAULT_V1_SILENCE_TIMEOUT_MS;
+    if (!(silenceMs > 0 && Number.isFinite(silenceMs))) {
+      throw new RangeError(`V1HubClient: silenceTimeoutMs must be a finite number of ms > 0, got ${silenceMs}`);
+    }
+    this.#watchdog = new HeartbeatWatchdog(this.#clock, silenceMs, (silent) =>
+      this.#drop(new RexbotError('HUB_SILENT', `no frame from the v1.1 hub for ${silent} ms (not even a keep-alive); the connection is dropped`)),
+    );    this.#transport =
       opts.transport ??
       createHubTransport('classic', {
         url: opts.url,
@@ -83,10 +112,14 @@ export class V1HubClient {
       });
     this.#transport.events$.subscribe((e) => {
       if (e.type === 'closed') {
-        this.#events.next(e.error ? { type: 'closed', error: e.error } : { type: 'closed' });
+        this.#watchdog.stop();
+        const error = e.error ?? this.#closedBecause;
+        this.#events.next(error ? { type: 'closed', error } : { type: 'closed' });
         this.#events.complete();
         return;
       }
+      this.#watchdog.touch();
+      if (e.type === 'keepAlive') return;
       const name = CALLBACKS.get(e.method.toLowerCase());
       if (name === undefined) return; // Another hub's or a future callback: nothing registered for it.
       try {
@@ -98,20 +131,28 @@ export class V1HubClient {
     });
   }
 
+  /** Close the connection because of `error`, which its `closed` event then carries. */
+  #drop(error: Error): void {
+    this.#closedBecause ??= error;
+    this.#watchdog.stop();
+    void this.#transport.close();
+  }
+
   /** A call that fails, and drops the connection, when not answered within the invoke timeout. */
   #invoke(method: string, ...args: unknown[]): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new HubInvocationError(method, `no answer within ${this.#invokeTimeoutMs} ms; the connection is dropped`));
-        void this.#transport.close();
+      const timer = this.#clock.setTimeout(() => {
+        const error = new HubInvocationError(method, `no answer within ${this.#invokeTimeoutMs} ms; the connection is dropped`);
+        reject(error);
+        this.#drop(error);
       }, this.#invokeTimeoutMs);
       this.#transport.invoke(method, ...args).then(
         (v) => {
-          clearTimeout(timer);
+          timer.cancel();
           resolve(v);
         },
         (err: unknown) => {
-          clearTimeout(timer);
+          timer.cancel();
           reject(err);
         },
       );
@@ -121,6 +162,8 @@ export class V1HubClient {
   /** Negotiate, connect and start; with credentials, authenticate too. */
   async connect(): Promise<void> {
     await this.#transport.connect();
+    // From the open socket on: a server that goes quiet during authentication is as dead as one that does later.
+    this.#watchdog.start();
     if (this.#credentials) await this.authenticate();
   }
 
@@ -165,6 +208,7 @@ export class V1HubClient {
 
   /** Close the connection; idempotent. */
   close(): Promise<void> {
+    this.#watchdog.stop();
     return this.#transport.close();
   }
 }

@@ -1,0 +1,83 @@
+/**
+ * The v1.1 gateway's streams against a flapping or silently dead hub c2 (the simulator server, over loopback):
+ * a server that drops every connection as soon as it is up is reconnected to with a growing backoff, not once a
+ * second forever; a connection that goes silent (no keep-alive, no callback) is closed and replaced, on a new
+ * epoch, so every book resyncs. Found by an attack pass: v1.1 reconnected after a fixed 1 s and never noticed a
+ * half-open socket, trading on a stale book.
+ *
+ * The streams run on a virtual clock; the test moves it only to the timer the streams themselves set.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createV1Gateway, type V1Gateway } from '../../../../src/bittrex/v1/gateway/v1-gateway.js';
+import { VirtualClock } from '../../../../src/core/clock.js';
+import { startFixture, T0, type SimFixture } from '../../../server/sim-fixture.js';
+
+const BOOK = 'orderbook_BTC-USD_25';
+/** Far beyond any backoff below, so the watchdog's timer is never taken for the reconnect timer. */
+const SILENCE_MS = 60_000;
+/** Real connections on a machine others share: give each awaited step time, it ends as soon as it holds. */
+const WAIT = { timeout: 10_000, interval: 20 };
+
+let fx: SimFixture | undefined;
+let g: V1Gateway | undefined;
+afterEach(async () => {
+  await g?.close();
+  await fx?.close();
+  g = undefined;
+  fx = undefined;
+});
+
+function gateway(f: SimFixture, clock: VirtualClock, hub: Parameters<typeof createV1Gateway>[0]['hub']): { g: V1Gateway; epochs: number[] } {
+  const made = createV1Gateway({ restUrl: f.sim.restV1Url, hubUrl: f.sim.hubUrl, clock, hub });
+  const epochs: number[] = [];
+  made.streams.connectionEpoch$.subscribe((e) => epochs.push(e));
+  return { g: made, epochs };
+}
+
+describe('v1.1 gateway streams', () => {
+  it('back off more and more from a hub that drops every connection as soon as it is up', async () => {
+    fx = await startFixture();
+    const clock = new VirtualClock(T0);
+    const t = gateway(fx, clock, { reconnect: { initialDelayMs: 1_000, maxDelayMs: 8_000, factor: 2, jitter: 0 }, silenceTimeoutMs: SILENCE_MS });
+    g = t.g;
+    await g.streams.subscribe([BOOK]);
+    // From now on the hub accepts each connection, answers its calls, and drops it once it is set up.
+    const sim = fx.sim;
+    t.g.streams.connectionEpoch$.subscribe(() => setImmediate(() => sim.v1Hub.closeAll()));
+    sim.v1Hub.closeAll();
+
+    const delays: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      // The reconnect timer is set once the loss is noticed (until then only the watchdog's, SILENCE_MS away).
+      await vi.waitFor(() => expect((clock.nextTimerAt() ?? Infinity) - clock.now()).toBeLessThan(SILENCE_MS), WAIT);
+      delays.push(clock.nextTimerAt()! - clock.now());
+      const epoch = t.epochs.at(-1)!;
+      await clock.advanceTo(clock.nextTimerAt()!);
+      await vi.waitFor(() => expect(t.epochs.at(-1)).toBeGreaterThan(epoch), WAIT);
+    }
+    expect(delays).toEqual([1_000, 2_000, 4_000, 8_000, 8_000]);
+  });
+
+  it('close a connection that falls silent (no keep-alive, no callback) and resync on a new one', async () => {
+    // The hub's keep-alives run on a clock nobody moves: the socket stays open and says nothing, as a half-open one.
+    fx = await startFixture({ server: { hubClock: new VirtualClock(T0) } });
+    const clock = new VirtualClock(T0);
+    const t = gateway(fx, clock, { reconnect: { jitter: 0 } });
+    g = t.g;
+    await g.streams.subscribe([BOOK]);
+    expect(t.epochs.at(-1)).toBe(1);
+    const [silent] = fx.sim.v1Hub.connections().map((c) => c.id);
+
+    await clock.advance(20_000); // the default silence timeout: the classic KeepAliveTimeout
+    // Closed for its silence; what the streams wait for now is their reconnect's backoff.
+    await vi.waitFor(() => expect(clock.nextTimerAt()).toBeDefined(), WAIT);
+    await clock.advanceTo(clock.nextTimerAt()!);
+    await vi.waitFor(() => expect(t.epochs.at(-1)).toBe(2), WAIT);
+    const now = fx.sim.v1Hub.connections();
+    expect(now.map((c) => c.id)).not.toContain(silent);
+    expect(now).toHaveLength(1);
+    expect(now[0]!.markets).toEqual(['USD-BTC']); // the followed market, subscribed again on the new connection
+    const book = await g.orderBook('BTC-USD', 25);
+    expect(book.sequence).toBeGreaterThan(0);
+  });
+});
