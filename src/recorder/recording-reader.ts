@@ -4,8 +4,9 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
+import { constants, createGunzip } from 'node:zlib';
 import { RexbotError } from '../core/errors.js';
+import { CutOffError, isGzipCutOff } from '../sim/driver/replay-error.js';
 import {
   RECORDING_FORMAT,
   RECORDING_VERSION,
@@ -73,8 +74,8 @@ export function readEntry(v: unknown, line: number): RecordingEntry | string {
 /**
  * Read a recording: the header first, then every message, snapshot and event line, in file order. Throws
  * {@link RecordingFormatError} naming `file:line` for a missing or foreign header, a line that is not JSON or
- * not a known line shape, or a damaged gzip stream (e.g. a file cut short by a crash: every complete line
- * before the damage is still delivered).
+ * not a known line shape, or a damaged gzip stream. A file cut off mid-stream (a recorder killed) delivers every
+ * complete line before the cut, then fails saying so (the backtest reader's `onBadLine: skip` reads it to the cut).
  *
  * @example
  * for await (const r of readRecording('btc.jsonl.gz')) {
@@ -93,7 +94,9 @@ export async function* readRecording(file: string): AsyncGenerator<RecordingReco
   };
   source.on('error', fail);
   gunzip.on('error', fail);
-  source.pipe(gunzip);
+  // Flushed before the end: of a file cut off mid-stream (a recorder killed), the end's error lost the last output.
+  source.on('end', () => gunzip.flush(constants.Z_SYNC_FLUSH, () => gunzip.end()));
+  source.pipe(gunzip, { end: false });
   let n = 0;
   try {
     for await (const text of lines) {
@@ -126,7 +129,8 @@ export async function* readRecording(file: string): AsyncGenerator<RecordingReco
   if (failure) {
     const code = (failure as { code?: string }).code;
     const what =
-      code === 'ENOENT' ? 'no such file'
+      isGzipCutOff(failure) ? new CutOffError(file, n, false, 'fail').reason
+      : code === 'ENOENT' ? 'no such file'
       : code?.startsWith('Z_') ? `damaged gzip data: ${failure.message}`
       : failure.message;
     throw new RecordingFormatError(file, n + 1, what, { cause: failure });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { constants, gunzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openReader } from '../../../backtest/readers/index.js';
 import { replayRecording } from '../../../src/recorder/recording-replay.js';
 import { openRecording } from '../../../src/recorder/recording-writer.js';
@@ -68,7 +68,8 @@ describe('rexbot recording reader', () => {
     const bad = tmp.write('bad.jsonl', `${header}\n{"t":1,"name":"orderBook","payload":{"marketSymbol":"BTC-USD","depth":25,"sequence":"x","bidDeltas":[],"askDeltas":[]}}\n`);
     await expect(readEvents(openReader('rexbot', bad))).rejects.toThrow(new RegExp(`${bad}:2: payload of orderBook: .*sequence`));
     const zero = tmp.write('zero.jsonl', `${header}\n\n{"t":1,"snapshot":"/markets/BTC-USD/orderbook?depth=25","channel":"orderbook_BTC-USD_25","sequence":1,"body":{"bid":[{"quantity":"0","rate":"1"}],"ask":[]}}\n`);
-    await expect(readEvents(openReader('rexbot', zero))).rejects.toThrow(`${zero}:3: bid[0] is not a positive level`);
+    // The snapshot decoder refuses a level of no quantity itself, naming the snapshot and field.
+    await expect(readEvents(openReader('rexbot', zero))).rejects.toThrow(`${zero}:3: snapshot /markets/BTC-USD/orderbook?depth=25: bid[0].quantity is not positive: "0"`);
   });
 
   it('refuses a file without a recording header whatever the bad-line policy', async () => {
@@ -76,5 +77,31 @@ describe('rexbot recording reader', () => {
     await expect(readEvents(openReader('rexbot', path, { onBadLine: 'skip' }))).rejects.toThrow(`${path}:1: not a rexbot recording`);
     const newer = tmp.write('newer.jsonl', `${JSON.stringify({ ...HEADER, version: 99 })}\n`);
     await expect(readEvents(openReader('rexbot', newer, { onBadLine: 'skip' }))).rejects.toThrow(`${newer}:1: recording version 99 is newer`);
+  });
+
+  it('reads a recording whose recorder was killed up to the cut: skip warns once, fail names the last line', async () => {
+    // Written by the real writer and taken while it is still open: what a SIGKILLed recorder leaves on disk.
+    const live = tmp.write('live.jsonl.gz', Buffer.alloc(0)) + '.rec';
+    const w = await openRecording(live, HEADER);
+    const trade = (k: number) => `{"t":${1_700_000_000_000 + k},"name":"trade","payload":{"sequence":${k},"marketSymbol":"BTC-USD","deltas":[{"id":"a${k}","executedAt":"2023-11-14T22:13:20.004Z","quantity":"0.5","rate":"101","takerSide":"BUY"}]}}`;
+    for (let k = 1; k <= 40; k++) w.writeLine(trade(k));
+    const sofar = () => gunzipSync(readFileSync(live), { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+    await vi.waitFor(() => expect(sofar()).toContain('"id":"a40"'), { timeout: 10_000, interval: 50 });
+    const killed = readFileSync(live);
+    await w.close();
+    for (const at of [killed.length, killed.length - 30, Math.floor(killed.length * 0.6)]) {
+      const path = tmp.write(`cut-${at}.jsonl.gz`, killed.subarray(0, at));
+      const text = gunzipSync(killed.subarray(0, at), { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+      const complete = text.slice(0, text.lastIndexOf('\n') + 1).split('\n').length - 1;
+      const torn = text.length > text.lastIndexOf('\n') + 1;
+      const seen: string[] = [];
+      const { events, summary } = await readEvents(openReader('rexbot', path, { onBadLine: 'skip', onError: (e) => seen.push(e.message) }));
+      expect(events.map((e) => e.source.line)).toEqual(Array.from({ length: complete - 1 }, (_, k) => k + 2));
+      expect(seen).toEqual([`${path}:${complete + 1}: cut off mid-stream (the gzip data stops without its end, as when a recorder is killed); read up to line ${complete}${torn ? `, the torn line ${complete + 1} dropped` : ''}`]);
+      expect(summary).toEqual({ events: complete - 1, errors: torn ? 1 : 0, ignored: {} });
+      await expect(readEvents(openReader('rexbot', path))).rejects.toThrow(
+        `${path}:${complete + 1}: cut off mid-stream (the gzip data stops without its end, as when a recorder is killed); line ${complete} is the last complete line: onBadLine: skip reads up to it`,
+      );
+    }
   });
 });
