@@ -15,11 +15,10 @@
  *   checkpoint are missing from the trade list (the report's assumptions say so).
  * Conditional orders appear through the orders they created (their fills carry the conditional order's id).
  */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Decimal, ZERO } from '../../src/core/decimal.js';
 import type { NewOrder } from '../../src/model/order.js';
-import { parseJournal } from '../../src/orders/journal.js';
+import { type JournalReadOptions, readJournalAsync } from '../../src/orders/journal.js';
 import type { FillRecord, JournalRecord } from '../../src/orders/journal-records.js';
 import { marketLedger } from './market-curve.js';
 import { quoteOf } from './metrics.js';
@@ -35,6 +34,8 @@ export interface JournalReportOptions {
   initialEquity?: string | undefined;
   /** Valuation currency; default the quote currency shared by the journal's markets (or the first one's). */
   valuationCurrency?: string | undefined;
+  /** How the file is read (default: 4 MiB chunks, lines of at most 64 MiB): a seam for tests. */
+  read?: JournalReadOptions | undefined;
 }
 
 interface OrderState {
@@ -55,7 +56,8 @@ function toWire8(d: Decimal): string {
  * await writeReport(input, 'out/report/demo');
  */
 export async function journalReportInput(file: string, opts: JournalReportOptions = {}): Promise<ReportInput> {
-  const { records, warnings } = parseJournal(file, await readFile(file, 'utf8'));
+  // A line at a time: a long run's journal can outgrow the longest string V8 makes.
+  const { records, warnings } = await readJournalAsync(file, opts.read);
   const input = recordsToReportInput(records, { ...opts, name: opts.name ?? basename(file).replace(/\.jsonl$/, ''), kind: opts.kind ?? (/-paper-/.test(basename(file)) ? 'paper' : 'live') });
   input.assumptions.push(...warnings);
   return input;

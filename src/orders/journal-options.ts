@@ -1,5 +1,6 @@
 /** The options and results of the order journal's public calls (journal.ts). */
 import type { JournalFs, JournalWriteError } from './journal-appender.js';
+import type { JournalReadOptions } from './journal-lines.js';
 
 /** Options of `Journal.open`. */
 export interface JournalOptions {
@@ -20,6 +21,8 @@ export interface JournalOptions {
   fsync?: boolean | undefined;
   /** The file calls made while running (default node:fs): the seam where tests inject a full disk. */
   fs?: JournalFs;
+  /** How the file is read on open (default: 4 MiB chunks, lines of at most 64 MiB): a seam for tests. */
+  read?: JournalReadOptions | undefined;
 }
 
 /** A change in whether the journal can be written (see `Journal.onHealth`). */

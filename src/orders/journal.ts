@@ -17,7 +17,8 @@
  * Crash tolerance on open: a torn last line (a partial write cut by a crash) is ignored with a warning and cut
  * off the file, so earlier records are never lost and later appends start on a clean line; any other line
  * that is not a valid record is a {@link JournalCorruptError} naming the file and line — the journal is the
- * bot's memory of money in flight and must not be silently skipped.
+ * bot's memory of money in flight and must not be silently skipped. The file is read a line at a time
+ * (journal-lines.ts), never as one string, so a journal of any size opens (one that never compacts keeps growing).
  *
  * Compaction ({@link Journal.compact}): the file is rewritten with only what a restart needs (see
  * journal-compaction.ts), atomically — written to `<path>.compact`, fsynced, renamed over the journal, directory
@@ -31,16 +32,16 @@
  * ({@link Journal.takeStateAtOpen}), and the parsed records ({@link Journal.replayed}) are released once resuming
  * has taken it — a long journal's records are a lot of memory to keep for a bot's whole life.
  */
-import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RexbotError } from '../core/errors.js';
 import { compactRecords } from './journal-compaction.js';
 import { discardingJournalFs, JournalAppender, type JournalFs, JournalWriteError, nodeJournalFs } from './journal-appender.js';
 import { appendHistory, syncDirectory, writeAll } from './journal-fs.js';
-import { JournalCorruptError, parseJournal } from './journal-parse.js';
+import { JournalCorruptError, parseJournal, readJournal } from './journal-parse.js';
 import { encodeRecord, type JournalRecord } from './journal-records.js';
 
-export { JournalCorruptError, parseJournal } from './journal-parse.js';
+export { JournalCorruptError, parseJournal, readJournal, readJournalAsync, type JournalReadOptions, type ParsedJournal } from './journal-parse.js';
 import { JournalState } from './journal-state.js';
 import type { AutoCompactOptions, CompactionResult, JournalHealthEvent, JournalOptions, JournalSize } from './journal-options.js';
 
@@ -131,20 +132,20 @@ export class Journal {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
-    let text = '';
+    let parsed: ReturnType<typeof readJournal> = { records: [], goodBytes: 0, terminated: true, warnings: [], bytes: 0 };
     let existed = true;
     try {
-      text = readFileSync(path, 'utf8');
+      // A line at a time, never the whole file as one string: a journal can outgrow the longest string V8 makes.
+      parsed = readJournal(path, options.read);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       existed = false;
     }
-    const parsed = parseJournal(path, text);
     const { records, goodBytes, terminated } = parsed;
     const warnings = [...early, ...parsed.warnings];
     for (const w of warnings) options.onWarning?.(w);
     const fd = openSync(path, 'a+');
-    if (goodBytes < Buffer.byteLength(text)) {
+    if (goodBytes < parsed.bytes) {
       // Cut the torn tail so the next record starts on a line of its own.
       ftruncateSync(fd, goodBytes);
       fsyncSync(fd);
