@@ -18,13 +18,14 @@
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
 import { deflateRaw, inflateRaw } from 'pako';
 import { WireFormatError } from '../../core/errors.js';
+import { parseVenueJson } from '../../core/venue-json.js';
 import { INFLATE_INPUT_PADDING, InflateError, RawInflater } from './raw-inflate.js';
 
 /** Decodes and encodes hub payloads (base64 of raw deflate of JSON). */
 export interface PayloadCodec {
   /** Implementation name, for benches and logs. */
   readonly name: string;
-  /** base64 -> raw inflate -> JSON.parse. Throws {@link WireFormatError} (`where` = `hub payload`) on bad input. */
+  /** base64 -> raw inflate -> JSON (exact numbers, venue-json.ts). Throws {@link WireFormatError} (`where` = `hub payload`) on bad input. */
   decode(base64: string): unknown;
   /** JSON.stringify -> raw deflate -> base64. */
   encode(value: unknown): string;
@@ -46,9 +47,10 @@ function toBytes(base64: unknown): Buffer {
   return Buffer.from(base64, 'base64');
 }
 
+/** The payload's JSON, every number in it exact (venue-json.ts: a quantity sent as a bare number keeps its digits). */
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseVenueJson(text);
   } catch (err) {
     throw new WireFormatError(WHERE, '', `is not JSON after inflate: ${(err as Error).message}`);
   }
@@ -179,7 +181,7 @@ export function inflatePayload(base64: unknown): string {
   return reusable.text(base64);
 }
 
-/** JSON.parse of an inflated payload, failing as {@link decodePayload} does (`hub payload: ... not JSON`). */
+/** The JSON value of an inflated payload (exact numbers, venue-json.ts), failing as {@link decodePayload} does (`hub payload: ... not JSON`). */
 export function parsePayloadText(text: string): unknown {
   return parseJson(text);
 }

@@ -10,6 +10,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../../core/clock.js';
+import { parseVenueJson, WireJsonError } from '../../core/venue-json.js';
 import { ApiError, NetworkError, type RequestRef, RequestNotSentError, TimeoutError, ValidationError, WireFormatError } from '../../core/errors.js';
 import { type Decoder } from '../../model/decode.js';
 import { toWireJsonBytes } from '../../model/encode.js';
@@ -346,11 +347,12 @@ export class HttpTransport {
   }
 }
 
+/** The body's JSON, every number in it exact (venue-json.ts: a quantity sent as a bare number keeps its digits). */
 function parseJson(text: string, where: string): unknown {
   try {
-    return JSON.parse(text);
-  } catch {
-    throw new WireFormatError(where, 'body', `is not JSON: ${snippet(text)}`);
+    return parseVenueJson(text);
+  } catch (err) {
+    throw new WireFormatError(where, 'body', `is not JSON${err instanceof WireJsonError ? ` (${err.message})` : ''}: ${snippet(text)}`);
   }
 }
 

@@ -2,6 +2,7 @@ import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodePayload, encodePayload, pakoCodec, payloadCodec, reusableCodec, zlibCodec } from '../../../src/bittrex/hub/codec.js';
 import { WireFormatError } from '../../../src/core/errors.js';
+import { WireNumber } from '../../../src/core/wire-number.js';
 import { parseClassicFrame } from '../../../src/bittrex/hub/classic-frames.js';
 import { loadCapture } from '../../fixtures/v3-capture/load-capture.js';
 
@@ -61,6 +62,17 @@ describe('hub payload codec', () => {
       expect(() => codec.decode(notJson)).toThrow(/hub payload: .*not JSON/);
     });
   }
+
+  it('keeps the text of a number a double cannot hold, in every implementation, so decoders judge what was sent', () => {
+    // JSON.parse read this quantity as 1: another amount than the venue sent.
+    const wire = deflateRawSync(Buffer.from('{"quantity":1.0000000000000001,"sequence":9007199254740993,"depth":25}')).toString('base64');
+    for (const codec of codecs) {
+      const v = codec.decode(wire) as Record<string, unknown>;
+      expect(v.quantity, codec.name).toEqual(new WireNumber('1.0000000000000001'));
+      expect(v.sequence, codec.name).toEqual(new WireNumber('9007199254740993'));
+      expect(v.depth, codec.name).toBe(25);
+    }
+  });
 
   it('decodes payloads of every size the same as node:zlib, one after another on the same buffers', () => {
     // Grows past the reusable codec's first buffers and comes back down: no output of an earlier call may leak.

@@ -80,6 +80,13 @@ describe('decodeStreamPayload', () => {
     const negative = wire('{"marketSymbol":"X-Y","depth":25,"sequence":1,"bidDeltas":[{"quantity":"-1","rate":"2"}],"askDeltas":[]}');
     expect(fast('orderBook', negative)).toBe('WireFormatError stream orderBook: bidDeltas[0].quantity is negative: -1');
     expect(fast('nope', wire('{}'))).toBe('WireFormatError stream nope: <root> is not a known stream message');
+    // Numbers a double cannot hold are judged from the text sent: a sequence past 2^53 is refused with its own
+    // digits, a trade quantity sent as a bare number keeps all of them (JSON.parse made it 1).
+    const bigSequence = wire('{"marketSymbol":"X-Y","depth":25,"sequence":9007199254740993,"bidDeltas":[],"askDeltas":[]}');
+    expect(fast('orderBook', bigSequence)).toBe('WireFormatError stream orderBook: sequence is not an integer: 9007199254740993');
+    const trade = wire('{"sequence":3,"marketSymbol":"X-Y","deltas":[{"id":"t1","executedAt":"2021-06-14T00:00:00Z","quantity":1.0000000000000001,"rate":"2","takerSide":"BUY"}]}');
+    expect(fast('trade', trade)).toMatch(/^ok .*"quantity":"1.0000000000000001"/);
+
     const ticker = { symbol: 'BTC-USD', lastTradeRate: '1', bidRate: '0.9', askRate: '1.1' };
     expect(fast('ticker', encodePayload(ticker))).toBe(reference('ticker', encodePayload(ticker)));
   });

@@ -191,6 +191,30 @@ describe('error mapping', () => {
     await expect(h.client.balances.list()).rejects.toThrow('GET /v3/balances: [0].total is not a decimal: "lots"');
   });
 
+  it('a decimal sent as a bare JSON number is read from its text, not rounded to a double', async () => {
+    // JSON.parse read 1.0000000000000001 as 1 and 12345678901.123456789 as 12345678901.123457: other amounts than sent.
+    h.server.next({ raw: '[{"currencySymbol":"BTC","total":1.0000000000000001,"available":12345678901.123456789,"updatedAt":"2021-06-14T00:00:00Z"}]', headers: { Sequence: '5' } });
+    const [b] = (await h.client.balances.list()).data;
+    expect(b!.total.toString()).toBe('1.0000000000000001');
+    expect(b!.available.toString()).toBe('12345678901.123456789');
+  });
+
+  it('an integer field a double cannot hold is refused naming the field, with the digits sent', async () => {
+    const market = (precision: string) =>
+      `[{"symbol":"BTC-USD","baseCurrencySymbol":"BTC","quoteCurrencySymbol":"USD","minTradeSize":"0.0001","precision":${precision},"status":"ONLINE","createdAt":"2021-06-14T00:00:00Z"}]`;
+    h.server.next({ raw: market('8.0000000000000001') }); // was read as 8
+    await expect(h.client.markets.list()).rejects.toThrow('GET /v3/markets: [0].precision is not an integer: 8.0000000000000001');
+    h.server.next({ raw: market('9007199254740993') }); // was shown as ...992
+    await expect(h.client.markets.list()).rejects.toThrow('GET /v3/markets: [0].precision is not an integer: 9007199254740993');
+    h.server.next({ raw: market('8') });
+    expect((await h.client.markets.list())[0]!.precision).toBe(8);
+  });
+
+  it('a body read the exact way that is not acceptable JSON says why and where', async () => {
+    h.server.next({ raw: '[{"currencySymbol":"BTC","total":1e-400,"total":"2"}]', headers: { Sequence: '5' } });
+    await expect(h.client.balances.list()).rejects.toThrow(/^GET \/v3\/balances: body is not JSON \(duplicate key 'total' at position 40\): /);
+  });
+
   it('a snapshot without a valid Sequence header is a WireFormatError naming the endpoint', async () => {
     h.server.next({ body: [] });
     await expect(h.client.orders.listOpen()).rejects.toThrow('GET /v3/orders/open: Sequence header is missing');
