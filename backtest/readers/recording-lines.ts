@@ -14,9 +14,9 @@
  * the decoded text followed by a second pass that read the values: the expression alone cost about as much as
  * the reading, and decoding the text about a fifth of it. What the pass accepts decodes to exactly what the
  * general way (the line decoded, JSON.parse, readEntry, the typed decoder) builds; anything else, including values
- * the decoders refuse (a negative quantity, a zero rate, a date `Date.parse` cannot read) and any line with
- * non-ASCII bytes, answers undefined and goes the general way, which also writes every error. Values read from a
- * line refused further on are dropped.
+ * the decoders refuse (a negative quantity, a zero rate, a trade of zero quantity, a date `Date.parse` cannot
+ * read) and any line with non-ASCII bytes, answers undefined and goes the general way, which also writes every
+ * error. Values read from a line refused further on are dropped.
  */
 import { type Decimal, parsePlainDecimal, plainOfParts, scanned } from '../../src/core/decimal.js';
 import { digitRun, scanEnd, scannedLong, scanPlainAt } from '../../src/core/decimal-scan.js';
@@ -127,10 +127,14 @@ function decimalAt(b: Uint8Array, i: number, end: number): number {
   return e >= 0 && e < end && b[e] === 34 ? e : -1;
 }
 
-/** The plain decimal at `i` up to its closing quote (whose index goes to `cur.at`), new; undefined when not one. */
-function plainAt(b: Buffer, i: number, end: number, nonNegative: boolean): Decimal | undefined {
+/**
+ * The plain decimal at `i` up to its closing quote (whose index goes to `cur.at`), new; undefined when not one, when
+ * negative (decimal.js calls -0 negative), or when zero and `positive` (the decoders' rules: a book level's quantity
+ * may be 0, a trade's may not). A zero is never long: it has no significant digit.
+ */
+function plainAt(b: Buffer, i: number, end: number, positive: boolean): Decimal | undefined {
   const e = decimalAt(b, i, end);
-  if (e < 0 || (nonNegative && scanned.sign < 0)) return undefined;
+  if (e < 0 || scanned.sign < 0 || (positive && !scannedLong() && scanned.v === 0)) return undefined;
   cur.at = e;
   return scannedLong() ? parsePlainDecimal(b.toString('latin1', i, e), 0, e - i)! : plainOfParts(scanned.sign, scanned.e, scanned.v, scanned.n);
 }
@@ -154,7 +158,7 @@ function sharedAt(b: Buffer, i: number, end: number, positive: boolean): Decimal
  */
 function levelAt(b: Buffer, v: DataView, i: number, end: number): OrderBookEntry | undefined {
   if (!has(v, i, end, QUANTITY)) return undefined;
-  const quantity = plainAt(b, i + 13, end, true);
+  const quantity = plainAt(b, i + 13, end, false);
   if (quantity === undefined || !has(v, cur.at, end, RATE)) return undefined;
   const rate = sharedAt(b, cur.at + 10, end, true);
   const e = cur.at + 1;
@@ -271,7 +275,10 @@ function bookRest(b: Buffer, v: DataView, source: LineRef, i: number, end: numbe
   return { kind: 'orderBookDelta', at: t, marketSymbol, depth, sequence, bidDeltas, askDeltas, source };
 }
 
-/** One trade at `i` (its `{`); `cur.at` after its `}`. Undefined when it is not one or its time is not a date. */
+/**
+ * One trade at `i` (its `{`); `cur.at` after its `}`. Undefined when it is not one, its time is not a date, or it
+ * has a value decodeTrade refuses.
+ */
 function tradeAt(b: Buffer, v: DataView, i: number, end: number): Trade | undefined {
   if (!has(v, i, end, ID)) return undefined;
   const id = textAt(b, i + 7, end);
@@ -281,9 +288,10 @@ function tradeAt(b: Buffer, v: DataView, i: number, end: number): Trade | undefi
   if (!has(v, tEnd, end, TRADE_QUANTITY)) return undefined;
   const ms = executedAt(b, v, tStart, tEnd);
   if (Number.isNaN(ms)) return undefined;
-  const quantity = plainAt(b, tEnd + 14, end, false);
+  // Quantity and rate above zero, as decodeTrade requires: anything else goes the general way, which refuses it.
+  const quantity = plainAt(b, tEnd + 14, end, true);
   if (quantity === undefined || !has(v, cur.at, end, RATE)) return undefined;
-  const rate = sharedAt(b, cur.at + 10, end, false);
+  const rate = sharedAt(b, cur.at + 10, end, true);
   if (rate === undefined || !has(v, cur.at, end, TAKER_SIDE)) return undefined;
   i = cur.at + 15;
   const buy = has(v, i, end, BUY);

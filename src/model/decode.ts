@@ -62,6 +62,15 @@ export const amount: Decoder<Decimal> = (v, path, where) => {
   return d;
 };
 
+/**
+ * A decimal above zero and within range, as {@link amount}: a trade's quantity and rate, a book level's. A trade
+ * of nothing or at no price, or a level at a rate of 0, is nonsense a strategy and the risk engine would act on.
+ */
+export const positive: Decoder<Decimal> = (v, path, where) => {
+  const d = amount(v, path, where);
+  return d.isZero() ? fail(where, path, `is not positive: ${show(v)}`) : d;
+};
+
 /** The last date-time text parsed and its time: an order's createdAt, updatedAt and closedAt are often one text. */
 let lastDateText: string | undefined;
 let lastDateMs = 0;

@@ -1,6 +1,6 @@
 /** Public market data resources: markets, currencies, tickers, summaries, order books, trades, candles. */
 import type { Decimal } from '../core/decimal.js';
-import { arrayOf, date, dec, id, int, object, oneOf, str, type Decoder } from './decode.js';
+import { amount, arrayOf, date, dec, id, int, object, oneOf, positive, str, type Decoder } from './decode.js';
 import { MARKET_STATUSES, ORDER_DIRECTIONS, type MarketStatus, type OrderDirection } from './enums.js';
 
 /** A market, `<BASE>-<QUOTE>`. */
@@ -80,8 +80,9 @@ export interface Ticker {
   bidRate: Decimal;
   askRate: Decimal;
 }
+/** A rate is never negative (zero means there is none); refused naming the field, as a balance is. */
 export const decodeTicker: Decoder<Ticker> = object<Ticker>(
-  { symbol: str, lastTradeRate: dec, bidRate: dec, askRate: dec },
+  { symbol: str, lastTradeRate: amount, bidRate: amount, askRate: amount },
   {},
 );
 
@@ -90,7 +91,11 @@ export interface OrderBookEntry {
   quantity: Decimal;
   rate: Decimal;
 }
-export const decodeOrderBookEntry: Decoder<OrderBookEntry> = object<OrderBookEntry>({ quantity: dec, rate: dec }, {});
+/**
+ * A level of a REST snapshot: quantity and rate above zero. A snapshot lists the levels there are, so a quantity
+ * of 0 is no level; only a stream delta uses 0, to remove one (hub/messages.ts decodes those).
+ */
+export const decodeOrderBookEntry: Decoder<OrderBookEntry> = object<OrderBookEntry>({ quantity: positive, rate: positive }, {});
 
 /** Order book snapshot: bids best (highest) first, asks best (lowest) first. */
 export interface OrderBook {
@@ -110,8 +115,9 @@ export interface Trade {
   rate: Decimal;
   takerSide: OrderDirection;
 }
+/** Quantity and rate above zero: refused naming the field otherwise. */
 export const decodeTrade: Decoder<Trade> = object<Trade>(
-  { id: id, executedAt: date, quantity: dec, rate: dec, takerSide: oneOf(ORDER_DIRECTIONS) },
+  { id: id, executedAt: date, quantity: positive, rate: positive, takerSide: oneOf(ORDER_DIRECTIONS) },
   {},
 );
 

@@ -204,7 +204,7 @@ describe('bad lines', () => {
     expect(() => readHttpCapture(t, 'snap.http')).toThrow(/^snap\.http:2: header has no valid Sequence/);
     const r = readHttpCapture(t, 'snap.http', { onBadLine: 'skip' });
     expect(r.errors.map((e) => e.message.slice(0, 12))).toEqual(['snap.http:2:', 'snap.http:3:', 'snap.http:4:']);
-    expect(r.errors[1]?.reason).toMatch(/is not a positive level/);
+    expect(r.errors[1]?.reason).toMatch(/orderbook: bid\[0\]\.quantity is negative: "-/);
     expect(r.errors[2]?.reason).toMatch(/body is not JSON/);
     expect(r.events.map((e) => e.marketSymbol)).toEqual(['BTC-EUR', 'SUKU-BTC']);
   });
