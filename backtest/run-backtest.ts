@@ -21,6 +21,7 @@ import { closestKey } from '../src/runtime/config/did-you-mean.js';
 import { ConfigError, parseYamlConfig, yamlLocator } from '../src/runtime/config/yaml-config.js';
 import { loadStrategy } from '../src/strategy/load-strategy.js';
 import { openReader } from './readers/index.js';
+import { assertConfigFilesInside, assertStrategiesInside } from './sweep/config-files.js';
 import type { MarketDataReader } from './readers/reader.js';
 import type { ReportInput } from './report/report-input.js';
 import { type BacktestBotConfig, type BacktestProgress, runSession } from './run/backtest-session.js';
@@ -39,6 +40,11 @@ export interface RunBacktestOptions {
   onProgress?: ((p: BacktestProgress) => void) | undefined;
   /** Readers to use instead of opening the config's data entries (tests, benches). */
   readers?: readonly MarketDataReader[] | undefined;
+  /**
+   * Folders every file the config names (data, latency files, recorded markets, strategy plugins by path) must lie
+   * in: a queue worker's `--root`s, real paths. Anywhere when absent.
+   */
+  allowedRoots?: readonly string[] | undefined;
 }
 
 /** What a job returns. */
@@ -53,11 +59,13 @@ const QUEUE_MODELS: readonly QueueModelName[] = ['pessimistic', 'optimistic', 'p
 export async function runBacktest(opts: RunBacktestOptions): Promise<RunBacktestResult> {
   const started = performance.now();
   const params = opts.params ?? {};
-  const config = await resolveConfig(opts, params);
+  const config = await resolveConfig(opts, params, opts.allowedRoots);
   if (opts.queueModel !== undefined && !QUEUE_MODELS.includes(opts.queueModel as QueueModelName)) {
     throw new RangeError(`unknown queue model "${opts.queueModel}"; known: ${QUEUE_MODELS.join(', ')}`);
   }
   const baseDir = dirname(resolve(config.file));
+  // before any is opened: a file outside is never read (no error can show a line of it), a plugin never imported
+  if (opts.allowedRoots) await assertConfigFilesInside(config, baseDir, opts.allowedRoots);
   const readers =
     opts.readers ??
     config.venue.data.map((d) =>
@@ -74,7 +82,7 @@ export async function runBacktest(opts: RunBacktestOptions): Promise<RunBacktest
 }
 
 /** The config of a job with its overrides applied and validated. */
-async function resolveConfig(opts: RunBacktestOptions, params: Record<string, unknown>): Promise<BacktestBotConfig> {
+async function resolveConfig(opts: RunBacktestOptions, params: Record<string, unknown>, roots: readonly string[] | undefined): Promise<BacktestBotConfig> {
   let cfg: BotConfig;
   if (opts.configPath !== undefined) {
     const file = opts.configPath;
@@ -84,7 +92,7 @@ async function resolveConfig(opts: RunBacktestOptions, params: Record<string, un
       // Read as `rexbot run` reads it (YAML errors at their line, ${VAR} from the environment), but not validated
       // yet: the overrides go in first. A plain YAML parse here left ${VAR} as text in every run of a sweep.
       const raw = (parseYamlConfig(text, file, z.unknown()) ?? {}) as Record<string, unknown>;
-      await applyOverrides(raw, params, file);
+      await applyOverrides(raw, params, file, roots);
       // Validated as a whole again: an override gets the schema's own errors, named by path and placed in the file.
       const parsed = botConfigSchema.safeParse(raw);
       if (!parsed.success) {
@@ -104,7 +112,7 @@ async function resolveConfig(opts: RunBacktestOptions, params: Record<string, un
         }
       }
       const strategies = cfg.strategies.map((s) => ({ ...s, params: { ...s.params } }));
-      await applyOverrides({ strategies } as unknown as Record<string, unknown>, params, cfg.file);
+      await applyOverrides({ strategies } as unknown as Record<string, unknown>, params, cfg.file, roots);
       cfg = { ...cfg, strategies };
     }
   } else {
@@ -115,13 +123,15 @@ async function resolveConfig(opts: RunBacktestOptions, params: Record<string, un
 }
 
 /** Apply overrides to a raw (as written) config object. */
-async function applyOverrides(raw: Record<string, unknown>, params: Record<string, unknown>, file: string): Promise<void> {
+async function applyOverrides(raw: Record<string, unknown>, params: Record<string, unknown>, file: string, roots?: readonly string[]): Promise<void> {
   const strategies = Array.isArray(raw.strategies) ? (raw.strategies as Array<Record<string, unknown>>) : [];
   for (const [name, value] of Object.entries(params)) {
     if (name.includes('.')) {
       setPath(raw, name.split('.'), value, name, file);
       continue;
     }
+    // a bare name loads the plugins to read their params: a queue job may have pointed one anywhere just before
+    if (roots) await assertStrategiesInside(strategies, dirname(resolve(file)), roots);
     const takers = await paramTakers(strategies, name, file);
     for (const s of takers) s.params = { ...((s.params as Record<string, unknown> | undefined) ?? {}), [name]: value };
   }

@@ -14,6 +14,8 @@ export interface RunBacktestOptions {
   params?: Record<string, unknown>;
   queueModel?: string;
   onProgress?: (p: BacktestProgressEvent) => void;
+  /** Folders the data files must lie in (a queue worker's `--root`s); anywhere when absent. */
+  allowedRoots?: readonly string[];
 }
 
 /** What one run gives back. */
@@ -34,6 +36,8 @@ export interface RunAndReportOptions {
   outDir: string;
   params?: Record<string, unknown> | undefined;
   band?: boolean | undefined;
+  /** Folders the data files must lie in (a queue worker's `--root`s); anywhere when absent. */
+  allowedRoots?: readonly string[] | undefined;
   onProgress?: ((p: BacktestProgressEvent, runLabel: string) => void) | undefined;
   /** Called as each run starts (`backtest`, then the band's queue models), so a display can time it. */
   onRunStart?: ((runLabel: string) => void) | undefined;
@@ -54,7 +58,7 @@ export interface RunAndReportResult {
  * const { written } = await runAndReport(runBacktest, { configPath: 'config/backtest.yaml', outDir: 'out', band: true });
  */
 export async function runAndReport(run: RunBacktestFn, opts: RunAndReportOptions): Promise<RunAndReportResult> {
-  const base = { configPath: opts.configPath, ...(opts.params ? { params: opts.params } : {}) };
+  const base = { configPath: opts.configPath, ...(opts.params ? { params: opts.params } : {}), ...(opts.allowedRoots ? { allowedRoots: opts.allowedRoots } : {}) };
   opts.onRunStart?.('backtest');
   const main = await run({ ...base, ...(opts.onProgress ? { onProgress: (p: BacktestProgressEvent) => opts.onProgress!(p, 'backtest') } : {}) });
   let wallMs = main.stats.wallMs;

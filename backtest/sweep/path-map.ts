@@ -26,8 +26,12 @@ function trim(p: string): string {
   return p.length > 1 && p.endsWith(sep) ? p.slice(0, -1) : p;
 }
 
-/** `p` with the first mapping whose prefix (a whole path segment) it starts with applied, `from` → `to`. */
-export function mapPath(p: string, maps: readonly PathMapping[], reverse = false): string {
+/**
+ * `p` with the first mapping whose prefix (a whole path segment) it starts with applied, `from` → `to`. `..` is
+ * normalised away first: `/from/../x` is `/x`, not a path under `to`.
+ */
+export function mapPath(path: string, maps: readonly PathMapping[], reverse = false): string {
+  const p = normalize(path);
   for (const m of maps) {
     const [a, b] = reverse ? [m.to, m.from] : [m.from, m.to];
     if (p === a) return b;

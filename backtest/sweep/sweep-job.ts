@@ -15,6 +15,11 @@ export interface SweepJob {
   /** Folder for this run's report.json and report.html. */
   outDir: string;
   band?: boolean | undefined;
+  /**
+   * Folders the job's data files must lie in: set by the queue worker that runs it (its `--root`s), never taken
+   * from the queue. Anywhere when absent (a local sweep).
+   */
+  allowedRoots?: readonly string[] | undefined;
 }
 
 /** A job's outcome. */
@@ -30,7 +35,7 @@ export type SweepResult =
  */
 export async function runSweepJob(job: SweepJob, run: RunBacktestFn): Promise<SweepResult> {
   try {
-    const r = await runAndReport(run, { configPath: job.configPath, outDir: job.outDir, params: job.params, band: job.band });
+    const r = await runAndReport(run, { configPath: job.configPath, outDir: job.outDir, params: job.params, band: job.band, allowedRoots: job.allowedRoots });
     // A run whose strategy failed is not the run the grid asked for: failed in the table (its report is written),
     // not ranked among the others by figures made after the strategy stopped.
     const failures = r.written.report.strategyFailures ?? [];

@@ -5,6 +5,7 @@
  * ends; order is restored at the end.
  */
 import { availableParallelism } from 'node:os';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import Tinypool from 'tinypool';
 import type { SweepJob, SweepResult } from './sweep-job.js';
 
@@ -23,10 +24,27 @@ export function defaultThreads(): number {
   return Math.max(1, availableParallelism());
 }
 
+/** What a pool thread is handed (sweep-worker-boot.mjs): the job, and a port to say when it starts it. */
+interface SweepTask {
+  job: SweepJob;
+  started?: MessagePort;
+}
+
+/** Options of one {@link SweepPool.run}. */
+export interface SweepRunOptions {
+  /** Time limit (ms): past it the job's thread is terminated and the job is a failed result. None when absent or 0. */
+  timeoutMs?: number | undefined;
+  /** Says how to change the limit, in the failed result (`--job-timeout`). */
+  timeoutHint?: string | undefined;
+}
+
 /** A long-lived pool of `threads` worker threads running one job handler. */
 export interface SweepPool {
-  /** Run one job; a worker thread that dies turns the job into a failed result (never a throw). */
-  run(job: SweepJob): Promise<SweepResult>;
+  /**
+   * Run one job; a worker thread that dies, or runs past the time limit (it is terminated and replaced), turns the
+   * job into a failed result (never a throw).
+   */
+  run(job: SweepJob, opts?: SweepRunOptions): Promise<SweepResult>;
   destroy(): Promise<void>;
 }
 
@@ -46,15 +64,43 @@ export function createSweepPool(handler: URL, threads: number): SweepPool {
     maxThreads: threads,
   });
   return {
-    async run(job) {
+    async run(job, opts = {}) {
+      // a Node timer longer than 2^31-1 ms fires at once: a longer limit is that long
+      const limit = Math.min(opts.timeoutMs ?? 0, 2_147_483_647);
+      // Aborting a running task makes tinypool terminate its thread and start another: a job stuck in a loop, or
+      // waiting on something that never comes, does not keep its thread (abandoning the promise alone would).
+      const timer = limit > 0 ? new AbortController() : undefined;
+      // The clock starts when the thread starts the job (it says so on `started`), not while a new thread loads the
+      // handler's modules: a cold start on a busy machine is not the job's time.
+      const started = timer ? new MessageChannel() : undefined;
+      let clock: NodeJS.Timeout | undefined;
+      started?.port1.once('message', () => {
+        clock = setTimeout(() => timer!.abort(), limit);
+      });
       try {
-        return (await pool.run(job)) as SweepResult;
+        const task: SweepTask = { job, ...(started ? { started: started.port2 } : {}) };
+        return (await pool.run(task, timer ? { signal: timer.signal, transferList: [started!.port2] } : {})) as SweepResult;
       } catch (e) {
+        if (timer?.signal.aborted) {
+          const error = `timed out after ${formatLimit(limit)}${opts.timeoutHint ? ` (${opts.timeoutHint})` : ''}: its worker thread was terminated`;
+          return { index: job.index, params: job.params, ok: false, error };
+        }
         return { index: job.index, params: job.params, ok: false, error: `worker failed: ${e instanceof Error ? e.message : String(e)}` };
+      } finally {
+        clearTimeout(clock);
+        started?.port1.close();
       }
     },
     destroy: () => pool.destroy(),
   };
+}
+
+/** `ms` for a person: `250 ms`, `90 s`, `1 h`. */
+function formatLimit(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
 }
 
 /**

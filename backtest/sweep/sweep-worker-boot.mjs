@@ -8,6 +8,11 @@ register();
 const { handler } = Tinypool.workerData;
 const mod = await import(handler);
 
-export default function runJob(job) {
+// A task is { job, started? }: `started` (a MessagePort) is told when the job starts, so a time limit counts from here.
+export default function runJob({ job, started }) {
+  if (started) {
+    started.postMessage('started');
+    started.close();
+  }
   return mod.default(job);
 }

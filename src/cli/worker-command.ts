@@ -5,7 +5,7 @@
  *
  * ```
  * rexbot worker --redis redis://HOST:PORT [--concurrency N] [--queue NAME] [--prefix P] [--lock-ms N] [--stalled-ms N]
- *              [--map FROM=TO ...]
+ *              [--map FROM=TO ...] [--root DIR ...] [--job-timeout S]
  * ```
  */
 import { resolve } from 'node:path';
@@ -15,14 +15,16 @@ import type { Command } from './main.js';
 import { parsePathMapping, type PathMapping } from '../../backtest/sweep/path-map.js';
 
 const USAGE = `usage: rexbot worker --redis redis://HOST:PORT [--concurrency N] [--queue NAME] [--prefix P]
-                     [--lock-ms N] [--stalled-ms N] [--map FROM=TO ...]
+                     [--lock-ms N] [--stalled-ms N] [--map FROM=TO ...] [--root DIR ...] [--job-timeout S]
 
 Takes backtest sweep jobs (rexbot backtest config.yaml --sweep ... --queue redis://...) from the queue and runs
 them on worker threads, writing each report where the job says (the coordinator's --out). Each job names its
 config and output folder by absolute path: this machine must see them at the same paths (a shared filesystem,
 or the same checkout and data at the same place, with --out on a shared mount), or --map says where it sees
-them instead. Stop with Ctrl-C: jobs in hand
-finish first; a worker killed outright has its jobs run again by another worker.
+them instead. Anyone who can write the queue names those paths: a job whose config, output folder or any file
+its config names (data, latency files, strategy plugins by path) lies outside this worker's folders (--root;
+after '..' and symbolic links) fails, saying which, and nothing of it is read or run. Stop with Ctrl-C: jobs in
+hand finish first; a worker killed outright has its jobs run again by another worker.
 
   --redis URL        the queue's Redis (redis://[user:password@]host:port[/db], rediss:// for TLS)
   --concurrency N    jobs at once, one worker thread each (default 1)
@@ -32,6 +34,10 @@ finish first; a worker killed outright has its jobs run again by another worker.
   --stalled-ms N     how often to look for jobs of dead workers (default 30000)
   --map FROM=TO      the coordinator's path FROM is TO here (repeatable; first match wins), e.g.
                      --map /home/ann/rexbot=/srv/rexbot --map /mnt/share=/Volumes/share
+  --root DIR         a folder jobs may read (config, data, plugins) and write (reports) in; repeatable.
+                     Default: the --map targets, or without --map the working directory
+  --job-timeout S    seconds a job may run; past it its worker thread is terminated, the job fails and the
+                     worker takes the next (default 3600; 0 for no limit)
   --handler FILE     job handler module (default: the real backtest); for tests and benches
   --help             this text`;
 
@@ -45,6 +51,10 @@ export interface WorkerArgs {
   stalledMs: number | undefined;
   handler: string | undefined;
   maps: PathMapping[];
+  /** `--root` folders as given (none: the default). */
+  roots: string[];
+  /** `--job-timeout` in ms (0: none; undefined: the worker's default). */
+  jobTimeoutMs: number | undefined;
 }
 
 function whole(name: string, v: string | undefined, min: number): number | undefined {
@@ -52,6 +62,17 @@ function whole(name: string, v: string | undefined, min: number): number | undef
   const n = Number(v);
   if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got ${v}`);
   return n;
+}
+
+/** The longest timer Node keeps (ms, ~24.8 days): a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function seconds(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number of seconds ≥ 0 (0 for no limit), got ${v}`);
+  if (n * 1000 > MAX_TIMER_MS) throw new Error(`--${name} ${v}: at most ${Math.floor(MAX_TIMER_MS / 1000)} s (24 days); 0 for no limit`);
+  return Math.round(n * 1000);
 }
 
 /** Parse `args`; throws an Error whose message is fit to show the user. */
@@ -68,6 +89,8 @@ export function parseWorkerArgs(args: string[]): WorkerArgs {
       'stalled-ms': { type: 'string' },
       handler: { type: 'string' },
       map: { type: 'string', multiple: true },
+      root: { type: 'string', multiple: true },
+      'job-timeout': { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new Error(`unexpected argument ${positionals[0]}`);
@@ -82,6 +105,8 @@ export function parseWorkerArgs(args: string[]): WorkerArgs {
     stalledMs: whole('stalled-ms', values['stalled-ms'], 100),
     handler: values.handler,
     maps: (values.map ?? []).map(parsePathMapping),
+    roots: values.root ?? [],
+    jobTimeoutMs: seconds('job-timeout', values['job-timeout']),
   };
 }
 
@@ -91,9 +116,12 @@ export const workerCommand: Command = {
   async run(args) {
     let a: WorkerArgs;
     const { redisOptions, assertRedisReachable, redactedUrl, DEFAULT_QUEUE_NAME } = await import('../../backtest/sweep/queue-connection.js');
+    const { resolveRoots } = await import('../../backtest/sweep/allowed-roots.js');
+    let roots: string[] | undefined;
     try {
       a = parseWorkerArgs(args);
       redisOptions(a.redis);
+      if (a.roots.length > 0) roots = await resolveRoots(a.roots, { mustExist: true, flag: '--root' });
     } catch (e) {
       process.stderr.write(`rexbot worker: ${(e as Error).message}\n${USAGE}\n`);
       return 2;
@@ -104,7 +132,7 @@ export const workerCommand: Command = {
       process.stderr.write(`rexbot worker: ${(e as Error).message}\n`);
       return 1;
     }
-    const { startSweepWorker } = await import('../../backtest/sweep/queue-worker.js');
+    const { startSweepWorker, DEFAULT_JOB_TIMEOUT_MS } = await import('../../backtest/sweep/queue-worker.js');
     const log = (line: string) => process.stderr.write(`rexbot worker ${worker.id}: ${line}\n`);
     const worker = startSweepWorker({
       redis: a.redis,
@@ -114,6 +142,8 @@ export const workerCommand: Command = {
       lockDurationMs: a.lockMs,
       stalledIntervalMs: a.stalledMs,
       pathMap: a.maps,
+      roots,
+      jobTimeoutMs: a.jobTimeoutMs,
       handler: a.handler === undefined ? undefined : pathToFileURL(resolve(a.handler)),
       onEvent: (e) => {
         if (e.kind === 'start') log(`job ${e.jobId} started ${JSON.stringify(e.params)}`);
@@ -121,8 +151,13 @@ export const workerCommand: Command = {
         else log(`error: ${e.message}`);
       },
     });
-    await worker.ready();
-    log(`ready on queue ${a.queue ?? DEFAULT_QUEUE_NAME} at ${redactedUrl(a.redis)}, ${a.concurrency} job${a.concurrency === 1 ? '' : 's'} at once`);
+    const { roots: folders } = await worker.ready();
+    const limit = a.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
+    // one line: what the worker takes and what it allows, read together
+    log(
+      `ready on queue ${a.queue ?? DEFAULT_QUEUE_NAME} at ${redactedUrl(a.redis)}, ${a.concurrency} job${a.concurrency === 1 ? '' : 's'} at once; ` +
+        `jobs may use files under ${folders.join(', ')} (--root); ${limit > 0 ? `a job is stopped after ${limit / 1000} s` : 'no job time limit'} (--job-timeout)`,
+    );
     await new Promise<void>((done) => {
       const stop = (signal: string) => {
         log(`${signal}: finishing the jobs in hand`);

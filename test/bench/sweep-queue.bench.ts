@@ -73,7 +73,8 @@ export const benches: Bench[] = [
       const prefix = uniquePrefix('bench-sweep').replace(/:$/, '');
       const workers: WorkerProcess[] = [];
       const start = async (name: string, args: string[]) => {
-        const w = await startWorker(REDIS_URL, ['--queue', name, '--prefix', prefix, ...args]);
+        // the jobs' config and data are in the checkout, their reports in `out`
+        const w = await startWorker(REDIS_URL, ['--queue', name, '--prefix', prefix, '--root', repoPath(), '--root', out, ...args]);
         workers.push(w);
         return w;
       };

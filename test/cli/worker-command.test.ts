@@ -51,6 +51,10 @@ describe('rexbot worker / backtest --queue command lines', () => {
       [['worker', '--redis', 'redis://127.0.0.1:6379', '--concurrency', '0'], '--concurrency must be a whole number ≥ 1'],
       [['worker', '--redis', 'redis://127.0.0.1:6379', '--queue', 'a:b'], "has no ':'"],
       [['worker', '--redis', 'redis://127.0.0.1:6379', '--map', 'data=/srv/data'], '--map data=/srv/data: data is not an absolute path'],
+      [['worker', '--redis', 'redis://127.0.0.1:6379', '--job-timeout', 'soon'], '--job-timeout must be a number of seconds ≥ 0 (0 for no limit), got soon'],
+      [['worker', '--redis', 'redis://127.0.0.1:6379', '--job-timeout', '3000000'], '--job-timeout 3000000: at most 2147483 s (24 days); 0 for no limit'],
+      [['worker', '--redis', 'redis://127.0.0.1:6379', '--root', '/nonexistent/rexbot-root'], '--root /nonexistent/rexbot-root: no such folder'],
+      [['worker', '--redis', 'redis://127.0.0.1:6379', '--root', 'package.json'], '--root package.json: not a folder'],
       [['backtest', 'config/backtest.yaml', '--queue', 'redis://127.0.0.1:6379'], 'give --sweep key=v1,v2 too'],
       [['backtest', 'config/backtest.yaml', '--sweep', 'spread=1', '--queue-name', 'x'], 'go with --queue'],
     ] as const) {
@@ -88,9 +92,10 @@ describe.skipIf(!haveRedis)(haveRedis ? 'rexbot backtest --queue with a real wor
   it('shows which worker runs each job and prints the ranked table; a bad value fails in its row', { timeout: 120_000 }, async () => {
     const prefix = uniquePrefix('sweep-cli').replace(/:$/, '');
     cleanups.push(() => deleteKeys(prefix, REDIS_URL));
-    const w = await startWorker(REDIS_URL, ['--queue', 'cli', '--prefix', prefix, '--concurrency', '2']);
-    cleanups.push(async () => void (await w.kill('SIGTERM')));
     const out = await tmp();
+    const w = await startWorker(REDIS_URL, ['--queue', 'cli', '--prefix', prefix, '--concurrency', '2', '--root', repoPath(), '--root', out]);
+    cleanups.push(async () => void (await w.kill('SIGTERM')));
+    expect(w.log()).toContain(`at once; jobs may use files under ${repoPath()}, ${out} (--root); a job is stopped after 3600 s (--job-timeout)`);
     const r = await cli([
       'backtest', 'config/backtest.yaml', '--sweep', 'spread=0.0001,0.0003', '--sweep', 'size=0.002,abc', '--sweep', 'venue.to=2024-01-15T12:01:00Z',
       '--metric', 'netPnl', '--queue', REDIS_URL, '--queue-name', 'cli', '--queue-prefix', prefix, '--out', out,

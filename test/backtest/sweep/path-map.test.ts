@@ -14,6 +14,12 @@ describe('worker path mapping (--map FROM=TO)', () => {
     expect(mapPath('/elsewhere', maps)).toBe('/elsewhere');
   });
 
+  it('normalises `..` before it maps: a path that climbs out of FROM is not mapped under TO', () => {
+    expect(mapPath('/home/ann/rexbot/../../../etc/passwd', maps)).toBe('/etc/passwd');
+    expect(mapPath('/home/ann/rexbot/config/../data/x.csv', maps)).toBe('/srv/rexbot/data/x.csv');
+    expect(mapPath('/Volumes/share/../../etc', maps, true)).toBe('/etc');
+  });
+
   it('maps a job in and its report paths out; an error passes as it is', () => {
     const job = mapJobIn({ index: 0, configPath: '/home/ann/rexbot/config/b.yaml', params: { a: 1 }, outDir: '/mnt/share/out/1-a=1' }, maps);
     expect(job).toEqual({ index: 0, configPath: '/srv/rexbot/config/b.yaml', params: { a: 1 }, outDir: '/Volumes/share/out/1-a=1' });

@@ -5,13 +5,16 @@
  * sweep gives the same ranked results and reports on the queue as on local threads; bad params fail alone.
  * Each test has its own queue name and key prefix, deleted after. Skipped, saying why, when Redis is absent.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { runSweepJobsOnQueue } from '../../../backtest/sweep/queue-sweep.js';
 import { runSweep } from '../../../backtest/sweep/run-sweep.js';
+import type { SweepJob } from '../../../backtest/sweep/sweep-job.js';
 import { parseSweepArg } from '../../../backtest/sweep/sweep-grid.js';
 import { deleteKeys, redisServerInstalled, startThrowawayRedis, uniquePrefix } from '../../helpers/redis.js';
 import { repoPath } from '../../helpers/shared.js';
@@ -56,6 +59,19 @@ async function worker(q: { prefix: string; name: string }, args: string[], env?:
   return w;
 }
 
+/** A one-minute backtest config over `data` with `strategy` (YAML flow mapping). */
+function backtestYaml(data: string, strategy = '{ name: mm, use: market-maker, markets: [BTC-USD], params: { spread: 0.0004, levels: 1, levelSpacing: 0.0002, size: 0.002 } }'): string {
+  return `bot: { name: limits }
+venue:
+  kind: backtest
+  data: [{ format: rexbot, path: ${JSON.stringify(data)}, markets: [BTC-USD] }]
+  to: 2024-01-15T12:01:00Z
+  balances: { USD: 100000, BTC: 1 }
+strategies:
+  - ${strategy}
+`;
+}
+
 describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTests.why, () => {
   it('a worker SIGKILLed mid-job: the job runs again on another and its result is recorded exactly once', { timeout: 90_000 }, async () => {
     const q = await ownQueue('kill');
@@ -64,7 +80,7 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
     await import('node:fs/promises').then((fs) => fs.mkdir(holdDir));
     const env = { REXBOT_TEST_HOLD_DIR: holdDir, REXBOT_TEST_HOLD_INDEX: '1' };
     // short lock and stalled check so a dead worker's job is taken again in about two seconds
-    const opts = ['--handler', repoPath('test/backtest/sweep/hold-handler.ts'), '--lock-ms', '1500', '--stalled-ms', '300'];
+    const opts = ['--handler', repoPath('test/backtest/sweep/hold-handler.ts'), '--lock-ms', '1500', '--stalled-ms', '300', '--root', repoPath(), '--root', q.dir];
     const workers = [await worker(q, opts, env), await worker(q, opts, env)];
     const recorded: number[] = [];
     const ranOn: string[] = [];
@@ -142,7 +158,7 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
     const axes = () => [parseSweepArg('spread=0.0001,0.0003'), parseSweepArg('size=0.002,abc'), parseSweepArg('venue.to=2024-01-15T12:02:00Z')];
     const config = repoPath('config/backtest.yaml');
     const local = await runSweep({ configPath: config, axes: axes(), outDir: join(q.dir, 'local'), metric: 'netPnl', threads: 2 });
-    await worker(q, ['--concurrency', '2']);
+    await worker(q, ['--concurrency', '2', '--root', repoPath(), '--root', q.dir]);
     const queued = await runSweep({ configPath: config, axes: axes(), outDir: join(q.dir, 'queued'), metric: 'netPnl', queue: { redis: REDIS_URL, name: q.name, prefix: q.prefix } });
     const strip = (r: (typeof local.ranked)[number]) => (r.ok ? { ...r, outDir: undefined, html: undefined, wallMs: undefined } : r);
     expect(queued.ranked.map(strip)).toEqual(local.ranked.map(strip));
@@ -182,7 +198,7 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
     const q = await ownQueue('restart');
     const holdDir = join(q.dir, 'hold');
     await import('node:fs/promises').then((fs) => fs.mkdir(holdDir));
-    await worker(q, ['--handler', repoPath('test/backtest/sweep/hold-handler.ts')], { REXBOT_TEST_HOLD_DIR: holdDir, REXBOT_TEST_HOLD_INDEX: '1' }, redis.url);
+    await worker(q, ['--handler', repoPath('test/backtest/sweep/hold-handler.ts'), '--root', repoPath(), '--root', q.dir], { REXBOT_TEST_HOLD_DIR: holdDir, REXBOT_TEST_HOLD_INDEX: '1' }, redis.url);
     const notices: string[] = [];
     const run = (tag: string) =>
       runSweep({
@@ -208,5 +224,84 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
       [0.002, true],
       [0.001, true],
     ]);
+  });
+
+  it('a job whose config, data, plugin or output folder is outside the worker\'s --root fails saying so, reads, loads and writes nothing there; the worker goes on', { timeout: 90_000 }, async () => {
+    const q = await ownQueue('roots');
+    const root = join(q.dir, 'root');
+    const outside = join(q.dir, 'outside');
+    await mkdir(root);
+    await mkdir(outside);
+    await copyFile(repoPath('backtest', 'data', 'synthetic-btc-usd.jsonl.gz'), join(root, 'data.jsonl.gz'));
+    await writeFile(join(root, 'bt.yaml'), backtestYaml('data.jsonl.gz'));
+    await writeFile(join(outside, 'bt.yaml'), backtestYaml(join(root, 'data.jsonl.gz')));
+    const secret = join(outside, 'secret.csv');
+    await writeFile(secret, 'TOP-SECRET first line\n');
+    // a plugin outside: imported, it would leave a file beside it
+    const evil = join(outside, 'evil.mjs');
+    await writeFile(evil, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(join(outside, 'ran'))}, '');\nexport default {};\n`);
+    await symlink(join(outside, 'bt.yaml'), join(root, 'link.yaml'));
+    await symlink(secret, join(root, 'secret-link.csv'));
+    execFileSync('mkfifo', [join(root, 'feed.jsonl'), join(root, 'fifo.yaml')]);
+    await worker(q, ['--root', root]);
+    const config = join(root, 'bt.yaml');
+    const job = (index: number, over: Partial<SweepJob>): SweepJob => ({ index, configPath: config, params: {}, outDir: join(root, 'out', String(index)), ...over });
+    const jobs = [
+      job(0, { configPath: join(outside, 'bt.yaml') }),
+      job(1, { configPath: `${root}/../outside/bt.yaml` }),
+      job(2, { configPath: join(root, 'link.yaml') }),
+      job(3, { params: { 'venue.data.0.format': 'tardis', 'venue.data.0.path': secret } }),
+      job(4, { params: { 'venue.data.0.format': 'tardis', 'venue.data.0.path': 'secret-link.csv' } }),
+      job(5, { outDir: join(outside, 'out') }),
+      job(6, { params: { 'venue.data.0.path': 'feed.jsonl' } }),
+      job(7, { configPath: join(root, 'fifo.yaml') }),
+      job(8, { params: { 'strategies.0.use': evil } }),
+      // a bare param name loads the plugins to see which takes it: the one just pointed outside is not loaded
+      job(9, { params: { 'strategies.0.use': evil, spread: 0.001 } }),
+      job(10, { params: { 'venue.latency.orderEntry': { kind: 'file', path: secret } } }),
+      job(11, {}),
+    ];
+    const results = await runSweepJobsOnQueue(jobs, { redis: REDIS_URL, name: q.name, prefix: q.prefix });
+    const errors = results.map((r) => (r.ok ? 'ok' : r.error));
+    const folders = `is outside the folders this worker may use (${root}); start the worker with --root for it`;
+    expect(errors).toEqual([
+      `config ${join(outside, 'bt.yaml')} ${folders}`,
+      `config ${root}/../outside/bt.yaml (really ${join(outside, 'bt.yaml')}) ${folders}`,
+      `config ${join(root, 'link.yaml')} (really ${join(outside, 'bt.yaml')}) ${folders}`,
+      `venue.data[0].path ${secret} ${folders}`,
+      `venue.data[0].path ${join(root, 'secret-link.csv')} (really ${secret}) ${folders}`,
+      `output folder ${join(outside, 'out')} ${folders}`,
+      `${join(root, 'feed.jsonl')}:1: is a FIFO (named pipe), not a file`,
+      `config ${join(root, 'fifo.yaml')} is a FIFO (named pipe), not a file`,
+      `strategies[0].use ${evil} ${folders}`,
+      `strategies[0].use ${evil} ${folders}`,
+      `venue.latency.orderEntry.path ${secret} ${folders}`,
+      'ok',
+    ]);
+    // nothing was written outside, and no line of the file outside reached an error
+    expect((await readdir(outside)).sort()).toEqual(['bt.yaml', 'evil.mjs', 'secret.csv']);
+    expect(errors.join('\n')).not.toContain('TOP-SECRET');
+  });
+
+  it('a job past --job-timeout fails saying so and its thread is terminated: the next job runs on the one thread there is', { timeout: 90_000 }, async () => {
+    const q = await ownQueue('timeout');
+    // blocks-once holds its thread in Atomics.wait (for ~24 days) once its trigger file exists: only terminating
+    // the thread ends the job; a job merely abandoned would keep the worker's single thread for good
+    const trigger = join(q.dir, 'bt.yaml');
+    const strategy = (file: string) => `{ name: hold, use: ${JSON.stringify(repoPath('test', 'fixtures', 'strategies', 'blocks-once.ts'))}, markets: [BTC-USD], params: { trigger: ${JSON.stringify(file)}, ms: 2147483647 } }`;
+    await writeFile(trigger, backtestYaml(repoPath('backtest', 'data', 'synthetic-btc-usd.jsonl.gz'), strategy(trigger)));
+    await writeFile(join(q.dir, 'quiet.yaml'), backtestYaml(repoPath('backtest', 'data', 'synthetic-btc-usd.jsonl.gz'), strategy(join(q.dir, 'never'))));
+    const w = await worker(q, ['--concurrency', '1', '--job-timeout', '8', '--root', q.dir, '--root', repoPath('backtest', 'data'), '--root', repoPath('test', 'fixtures', 'strategies')]);
+    const recorded: number[] = [];
+    const results = await runSweepJobsOnQueue(
+      [
+        { index: 0, configPath: trigger, params: {}, outDir: join(q.dir, 'out', '0') },
+        { index: 1, configPath: join(q.dir, 'quiet.yaml'), params: {}, outDir: join(q.dir, 'out', '1') },
+      ],
+      { redis: REDIS_URL, name: q.name, prefix: q.prefix, onResult: (r) => recorded.push(r.index) },
+    );
+    expect(recorded).toEqual([0, 1]);
+    expect(results.map((r) => (r.ok ? 'ok' : r.error))).toEqual(['timed out after 8 s (rexbot worker --job-timeout): its worker thread was terminated', 'ok']);
+    expect(w.log()).toContain('failed: timed out after 8 s');
   });
 });
