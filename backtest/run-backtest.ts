@@ -25,6 +25,7 @@ import { assertConfigFilesInside, assertStrategiesInside } from './sweep/config-
 import type { MarketDataReader } from './readers/reader.js';
 import type { ReportInput } from './report/report-input.js';
 import { type BacktestBotConfig, type BacktestProgress, runSession } from './run/backtest-session.js';
+import { SkippedLines } from './run/skipped-lines.js';
 import type { QueueModelName } from './venue/queue-model.js';
 
 /** A backtest job. */
@@ -66,14 +67,16 @@ export async function runBacktest(opts: RunBacktestOptions): Promise<RunBacktest
   const baseDir = dirname(resolve(config.file));
   // before any is opened: a file outside is never read (no error can show a line of it), a plugin never imported
   if (opts.allowedRoots) await assertConfigFilesInside(config, baseDir, opts.allowedRoots);
+  const skipped = new SkippedLines();
   const readers =
     opts.readers ??
     config.venue.data.map((d) =>
-      openReader(d.format, resolve(baseDir, d.path), { onBadLine: d.onBadLine, markets: d.markets, params: d.params }),
+      openReader(d.format, resolve(baseDir, d.path), { onBadLine: d.onBadLine, onError: skipped.onError, markets: d.markets, params: d.params }),
     );
   const { report, events } = await runSession({
     config,
     readers,
+    skipped,
     queueModel: opts.queueModel as QueueModelName | undefined,
     params: Object.keys(params).length > 0 ? params : undefined,
     onProgress: opts.onProgress,

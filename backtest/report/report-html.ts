@@ -41,7 +41,7 @@ h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bot
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:4px 0}
 th,td{border:1px solid #ddd;padding:3px 8px;text-align:right} th:first-child,td:first-child{text-align:left}
 th{background:#f4f4f4} tr.current td{font-weight:bold} .pos{color:#1a7f37} .neg{color:#c62828}
-ul{margin:4px 0 4px 20px;padding:0} .note{color:#666;font-size:12px} .failed{color:#c62828}
+ul{margin:4px 0 4px 20px;padding:0} .note{color:#666;font-size:12px} .failed{color:#c62828} .warned{color:#b26a00}
 `;
 
 /**
@@ -80,7 +80,7 @@ ${report.band.map((b) => `<tr${b.current ? ' class="current"' : ''}><td>${esc(b.
 <body>
 <h1>${esc(title)}</h1>
 <div class="sub">${esc(report.strategies.join(', '))} on ${esc(report.markets.join(', '))} · ${fmtTime(report.from)} → ${fmtTime(report.to)}${report.queueModel ? ` · queue model ${esc(report.queueModel)}` : ''}${report.events !== undefined ? ` · ${report.events.toLocaleString('en-US')} events` : ''}${params ? ` · ${params}` : ''}</div>
-${failuresSection(report)}<h2>Charts</h2>
+${failuresSection(report)}${dataWarningsSection(report)}<h2>Charts</h2>
 <div class="chart" id="chart-equity"></div>
 <div class="chart" id="chart-drawdown"></div>
 <div class="chart" id="chart-position"></div>
@@ -113,5 +113,15 @@ function failuresSection(report: Report): string {
   return `<h2 class="failed">Strategy failures</h2>
 <p class="note">These strategies failed during the run and emitted nothing afterwards: the figures below include that.</p>
 <ul class="failed">${failures.map((f) => `<li>${esc(f.message)}</li>`).join('\n')}</ul>
+`;
+}
+
+/** Recorded data the run did not use: the figures are of the rest of the file, which a reader of the page must know. */
+function dataWarningsSection(report: Report): string {
+  const warnings = report.dataWarnings ?? [];
+  if (warnings.length === 0) return '';
+  return `<h2 class="warned">Data not used</h2>
+<p class="note">The run read these files with <code>onBadLine: skip</code>: the lines below were left out and the figures are of the rest.</p>
+<ul class="warned">${warnings.map((w) => `<li>${esc(w)}</li>`).join('\n')}</ul>
 `;
 }

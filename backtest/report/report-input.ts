@@ -115,4 +115,6 @@ export interface ReportInput {
   params?: Record<string, unknown> | undefined;
   /** Strategies that failed during the run (absent when none did). */
   strategyFailures?: ReportStrategyFailure[] | undefined;
+  /** Recorded lines the readers skipped (`onBadLine: skip`) or a file cut off, one sentence per file; absent when none. */
+  dataWarnings?: string[] | undefined;
 }

@@ -49,6 +49,8 @@ export interface Report {
   assumptions: string[];
   /** Strategies that failed during the run; absent when none did. */
   strategyFailures?: ReportStrategyFailure[] | undefined;
+  /** Recorded data the run did not use (skipped bad lines, a file cut off), one sentence per file; absent when none. */
+  dataWarnings?: string[] | undefined;
   trades: ReportTrade[];
   orders: ReportOrder[];
   fills: ReportFill[];
@@ -111,6 +113,7 @@ export function buildReport(input: ReportInput): Report {
     band,
     assumptions: [...input.assumptions],
     strategyFailures: input.strategyFailures?.length ? input.strategyFailures.map((f) => ({ ...f })) : undefined,
+    dataWarnings: input.dataWarnings?.length ? [...input.dataWarnings] : undefined,
     trades,
     orders: [...input.orders].sort((a, b) => a.createdAt - b.createdAt),
     fills: [...input.fills].sort((a, b) => a.at - b.at),

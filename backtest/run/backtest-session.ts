@@ -26,6 +26,7 @@ import { createSimEngine } from '../../src/sim/engine.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import type { MarketDataReader, MarketEvent } from '../readers/reader.js';
+import { SkippedLines } from './skipped-lines.js';
 import type { ReportInput, ReportStrategyFailure } from '../report/report-input.js';
 import { createBacktestGateway } from '../venue/backtest-gateway.js';
 import { BacktestVenue } from '../venue/backtest-venue.js';
@@ -85,6 +86,8 @@ export interface SessionOptions {
   /** Events between progress reports (default 10 000). */
   progressEvery?: number | undefined;
   logger?: Logger | undefined;
+  /** What the readers skipped (their `onError`); the counts alone when absent. */
+  skipped?: SkippedLines | undefined;
   /** Called with the kernel once it runs (tests look inside). */
   onKernel?: ((kernel: Kernel, venue: BacktestVenue) => void) | undefined;
 }
@@ -271,6 +274,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     rmSync(dir, { recursive: true, force: true });
   }
   const q = venue.queueStats();
+  const dataWarnings = (opts.skipped ?? new SkippedLines()).warnings(opts.readers);
   return {
     events: count,
     report: report.build({
@@ -285,6 +289,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       queueModel: opts.queueModel ?? v.fillModel.queue,
       ...(opts.params && Object.keys(opts.params).length > 0 ? { params: opts.params } : {}),
       ...(failures.length > 0 ? { strategyFailures: failures } : {}),
+      ...(dataWarnings.length > 0 ? { dataWarnings } : {}),
     }),
   };
 }

@@ -133,6 +133,8 @@ async function runSingle(a: BacktestArgs): Promise<number> {
   // in the exit code, where a script looks.
   const failures = result.written.report.strategyFailures ?? [];
   for (const f of failures) process.stderr.write(`rexbot backtest: ${f.message}\n`);
+  // data the user chose to skip is not a failure, but the figures are of less than the file: said, not hidden
+  for (const w of result.written.report.dataWarnings ?? []) process.stderr.write(`rexbot backtest: warning: ${w}\n`);
   return failures.length > 0 ? 1 : 0;
 }
 

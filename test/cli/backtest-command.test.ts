@@ -3,7 +3,7 @@
  * backtest/data/synthetic-btc-usd.jsonl.gz): a run with --band writes both report files and says where;
  * the same run twice gives the same report.json bytes; a sweep runs its grid on worker threads with a bad
  * value failing alone; bad command lines exit 2 with the reason; Ctrl-C ends a run at once and leaves nothing
- * in the temp folder.
+ * in the temp folder; skipped data is a warning on stderr.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -135,6 +135,26 @@ strategies:
     const r = await run([config, '--out', join(dir, 'out')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("rexbot backtest: strategy 'broken' failed during setup: setup exploded");
+    expect(existsSync(join(dir, 'out', 'report.json'))).toBe(true);
+  });
+
+  it('data skipped under onBadLine: skip is a warning on stderr naming file:line, the report written, exit 0', { timeout: 120_000 }, async () => {
+    const dir = await tmp();
+    const data = join(dir, 'events.jsonl');
+    await writeSyntheticRecording(data, 2_000);
+    const lines = (await readFile(data, 'utf8')).split('\n');
+    lines[99] = 'not json'; // line 100
+    await writeFile(data, lines.join('\n'));
+    const config = join(dir, 'bt.yaml');
+    await writeFile(config, `venue:
+  kind: backtest
+  data: [{ format: rexbot, path: events.jsonl, onBadLine: skip }]
+  balances: { USD: 100000, BTC: 1 }
+strategies: [{ name: mm, use: market-maker, markets: [BTC-USD] }]
+`);
+    const r = await run([config, '--out', join(dir, 'out')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`rexbot backtest: warning: ${data}: 1 bad line skipped (onBadLine: skip): ${data}:100: `);
     expect(existsSync(join(dir, 'out', 'report.json'))).toBe(true);
   });
 
