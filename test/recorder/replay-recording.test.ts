@@ -3,13 +3,15 @@
  * trades over its hub, then start a second simulator whose replay driver reads that file (named under
  * `recordings`, or under `http` as the issue's user did) and see the recorded book on it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { constants, createGzip, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRecorder } from '../../src/recorder/recorder.js';
 import { parseSimConfig } from '../../src/runtime/sim-config.js';
 import { startSimulator, type RunningSimulator } from '../../src/runtime/simulator.js';
+import type { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 import { loadReplayFiles } from '../../src/sim/driver/replay-load.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rexbot-replay-rec-'));
@@ -65,6 +67,25 @@ describe('replaying a rexbot recording', () => {
     const mid = book.bid[0]!.rate.plus(book.ask[0]!.rate).div(2);
     const srcMid = recordedMid.bid[0]!.rate.plus(recordedMid.ask[0]!.rate).div(2);
     expect(mid.minus(srcMid).abs().div(srcMid).toNumber()).toBeLessThan(0.01);
+  });
+
+  it('a recording cut off mid-stream (a killed recorder): fail names the last complete line, skip replays up to it', async () => {
+    // What a SIGKILL leaves: the recorder's flushed data, a partial line after it, no gzip end.
+    const lines = gunzipSync(readFileSync(recording)).toString('utf8').split('\n');
+    const keep = Math.floor(lines.length / 2);
+    const gz = createGzip();
+    const parts: Buffer[] = [];
+    gz.on('data', (b: Buffer) => parts.push(b));
+    gz.write(`${lines.slice(0, keep).join('\n')}\n${lines[keep]!.slice(0, 10)}`);
+    await new Promise<void>((done) => gz.flush(constants.Z_SYNC_FLUSH, () => done()));
+    gz.destroy();
+    const cut = join(dir, 'cut.jsonl.gz');
+    writeFileSync(cut, Buffer.concat(parts));
+    expect(() => loadReplayFiles({ recordings: [cut] })).toThrow(new RegExp(`cut\\.jsonl\\.gz:${keep + 1}: cut off mid-stream .*line ${keep} is the last complete line`));
+    const errors: ReplayFormatError[] = [];
+    const { timeline } = loadReplayFiles({ recordings: [cut] }, { onBadLine: 'skip', onError: (e) => errors.push(e) });
+    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(new RegExp(`:${keep + 1}: cut off mid-stream .*read up to line ${keep}, the torn line ${keep + 1} dropped`))]);
+    expect(timeline.events.some((e) => e.kind === 'snapshot')).toBe(true);
   });
 
   it('a replay config without files says what it needs', () => {

@@ -4,8 +4,8 @@
  * in-memory text, which is what tests and embedders with their own storage use.
  */
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import type { ReaderOptions, ReplayFormatError } from './replay-error.js';
+import { constants, gunzipSync } from 'node:zlib';
+import { CutOffError, isGzipCutOff, type ReaderOptions, type ReplayFormatError } from './replay-error.js';
 import type { ReaderResult } from './replay-events.js';
 import { readHttpCapture } from './replay-http-reader.js';
 import { isRexbotRecording, readRexbotRecording } from './replay-recording-reader.js';
@@ -88,21 +88,34 @@ export function replayFromTexts(texts: ReplayTexts, opts: ReaderOptions & Timeli
  */
 export function loadReplayFiles(files: ReplayFiles, opts: ReaderOptions & TimelineOptions = {}): LoadedReplay {
   // Synchronous: a capture is read once, before the replay starts, and a bad file should fail the setup.
-  const read = (path: string) => ({ file: path, text: readText(path) });
+  const read = (path: string) => ({ file: path, text: readText(path, opts) });
   return replayFromTexts(
     { ws: (files.ws ?? []).map(read), http: (files.http ?? []).map(read), recordings: (files.recordings ?? []).map(read), v1Ws: (files.v1Ws ?? []).map(read) },
     opts,
   );
 }
 
-/** A file's text, gunzipped when it is gzip (by its magic bytes: `rexbot record` writes `.jsonl.gz`). */
-function readText(path: string): string {
+/**
+ * A file's text, gunzipped when it is gzip (by its magic bytes: `rexbot record` writes `.jsonl.gz`). A gzip file cut
+ * off mid-stream (a killed recorder) follows the backtest readers' rule: `fail` stops naming the last complete line,
+ * `skip` reports the cut once and keeps every complete line before it.
+ */
+function readText(path: string, opts: ReaderOptions): string {
   const bytes = readFileSync(path);
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
       return gunzipSync(bytes).toString('utf8');
     } catch (err) {
-      throw new Error(`${path}: is not valid gzip: ${(err as Error).message}`, { cause: err });
+      if (!isGzipCutOff(err)) throw new Error(`${path}: is not valid gzip: ${(err as Error).message}`, { cause: err });
+      // what the recorder flushed before the cut decodes without the gzip end
+      const text = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+      const whole = text.lastIndexOf('\n') + 1;
+      let lastLine = 0;
+      for (let i = text.indexOf('\n'); i !== -1 && i < whole; i = text.indexOf('\n', i + 1)) lastLine++;
+      const torn = whole < text.length;
+      if ((opts.onBadLine ?? 'fail') === 'fail') throw new CutOffError(path, lastLine, torn, 'fail', { cause: err });
+      opts.onError?.(new CutOffError(path, lastLine, torn, 'skip', { cause: err }));
+      return text.slice(0, whole);
     }
   }
   return bytes.toString('utf8');
