@@ -82,7 +82,7 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   const { throttler, shared } = await createKeyThrottler(cfg, credentials, logger);
   throttlerMetrics(throttler, metrics.registry);
   const gateway: ExchangeGateway = venueDialect(cfg.venue) === 'v1'
-    ? createV1Gateway({ restUrl, hubUrl, credentials, clock, throttler, v3RestUrl, precision: 'precision' in cfg.venue ? cfg.venue.precision : undefined })
+    ? createV1Gateway({ restUrl, hubUrl, credentials, clock, throttler, v3RestUrl, precision: 'precision' in cfg.venue ? cfg.venue.precision : undefined, logger: logger.child({ component: 'gateway' }) })
     : createBittrexGateway({ restUrl, hubUrl, transport: cfg.transport, credentials, clock, throttler, logger: logger.child({ component: 'gateway' }) });
   if (venueDialect(cfg.venue) === 'v1') logger.info({ rest: restUrl, hub: hubUrl }, 'speaking the legacy v1.1 interface (limit orders only; no candles or conditional orders)');
 

@@ -15,6 +15,8 @@
  * - A lost connection (closed, silent: see V1HubClient's watchdog, or recycled) is made again with the v3 hub
  *   client's backoff ({@link ReconnectPolicy}, reconnect-loop.ts): growing delays that start over only once a
  *   connection has stayed up, so a hub that accepts and drops every connection is not hammered once a second.
+ *   As the v3 hub client, the streams log the loss and its reason (`HUB_SILENT`, `closed`, `stale`), each retry's
+ *   delay and the recovery, and `resyncs$` tells the kernel why the streams resync.
  * - `heartbeat` needs nothing; `conditional_order` is accepted and stays empty (its snapshot too: v1.1 has no
  *   conditional orders, and the gateway refuses to place one). Every other channel (candles, tickers, summaries, conditional orders, deposits,
  *   sub-accounts) has no v1.1 form and is refused by name.
@@ -22,7 +24,9 @@
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { Clock } from '../../../core/clock.js';
 import type { StreamMessage } from '../../hub/messages.js';
-import type { GatewayStreams, Snapshot } from '../../../gateway/exchange-gateway.js';
+import type { GatewayStreams, Snapshot, StreamResyncNotice } from '../../../gateway/exchange-gateway.js';
+import { NetworkError, RexbotError } from '../../../core/errors.js';
+import type { HubLogger } from '../../hub/hub-client-types.js';
 import type { Order } from '../../../model/order.js';
 import type { OrderBook } from '../../../model/market.js';
 import { balanceDeltaFromV1, exchangeDeltaFromV1, orderDeltaFromV1 } from '../../../wire/v1/mapping/streams.js';
@@ -61,6 +65,8 @@ export interface V1GatewayStreamsOptions {
   decorate: (o: Order) => Order;
   /** Reconnect backoff, silence and call timeouts of the hub connection. */
   hub?: V1HubTuning | undefined;
+  /** Where connection events are logged (as the v3 hub client's); default silent. */
+  logger?: HubLogger | undefined;
   /**
    * A followed market whose uE stop for this long while uL shows it trading gets the connection recycled (the
    * document's "connections may need recycling"); default 30 000 ms.
@@ -81,6 +87,9 @@ export class V1GatewayStreams implements GatewayStreams {
   readonly #epoch = new BehaviorSubject(0);
   readonly messages$: Observable<StreamMessage> = this.#messages.asObservable();
   readonly connectionEpoch$: Observable<number> = this.#epoch.asObservable();
+  readonly #resyncs = new Subject<StreamResyncNotice>();
+  /** Every new connection after the first, with the reason the one before it was lost. */
+  readonly resyncs$: Observable<StreamResyncNotice> = this.#resyncs.asObservable();
   readonly executions = new V1Executions();
   /** v3 symbol → subscribed depths. */
   readonly #books = new Map<string, Set<number>>();
@@ -105,11 +114,17 @@ export class V1GatewayStreams implements GatewayStreams {
   #loop = 0;
   /** Clients whose connection closed: one that closes while {@link #connect} sets it up is not taken on. */
   readonly #lost = new WeakSet<V1HubClient>();
+  /** Clients this side closed because a followed market went stale. */
+  readonly #recycled = new WeakSet<V1HubClient>();
+  /** Why the last connection in use was lost: the reason its replacement reports. */
+  #lostReason = 'closed';
+  readonly #log: HubLogger;
 
   constructor(opts: V1GatewayStreamsOptions) {
     this.#opts = opts;
     this.#policy = new ReconnectPolicy(opts.hub?.reconnect, opts.hub?.random);
     this.#backoff = new BackoffSleep(opts.clock);
+    this.#log = opts.logger ?? SILENT;
   }
 
   /** Current counters, read before a REST snapshot so the stream continues it (see the module note). */
@@ -217,6 +232,7 @@ export class V1GatewayStreams implements GatewayStreams {
     await this.#client?.close();
     this.#messages.complete();
     this.#epoch.complete();
+    this.#resyncs.complete();
   }
 
   #connection(): Promise<V1HubClient> {
@@ -243,7 +259,16 @@ export class V1GatewayStreams implements GatewayStreams {
     this.#client = client;
     this.#policy.connected(this.#opts.clock.now());
     // Every new connection is a new epoch, the first one included (1 once subscribed, as on every gateway).
-    this.#epoch.next(this.#epoch.value + 1);
+    const epoch = this.#epoch.value + 1;
+    const channels = this.#books.size + this.#trades.size + this.#account.size;
+    if (epoch === 1) {
+      this.#log.info({ epoch, channels }, 'hub connected');
+    } else {
+      this.#log.info({ epoch, reason: this.#lostReason, channels }, 'hub reconnected');
+      // Before the epoch moves, as the v3 streams do: a synchronizer resyncs once, knowing why.
+      this.#resyncs.next({ reason: this.#lostReason, epoch });
+    }
+    this.#epoch.next(epoch);
     return client;
   }
 
@@ -260,16 +285,26 @@ export class V1GatewayStreams implements GatewayStreams {
   }
 
   /** Connect again in the background, backing off (see reconnect-loop.ts), until connected or closed. */
-  #reconnect(): void {
+  #reconnect(reason: string): void {
     const loop = ++this.#loop;
     this.#backoff.interrupt(); // an older loop still waiting is over
-    void reconnectLoop('closed', {
+    let attempt = 0;
+    let why = reason;
+    void reconnectLoop(reason, {
       current: () => loop === this.#loop && !this.#closed,
       delayMs: () => this.#policy.nextDelayMs(),
-      sleep: (ms) => this.#backoff.sleep(ms),
-      status: () => undefined,
+      sleep: (ms) => {
+        // Said before the wait, so an operator knows when the next attempt comes.
+        this.#log.info({ attempt, delay: ms, reason: why }, 'hub reconnecting');
+        return this.#backoff.sleep(ms);
+      },
+      status: (a, w) => void ((attempt = a), (why = w)),
       connect: async () => void (await this.#connection()),
-      failed: (err) => err.message,
+      failed: (err, a, delay) => {
+        const next = err instanceof RexbotError ? err.code : 'connect-failed';
+        this.#log.warn({ attempt: a, delay, reason: next, error: err.message }, 'hub reconnect attempt failed');
+        return next;
+      },
     });
   }
 
@@ -285,6 +320,7 @@ export class V1GatewayStreams implements GatewayStreams {
       this.#activity.set(symbol, { ...a, volume });
       if (traded && now - a.deltaAt > (this.#opts.staleAfterMs ?? 30_000)) {
         // Closing reports `closed`, which reconnects and bumps the epoch: every synchronizer resyncs.
+        this.#recycled.add(client);
         void client.close();
         return;
       }
@@ -298,8 +334,11 @@ export class V1GatewayStreams implements GatewayStreams {
       if (this.#client !== client || this.#closed) return;
       this.#client = undefined;
       this.#policy.lost(this.#opts.clock.now());
+      const reason = lossReason(e.error, this.#recycled.has(client));
+      this.#lostReason = reason;
+      this.#log.warn({ epoch: this.#epoch.value, reason, ...(e.error ? { error: e.error.message } : {}) }, 'hub connection lost');
       // Nonces belonged to that connection: reconnect, then every synchronizer resyncs on the new epoch.
-      this.#reconnect();
+      this.#reconnect(reason);
       return;
     }
     if (e.type !== 'message' || this.#client !== client) return;
@@ -332,6 +371,18 @@ export class V1GatewayStreams implements GatewayStreams {
     }
   }
 }
+
+/**
+ * Why a connection in use ended, in the v3 hub client's words where they match: `stale` (recycled here), the code
+ * of the error V1HubClient closed it for (`HUB_SILENT`, an unanswered call's), else `closed` (the socket closed:
+ * its NetworkError says by whom, and is logged as `error`).
+ */
+function lossReason(error: Error | undefined, recycled: boolean): string {
+  if (recycled) return 'stale';
+  return error instanceof RexbotError && !(error instanceof NetworkError) ? error.code : 'closed';
+}
+
+const SILENT: HubLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined };
 
 /** The levels of `after` that differ from `before`, and those of `before` gone from `after` as quantity 0. */
 function changes(before: readonly OrderBookEntry[], after: readonly OrderBookEntry[]): OrderBookEntry[] {

@@ -50,6 +50,7 @@ import {
 } from '../../../wire/v1/mapping/index.js';
 import { symbolToV1Market } from '../../../wire/v1/market-name.js';
 import type { Credentials } from '../../rest/auth.js';
+import type { HubLogger } from '../../hub/hub-client-types.js';
 import type { Throttler } from '../../rest/throttler.js';
 import { createV1RestClient, type V1RestClient } from '../rest/v1-rest-client.js';
 import { V1ApiError } from '../rest/v1-errors.js';
@@ -69,6 +70,8 @@ export interface V1GatewayOptions {
   staleAfterMs?: number | undefined;
   /** Hub connection tuning: reconnect backoff, silence and call timeouts (as the v3 gateway's `hub`). */
   hub?: V1HubTuning | undefined;
+  /** pino (or compatible) logger for hub connection events (lost, reconnecting, reconnected), as the v3 gateway's. */
+  logger?: HubLogger | undefined;
   /**
    * Rate precision (decimals, 0-8) per v3 market symbol, stated by the user because v1.1 does not publish it
    * (see the module's WIRE note). Wins over {@link v3RestUrl}'s, which it may not be finer than.
@@ -141,7 +144,7 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
     const c = clientIds.get(o.id);
     return c === undefined ? o : { ...o, clientOrderId: c };
   };
-  const streams = new V1GatewayStreams({ hubUrl: opts.hubUrl, credentials: opts.credentials, clock, decorate, hub: opts.hub, ...(opts.staleAfterMs !== undefined ? { staleAfterMs: opts.staleAfterMs } : {}) });
+  const streams = new V1GatewayStreams({ hubUrl: opts.hubUrl, credentials: opts.credentials, clock, decorate, hub: opts.hub, logger: opts.logger, ...(opts.staleAfterMs !== undefined ? { staleAfterMs: opts.staleAfterMs } : {}) });
   const call = <T>(p: Promise<T>): Promise<T> => p.catch(asApiError);
   const v3: RestClient | undefined =
     opts.v3RestUrl === undefined ? undefined : createRestClient({ baseUrl: opts.v3RestUrl, throttler: rest.throttler, clock });
