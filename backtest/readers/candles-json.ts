@@ -56,9 +56,9 @@ class CandleJsonParser implements LineParser {
     try {
       v = JSON.parse(text);
     } catch (err) {
-      throw new ReplayFormatError(ref, `candle is not JSON: ${(err as Error).message}`);
+      throw new ReplayFormatError(ref, `candle is not JSON: ${(err as Error).message}`, { withoutText: 'candle is not JSON' });
     }
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ReplayFormatError(ref, `candle is not a JSON object: ${text.slice(0, 80)}`);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ReplayFormatError(ref, `candle is not a JSON object: ${text.slice(0, 80)}`, { withoutText: 'candle is not a JSON object' });
     out.event(this.#seq.event(candleValues(v as Record<string, unknown>, ref), ref));
   }
 }

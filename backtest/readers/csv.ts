@@ -52,7 +52,7 @@ export function splitCsvLine(line: string, delimiter = ',', ref?: LineRef): stri
 /** A decimal field, or a file:line error naming the column. */
 export function decimalField(text: string | undefined, column: string, ref: LineRef): Decimal {
   const d = typeof text === 'string' ? parseDecimal(text.trim()) : undefined;
-  if (d === undefined) throw new ReplayFormatError(ref, `${column} is not a decimal: ${JSON.stringify(text ?? null)}`);
+  if (d === undefined) throw new ReplayFormatError(ref, `${column} is not a decimal: ${JSON.stringify(text ?? null)}`, { withoutText: `${column} is not a decimal` });
   return d;
 }
 
@@ -60,7 +60,7 @@ export function decimalField(text: string | undefined, column: string, ref: Line
 export function integerField(text: string | undefined, column: string, ref: LineRef): number {
   const t = typeof text === 'string' ? text.trim() : '';
   const n = /^\d+$/.test(t) ? Number(t) : NaN;
-  if (!Number.isSafeInteger(n)) throw new ReplayFormatError(ref, `${column} is not a non-negative integer: ${JSON.stringify(text ?? null)}`);
+  if (!Number.isSafeInteger(n)) throw new ReplayFormatError(ref, `${column} is not a non-negative integer: ${JSON.stringify(text ?? null)}`, { withoutText: `${column} is not a non-negative integer` });
   return n;
 }
 
@@ -88,7 +88,7 @@ export function timeField(text: string | undefined, column: string, ref: LineRef
     const ms = Date.parse(zoned);
     if (Number.isFinite(ms)) return ms;
   }
-  throw new ReplayFormatError(ref, `${column} is not a time (ISO 8601 or epoch number): ${JSON.stringify(text ?? null)}`);
+  throw new ReplayFormatError(ref, `${column} is not a time (ISO 8601 or epoch number): ${JSON.stringify(text ?? null)}`, { withoutText: `${column} is not a time (ISO 8601 or epoch number)` });
 }
 
 /** Unit of an epoch-number time column; `auto` tells it by magnitude. */

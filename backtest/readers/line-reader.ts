@@ -5,7 +5,7 @@
  * `skip` its lines up to the cut are read, the cut is reported once through `onError`, and a torn last line is
  * counted as a skipped line.
  */
-import { CutOffError, type LineRef, ReplayFormatError, handleBadLine } from '../../src/sim/driver/replay-error.js';
+import { CutOffError, type LineRef, ReplayFormatError, asReplayFormatError, handleBadLine } from '../../src/sim/driver/replay-error.js';
 import { type NumberedLine, type ReadMeter, byteLineEnd, lineEnd, readByteSpans, readLineBlocks } from './line-source.js';
 import type { MarketDataReader, MarketEvent, ReaderOpenOptions, ReaderSummary } from './reader.js';
 
@@ -95,7 +95,7 @@ export function lineReader(
       /** Apply the bad-line policy to what reading the line at `ref` threw. */
       const fail = (err: unknown, ref: LineRef): void => {
         if (err instanceof UnreadableFileError) throw err;
-        const error = err instanceof ReplayFormatError ? err : new ReplayFormatError(ref, err instanceof Error ? err.message : String(err), { cause: err });
+        const error = asReplayFormatError(err, ref);
         handleBadLine(error, opts, collected);
         summary.errors++;
         collected.length = 0; // onError has seen it; keeping them all would grow with a bad file

@@ -75,17 +75,18 @@ class RecordingParser implements LineParser {
       value = JSON.parse(text);
     } catch (err) {
       const reason = `not JSON: ${(err as Error).message}`;
-      throw this.#header ? new ReplayFormatError(ref, reason) : new UnreadableFileError(ref, reason);
+      const withoutText = { withoutText: 'not JSON' };
+      throw this.#header ? new ReplayFormatError(ref, reason, withoutText) : new UnreadableFileError(ref, reason, withoutText);
     }
     if (!this.#header) {
       const header = ref.line === 1 ? readHeader(value) : 'the first line must be the recording header';
       // Without a header the file is not a recording: no policy can skip that.
-      if (typeof header === 'string') throw new UnreadableFileError(ref, header);
+      if (typeof header === 'string') throw new UnreadableFileError(ref, header, { withoutText: 'is not a rexbot recording header' });
       this.#header = true;
       return;
     }
     const entry = readEntry(value, ref.line);
-    if (typeof entry === 'string') throw new ReplayFormatError(ref, entry);
+    if (typeof entry === 'string') throw new ReplayFormatError(ref, entry, { withoutText: 'is not a recording entry' });
     this.#entry(entry, ref, out);
   }
 
@@ -98,7 +99,7 @@ class RecordingParser implements LineParser {
         try {
           msg = decodeStreamMessage(name, entry.payload);
         } catch (err) {
-          throw new ReplayFormatError(ref, `payload of ${entry.name}: ${(err as Error).message}`, { cause: err });
+          throw new ReplayFormatError(ref, `payload of ${entry.name}: ${(err as Error).message}`, { cause: err, withoutText: 'a message payload cannot be decoded' });
         }
         return emitMessage(msg, entry.t, ref, out);
       }
@@ -109,7 +110,7 @@ class RecordingParser implements LineParser {
         try {
           marketSymbol = decodeURIComponent(m[1] as string).toUpperCase();
         } catch {
-          throw new ReplayFormatError(ref, `snapshot path ${entry.snapshot} has a bad market symbol`);
+          throw new ReplayFormatError(ref, `snapshot path ${entry.snapshot} has a bad market symbol`, { withoutText: 'a snapshot path has a bad market symbol' });
         }
         const book = decode(decodeOrderBook, entry.body, `snapshot ${entry.snapshot}`);
         const depth = Number(/[?&]depth=(\d+)/.exec(entry.snapshot)?.[1]);

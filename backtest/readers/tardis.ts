@@ -157,9 +157,9 @@ class TardisParser implements LineParser {
     const ts = integerAt(text, starts[c.timestamp!]!, ends[c.timestamp!]!) ?? integerField(this.#field(text, c.timestamp!), 'timestamp', ref);
     const rate = parsePlainDecimal(text, starts[c.price!]!, ends[c.price!]!) ?? decimalField(this.#field(text, c.price!), 'price', ref);
     const quantity = parsePlainDecimal(text, starts[c.amount!]!, ends[c.amount!]!) ?? decimalField(this.#field(text, c.amount!), 'amount', ref);
-    if (quantity.isNegative()) throw new ReplayFormatError(ref, `amount is negative: ${this.#field(text, c.amount!)}`);
+    if (quantity.isNegative()) throw new ReplayFormatError(ref, `amount is negative: ${this.#field(text, c.amount!)}`, { withoutText: 'amount is negative' });
     // As the rexbot reader: a level or trade at a price of zero or below is no market (it crossed every book).
-    if (!rate.isPositive() || rate.isZero()) throw new ReplayFormatError(ref, `price is not positive: ${this.#field(text, c.price!)}`);
+    if (!rate.isPositive() || rate.isZero()) throw new ReplayFormatError(ref, `price is not positive: ${this.#field(text, c.price!)}`, { withoutText: 'price is not positive' });
     const side = this.#field(text, c.side!);
     const at = microsToMs(this.#s.exchangeTime ? ts : localTs);
     if (this.#kind === 'book') this.#bookRow(this.#field(text, c.is_snapshot!), side, market, localTs, at, rate, quantity, ref, out);
@@ -188,7 +188,7 @@ class TardisParser implements LineParser {
   #header(text: string, ref: LineRef): void {
     const names = splitCsvLine(text, ',', ref).map((n) => n.trim().toLowerCase());
     const kind = names.includes('is_snapshot') ? 'book' : names.includes('id') ? 'trades' : undefined;
-    if (!kind) throw new UnreadableFileError(ref, `is not a Tardis incremental_book_L2 or trades header: ${text.slice(0, 120)}`);
+    if (!kind) throw new UnreadableFileError(ref, `is not a Tardis incremental_book_L2 or trades header: ${text.slice(0, 120)}`, { withoutText: 'is not a Tardis incremental_book_L2 or trades header' });
     const required = kind === 'book' ? BOOK_COLUMNS : TRADE_COLUMNS;
     const missing = required.filter((r) => r !== 'exchange' && !names.includes(r));
     if (missing.length > 0) throw new UnreadableFileError(ref, `header lacks column(s) ${missing.join(', ')}`);
@@ -206,7 +206,9 @@ class TardisParser implements LineParser {
     if (cached) return cached;
     const mapped = this.#s.symbols[symbol] ?? splitSymbol(symbol) ?? this.#bySuffix(symbol);
     if (!mapped) {
-      throw new UnreadableFileError(ref, `symbol ${JSON.stringify(symbol)} has no BASE-QUOTE form; map it with params.symbols (e.g. { ${symbol}: BTC-USD }) or params.market`);
+      throw new UnreadableFileError(ref, `symbol ${JSON.stringify(symbol)} has no BASE-QUOTE form; map it with params.symbols (e.g. { ${symbol}: BTC-USD }) or params.market`, {
+        withoutText: 'a symbol has no BASE-QUOTE form; map it with params.symbols or params.market',
+      });
     }
     this.#symbolCache.set(symbol, mapped.toUpperCase());
     return mapped.toUpperCase();
@@ -220,8 +222,8 @@ class TardisParser implements LineParser {
 
   #bookRow(snapText: string, side: string, market: string, localTs: number, at: number, rate: Decimal, quantity: Decimal, ref: LineRef, out: ParseSink): void {
     const snapshot = snapText === 'true' ? true : snapText === 'false' ? false : undefined;
-    if (snapshot === undefined) throw new ReplayFormatError(ref, `is_snapshot is not true or false: ${JSON.stringify(snapText)}`);
-    if (side !== 'bid' && side !== 'ask') throw new ReplayFormatError(ref, `side is not bid or ask: ${JSON.stringify(side)}`);
+    if (snapshot === undefined) throw new ReplayFormatError(ref, `is_snapshot is not true or false: ${JSON.stringify(snapText)}`, { withoutText: 'is_snapshot is not true or false' });
+    if (side !== 'bid' && side !== 'ask') throw new ReplayFormatError(ref, `side is not bid or ask: ${JSON.stringify(side)}`, { withoutText: 'side is not bid or ask' });
     // The row is valid: from here on it is applied.
     const kind = snapshot ? 'snapshot' : 'delta';
     let g = this.#group;
@@ -239,7 +241,7 @@ class TardisParser implements LineParser {
     const takerSide = side === 'buy' ? 'BUY' : side === 'sell' ? 'SELL' : undefined;
     if (takerSide === undefined) {
       if (side === 'unknown') return out.ignore('unknown-side');
-      throw new ReplayFormatError(ref, `side is not buy, sell or unknown: ${JSON.stringify(side)}`);
+      throw new ReplayFormatError(ref, `side is not buy, sell or unknown: ${JSON.stringify(side)}`, { withoutText: 'side is not buy, sell or unknown' });
     }
     const g = this.#group;
     if (!(g !== undefined && g.market === market && g.localTs === localTs)) {

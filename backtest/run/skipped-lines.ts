@@ -12,12 +12,21 @@ const QUOTED = 3;
 /** Collects the readers' skipped lines: give {@link onError} to each reader as its `onError`. */
 export class SkippedLines {
   readonly #first = new Map<string, string[]>();
+  readonly #withText: boolean;
+
+  /**
+   * @param opts.withText whether the messages may quote the files' text (default true); false for a run whose
+   *   report goes to someone who may not read the files (a queued job: see ReplayFormatError.messageWithoutText).
+   */
+  constructor(opts: { withText?: boolean } = {}) {
+    this.#withText = opts.withText ?? true;
+  }
 
   /** A reader's `onError`: keeps the first few messages of each file. */
   readonly onError = (e: ReplayFormatError): void => {
     let quoted = this.#first.get(e.file);
     if (!quoted) this.#first.set(e.file, (quoted = []));
-    if (quoted.length < QUOTED) quoted.push(e.message);
+    if (quoted.length < QUOTED) quoted.push(this.#withText ? e.message : e.messageWithoutText());
   };
 
   /**

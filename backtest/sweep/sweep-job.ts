@@ -5,6 +5,7 @@
  */
 import { runAndReport, type RunBacktestFn } from '../run-report.js';
 import type { TotalMetrics } from '../report/metrics.js';
+import { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 
 /** A sweep job. */
 export interface SweepJob {
@@ -42,6 +43,16 @@ export async function runSweepJob(job: SweepJob, run: RunBacktestFn): Promise<Sw
     if (failures.length > 0) return { index: job.index, params: job.params, ok: false, error: failures.map((f) => f.message).join('; ') };
     return { index: job.index, params: job.params, ok: true, outDir: r.written.dir, html: r.written.html, metrics: r.written.report.metrics.total, events: r.events, wallMs: r.wallMs };
   } catch (e) {
-    return { index: job.index, params: job.params, ok: false, error: e instanceof Error ? e.message : String(e) };
+    return { index: job.index, params: job.params, ok: false, error: job.allowedRoots ? withoutFileText(e) : e instanceof Error ? e.message : String(e) };
   }
+}
+
+/**
+ * A queued job's error as its author may see it: whoever can write the queue may name any file in the worker's
+ * folders (a `.env`, a live bot's config) as data, and a reader's error quotes the bad line. A data file's error
+ * keeps its file:line and reason and leaves the text out.
+ */
+function withoutFileText(e: unknown): string {
+  for (let c = e; c instanceof Error; c = c.cause) if (c instanceof ReplayFormatError) return c.messageWithoutText();
+  return e instanceof Error ? e.message : String(e);
 }

@@ -54,19 +54,19 @@ export function marketsFromRecordedText(text: string, file: string, opts: Record
   const m = /^(\S+) -> \d+(?:\.\d+)?: (.*)$/s.exec(line.replace(/\r$/, ''));
   if (!m) throw new ReplayFormatError(ref, 'is not "<url> -> <ts>: <json>"');
   if (!/\/v3\/markets$/.test(new URL(m[1] as string).pathname)) {
-    throw new ReplayFormatError(ref, `is a response of ${m[1]}, not of GET /v3/markets`);
+    throw new ReplayFormatError(ref, `is a response of ${m[1]}, not of GET /v3/markets`, { withoutText: 'is not a response of GET /v3/markets' });
   }
   let body: unknown;
   try {
     body = JSON.parse(m[2] as string);
   } catch (err) {
-    throw new ReplayFormatError(ref, `body is not JSON: ${(err as Error).message}`);
+    throw new ReplayFormatError(ref, `body is not JSON: ${(err as Error).message}`, { withoutText: 'body is not JSON' });
   }
   let recorded: Market[];
   try {
     recorded = decode(arrayOf(decodeMarket), body, 'GET /v3/markets');
   } catch (err) {
-    throw new ReplayFormatError(ref, (err as Error).message, { cause: err });
+    throw new ReplayFormatError(ref, (err as Error).message, { cause: err, withoutText: 'body is not a market list' });
   }
 
   const bySymbol = new Map(recorded.map((r) => [r.symbol.toUpperCase(), r]));

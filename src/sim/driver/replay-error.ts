@@ -23,13 +23,42 @@ export class ReplayFormatError extends RexbotError {
   readonly file: string;
   readonly line: number;
   readonly reason: string;
+  /**
+   * The reason without the file's text, when `reason` quotes some of it (a field, the line, a parser's message
+   * that quotes the line); undefined when it quotes none. A reader that quotes gives it, so that whoever may not
+   * see the file (a queued job's author, see {@link messageWithoutText}) still learns where and why.
+   */
+  readonly reasonWithoutText: string | undefined;
 
-  constructor(ref: LineRef, reason: string, options?: { cause?: unknown }) {
-    super('REPLAY_FORMAT', `${ref.file}:${ref.line}: ${reason}`, options);
+  constructor(ref: LineRef, reason: string, options?: { cause?: unknown; withoutText?: string | undefined }) {
+    super('REPLAY_FORMAT', `${ref.file}:${ref.line}: ${reason}`, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.file = ref.file;
     this.line = ref.line;
     this.reason = reason;
+    this.reasonWithoutText = options?.withoutText;
   }
+
+  /**
+   * `<file>:<line>: <reason>` quoting none of the file's text: the reason less its quote, marked as such.
+   *
+   * @example
+   * new ReplayFormatError({ file: 'x.csv', line: 3 }, 'side is not bid or ask: "?"', { withoutText: 'side is not bid or ask' }).messageWithoutText()
+   * // x.csv:3: side is not bid or ask (the file's text left out)
+   */
+  messageWithoutText(): string {
+    const reason = this.reasonWithoutText === undefined ? this.reason : `${this.reasonWithoutText} (the file's text left out)`;
+    return `${this.file}:${this.line}: ${reason}`;
+  }
+}
+
+/**
+ * A line's error as a reader reports it: `err` when it is one, else one at `ref` carrying `err`'s message, which
+ * (a parser's or decoder's) may quote the line, so it is not told without the file's text.
+ * @internal shared by the readers
+ */
+export function asReplayFormatError(err: unknown, ref: LineRef): ReplayFormatError {
+  if (err instanceof ReplayFormatError) return err;
+  return new ReplayFormatError(ref, err instanceof Error ? err.message : String(err), { cause: err, withoutText: 'cannot be read' });
 }
 
 /** What a reader does with a bad line: throw (`fail`, the default) or report it and skip the whole line. */

@@ -43,12 +43,12 @@ export function parseHttpCaptureLine(line: string, ref: LineRef): ReplaySnapshot
   if (!m) throw new ReplayFormatError(ref, 'is not "<url> -> <ts>: <body> header: <headers>"');
   const [, urlText, ts, rest] = m as unknown as [string, string, string, string];
   const at = recordedSecondsToMs(ts);
-  if (at === undefined) throw new ReplayFormatError(ref, `bad timestamp ${ts}`);
+  if (at === undefined) throw new ReplayFormatError(ref, `bad timestamp ${ts}`, { withoutText: 'bad timestamp' });
   let url: URL;
   try {
     url = new URL(urlText);
   } catch {
-    throw new ReplayFormatError(ref, `bad URL ${urlText}`);
+    throw new ReplayFormatError(ref, `bad URL ${urlText}`, { withoutText: 'bad URL' });
   }
   const path = ORDERBOOK_PATH_RE.exec(url.pathname);
   if (!path) return undefined;
@@ -79,7 +79,7 @@ function parseJson(text: string, ref: LineRef, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ReplayFormatError(ref, `${what} is not JSON: ${(err as Error).message}`);
+    throw new ReplayFormatError(ref, `${what} is not JSON: ${(err as Error).message}`, { withoutText: `${what} is not JSON` });
   }
 }
 
@@ -92,7 +92,7 @@ function sequenceHeader(headers: unknown, ref: LineRef): number {
   const value = entry?.[1];
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
-    throw new ReplayFormatError(ref, `header has no valid Sequence: ${JSON.stringify(value)}`);
+    throw new ReplayFormatError(ref, `header has no valid Sequence: ${JSON.stringify(value)}`, { withoutText: 'header has no valid Sequence' });
   }
   return n;
 }

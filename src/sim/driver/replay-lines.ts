@@ -2,7 +2,7 @@
  * The line loop every capture reader shares: split, number, skip blank lines, and apply the bad-line policy to a
  * line that does not parse. A reader only says what one line means.
  */
-import { type LineRef, type ReaderOptions, ReplayFormatError, handleBadLine } from './replay-error.js';
+import { type LineRef, type ReaderOptions, asReplayFormatError, handleBadLine } from './replay-error.js';
 import type { ReaderResult, ReplayEvent } from './replay-events.js';
 
 /** What one recorded line turned into: the events it carries and the kinds of well-formed content it ignored. */
@@ -36,8 +36,7 @@ export function readCaptureLines(
       result.events.push(...parsed.events);
       for (const kind of parsed.ignored) result.ignored[kind] = (result.ignored[kind] ?? 0) + 1;
     } catch (err) {
-      const error =
-        err instanceof ReplayFormatError ? err : new ReplayFormatError(ref, err instanceof Error ? err.message : String(err), { cause: err });
+      const error = asReplayFormatError(err, ref);
       handleBadLine(error, opts, result.errors);
     }
   }

@@ -40,13 +40,15 @@ function parseLine(line: string, ref: LineRef): ParsedLine {
   try {
     rec = JSON.parse(line) as Record<string, unknown>;
   } catch (err) {
-    throw new ReplayFormatError(ref, `is not JSON: ${(err as Error).message}`);
+    throw new ReplayFormatError(ref, `is not JSON: ${(err as Error).message}`, { withoutText: 'is not JSON' });
   }
   if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) throw new ReplayFormatError(ref, 'is not a JSON object');
   if (ref.line === 1) {
-    if (rec['format'] !== RECORDING_FORMAT) throw new ReplayFormatError(ref, `is not a rexbot recording header (format ${JSON.stringify(rec['format'])})`);
+    if (rec['format'] !== RECORDING_FORMAT) throw new ReplayFormatError(ref, `is not a rexbot recording header (format ${JSON.stringify(rec['format'])})`, { withoutText: 'is not a rexbot recording header' });
     if (typeof rec['version'] !== 'number' || rec['version'] > RECORDING_VERSION) {
-      throw new ReplayFormatError(ref, `has recording version ${JSON.stringify(rec['version'])}; this rexbot reads up to ${RECORDING_VERSION}`);
+      throw new ReplayFormatError(ref, `has recording version ${JSON.stringify(rec['version'])}; this rexbot reads up to ${RECORDING_VERSION}`, {
+        withoutText: `has a recording version this rexbot does not read (up to ${RECORDING_VERSION})`,
+      });
     }
     return { events: [], ignored: ['header'] };
   }

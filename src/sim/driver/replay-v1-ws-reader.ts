@@ -92,7 +92,7 @@ export function parseV1CaptureLine(line: string, ref: LineRef, state: V1CaptureS
   const m = RECEIVED_RE.exec(line);
   if (!m) throw new ReplayFormatError(ref, 'is neither "<ts>: <frame>", "<url> <- <ts>: <json>", "<url> <-> <ts>" nor "configuration: <json>"');
   const at = recordedSecondsToMs(m[1] as string);
-  if (at === undefined) throw new ReplayFormatError(ref, `bad timestamp ${m[1]}`);
+  if (at === undefined) throw new ReplayFormatError(ref, `bad timestamp ${m[1]}`, { withoutText: 'bad timestamp' });
   const frame = parseClassicFrame(m[2] as string);
 
   if (frame.kind === 'result') {

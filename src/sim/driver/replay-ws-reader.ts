@@ -57,7 +57,7 @@ export function decodeWsCaptureLine(line: string, ref: LineRef, used: ReadonlySe
   const m = RECEIVED_RE.exec(line);
   if (!m) throw new ReplayFormatError(ref, 'is neither "<ts>: <frame>", "<url> <- <ts>: <json>" nor "<url> <-> <ts>"');
   const at = recordedSecondsToMs(m[1] as string);
-  if (at === undefined) throw new ReplayFormatError(ref, `bad timestamp ${m[1]}`);
+  if (at === undefined) throw new ReplayFormatError(ref, `bad timestamp ${m[1]}`, { withoutText: 'bad timestamp' });
   const frame = parseClassicFrame(m[2] as string);
   if (frame.kind !== 'push') return { at, messages: [], ignored: [frame.kind] };
   if (frame.messages.length === 0) return { at, messages: [], ignored: ['push-empty'] };

@@ -103,6 +103,10 @@ describe('tardis reader', () => {
     expect(seen.map((e) => e.message)).toEqual([
       `${path}:3: price is not a decimal: "abc"`, `${path}:5: is_snapshot is not true or false: "maybe"`, `${path}:6: has 3 fields, the header 8`,
     ]);
+    // what a queued job's author gets (rexbot worker): where and why, not the file's text
+    expect(seen.map((e) => e.messageWithoutText())).toEqual([
+      `${path}:3: price is not a decimal (the file's text left out)`, `${path}:5: is_snapshot is not true or false (the file's text left out)`, `${path}:6: has 3 fields, the header 8`,
+    ]);
     expect(summary.errors).toBe(3);
     expect(events.map((e) => e.kind)).toEqual(['snapshot', 'orderBookDelta']);
     if (events[1]?.kind === 'orderBookDelta') expect(events[1].bidDeltas.map((l) => l.rate.toFixed())).toEqual(['9']);

@@ -283,6 +283,39 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
     expect(errors.join('\n')).not.toContain('TOP-SECRET');
   });
 
+  it('a job that names a file inside the worker\'s --root as data gets its file:line and reason, never the file\'s text', { timeout: 90_000 }, async () => {
+    const q = await ownQueue('quote');
+    await copyFile(repoPath('backtest', 'data', 'synthetic-btc-usd.jsonl.gz'), join(q.dir, 'data.jsonl.gz'));
+    await writeFile(join(q.dir, 'bt.yaml'), backtestYaml('data.jsonl.gz'));
+    // e.g. a checkout's .env: its first line is no Tardis header, and no reader may tell it to the queue
+    await writeFile(join(q.dir, '.env'), 'API_SECRET=TOP-SECRET-1\n');
+    // a Tardis file whose bad rows are skipped: the report says where, not what the rows held
+    await writeFile(
+      join(q.dir, 'book.csv'),
+      'exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount\n' +
+        'bittrex,BTC-USD,1705320000000000,1705320000000000,true,bid,42000,1\n' +
+        'bittrex,BTC-USD,1705320000000000,1705320000000000,true,TOP-SECRET-2,42001,1\n' +
+        'bittrex,BTC-USD,1705320000000000,1705320000000000,TOP-SECRET-3,ask,42002,1\n',
+    );
+    await worker(q, ['--root', q.dir]);
+    const job = (index: number, data: Record<string, unknown>): SweepJob => ({ index, configPath: join(q.dir, 'bt.yaml'), params: { 'venue.data.0': data }, outDir: join(q.dir, 'out', String(index)) });
+    const results = await runSweepJobsOnQueue(
+      [
+        job(0, { format: 'tardis', path: '.env', markets: ['BTC-USD'] }),
+        job(1, { format: 'tardis', path: 'book.csv', markets: ['BTC-USD'], onBadLine: 'skip' }),
+      ],
+      { redis: REDIS_URL, name: q.name, prefix: q.prefix },
+    );
+    expect(results[0]).toMatchObject({ ok: false, error: `${join(q.dir, '.env')}:1: is not a Tardis incremental_book_L2 or trades header (the file's text left out)` });
+    expect(results[1]).toMatchObject({ ok: true });
+    const report = await readFile(join(q.dir, 'out', '1', 'report.json'), 'utf8');
+    expect((JSON.parse(report) as { dataWarnings?: string[] }).dataWarnings).toEqual([
+      `${join(q.dir, 'book.csv')}: 2 bad lines skipped (onBadLine: skip): ${join(q.dir, 'book.csv')}:3: side is not bid or ask (the file's text left out); ${join(q.dir, 'book.csv')}:4: is_snapshot is not true or false (the file's text left out)`,
+    ]);
+    const told = JSON.stringify(results) + report + (await readFile(join(q.dir, 'out', '1', 'report.html'), 'utf8'));
+    expect(told).not.toContain('TOP-SECRET');
+  });
+
   it('a job past --job-timeout fails saying so and its thread is terminated: the next job runs on the one thread there is', { timeout: 90_000 }, async () => {
     const q = await ownQueue('timeout');
     // blocks-once holds its thread in Atomics.wait (for ~24 days) once its trigger file exists: only terminating
