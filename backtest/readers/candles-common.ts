@@ -3,7 +3,9 @@
  * bar before it is complete), the checks a candle must pass, and the time-order rule.
  */
 import type { Decimal } from '../../src/core/decimal.js';
+import { amountProblem } from '../../src/model/decode.js';
 import { CANDLE_INTERVALS, CANDLE_INTERVAL_MS, type CandleInterval } from '../../src/model/enums.js';
+import { candleRangeProblem } from '../../src/model/market.js';
 import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 import type { ReaderParams } from './params.js';
 import type { ReplayCandle } from './reader.js';
@@ -34,9 +36,15 @@ export interface CandleValues {
   quoteVolume: Decimal;
 }
 
+/** The prices a candle must have above zero, and the volumes it must not have negative (in the order checked). */
+const PRICES = ['open', 'high', 'low', 'close'] as const;
+const VOLUMES = ['volume', 'quoteVolume'] as const;
+
 /**
  * Builds candle events of one series in time order: each must start after the previous one (a file is one
- * series, oldest first once read), on the interval's grid, with `low <= open, close <= high` and no negative volume.
+ * series, oldest first once read), on the interval's grid, and be a candle decodeCandle would take from the venue
+ * (src/model/market.ts): prices above zero, volumes not negative (0 is an interval without trades), within range,
+ * `low <= open, close <= high`.
  */
 export class CandleSequence {
   readonly #series: CandleSeries;
@@ -56,10 +64,16 @@ export class CandleSequence {
     if (v.startsAt <= this.#last) {
       throw new ReplayFormatError(ref, `starts at ${new Date(v.startsAt).toISOString()}, not after the previous candle (${new Date(this.#last).toISOString()}): rows must be in time order`);
     }
-    if (v.low.gt(v.high) || v.open.gt(v.high) || v.open.lt(v.low) || v.close.gt(v.high) || v.close.lt(v.low)) {
-      throw new ReplayFormatError(ref, `is not a candle: open ${v.open.toFixed()} high ${v.high.toFixed()} low ${v.low.toFixed()} close ${v.close.toFixed()}`);
+    for (const field of PRICES) {
+      const problem = amountProblem(v[field], true);
+      if (problem !== undefined) throw new ReplayFormatError(ref, `${field} ${problem}: ${shown(v[field])}`);
     }
-    if (v.volume.isNegative() || v.quoteVolume.isNegative()) throw new ReplayFormatError(ref, 'has a negative volume');
+    for (const field of VOLUMES) {
+      const problem = amountProblem(v[field], false);
+      if (problem !== undefined) throw new ReplayFormatError(ref, `${field} ${problem}: ${shown(v[field])}`);
+    }
+    const bad = candleRangeProblem(v);
+    if (bad !== undefined) throw new ReplayFormatError(ref, `${bad.field} ${bad.problem}`);
     this.#last = v.startsAt;
     const { startsAt, ...prices } = v;
     return {
@@ -71,4 +85,10 @@ export class CandleSequence {
       source: ref,
     };
   }
+}
+
+/** A value in an error, cut as the wire decoders cut theirs: an out-of-range one written out is hundreds of digits. */
+function shown(d: Decimal): string {
+  const t = d.toFixed();
+  return t.length > 60 ? `${t.slice(0, 57)}...` : t;
 }

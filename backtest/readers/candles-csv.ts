@@ -29,8 +29,8 @@
  *
  * **Errors**: a column named in `columns` (or a required one) missing from the header fails the file. A row with
  * too few fields, a bad time or decimal, a start off the interval's grid, a start not after the previous row's,
- * `low > high` or open/close outside [low, high], or a negative volume is a {@link ReplayFormatError}
- * `file:line`, failed or skipped per `onBadLine`.
+ * a price of 0 or below, a negative volume, `low > high` or open/close outside [low, high] (the venue's rule,
+ * candles-common.ts) is a {@link ReplayFormatError} `file:line` naming the field, failed or skipped per `onBadLine`.
  *
  * **Params**: `market` and `interval` (`MINUTE_1`, `MINUTE_5`, `HOUR_1`, `DAY_1`) required; `columns`, `header`,
  * `delimiter`, `timeUnit`, `order`.

@@ -57,9 +57,8 @@ export const dec: Decoder<Decimal> = (v, path, where) =>
  */
 export const amount: Decoder<Decimal> = (v, path, where) => {
   const d = dec(v, path, where);
-  if (d.isNegative()) return fail(where, path, `is negative: ${show(v)}`);
-  if (!d.isZero() && d.e > 30) return fail(where, path, `is out of range: ${show(v)}`);
-  return d;
+  const problem = amountProblem(d, false);
+  return problem === undefined ? d : fail(where, path, `${problem}: ${show(v)}`);
 };
 
 /**
@@ -67,9 +66,33 @@ export const amount: Decoder<Decimal> = (v, path, where) => {
  * of nothing or at no price, or a level at a rate of 0, is nonsense a strategy and the risk engine would act on.
  */
 export const positive: Decoder<Decimal> = (v, path, where) => {
-  const d = amount(v, path, where);
-  return d.isZero() ? fail(where, path, `is not positive: ${show(v)}`) : d;
+  const d = dec(v, path, where);
+  const problem = amountProblem(d, true);
+  return problem === undefined ? d : fail(where, path, `${problem}: ${show(v)}`);
 };
+
+/**
+ * Why `d` is not what {@link amount} (or, when `mustBePositive`, {@link positive}) takes — `is negative`,
+ * `is out of range`, `is not positive` — or undefined. For readers of files that parse decimals themselves (the
+ * backtest's candle readers), so a file and the venue meet one rule.
+ */
+export function amountProblem(d: Decimal, mustBePositive: boolean): string | undefined {
+  if (d.isNegative()) return 'is negative';
+  if (d.isZero()) return mustBePositive ? 'is not positive' : undefined;
+  return d.e > 30 ? 'is out of range' : undefined;
+}
+
+/**
+ * `decoder`, then `rule` over the value it built: a problem the rule answers is refused naming its field under
+ * `path` (a rule across fields, e.g. a candle's low not above its high).
+ */
+export function refine<T>(decoder: Decoder<T>, rule: (value: T) => { field: string; problem: string } | undefined): Decoder<T> {
+  return (v, path, where) => {
+    const value = decoder(v, path, where);
+    const bad = rule(value);
+    return bad === undefined ? value : fail(where, path ? `${path}.${bad.field}` : bad.field, bad.problem);
+  };
+}
 
 /** The last date-time text parsed and its time: an order's createdAt, updatedAt and closedAt are often one text. */
 let lastDateText: string | undefined;

@@ -1,6 +1,6 @@
 /** Public market data resources: markets, currencies, tickers, summaries, order books, trades, candles. */
 import type { Decimal } from '../core/decimal.js';
-import { amount, arrayOf, date, dec, id, int, object, oneOf, positive, str, type Decoder } from './decode.js';
+import { amount, arrayOf, date, dec, id, int, object, oneOf, positive, refine, str, type Decoder } from './decode.js';
 import { MARKET_STATUSES, ORDER_DIRECTIONS, type MarketStatus, type OrderDirection } from './enums.js';
 
 /** A market, `<BASE>-<QUOTE>`. */
@@ -68,8 +68,12 @@ export interface MarketSummary {
   percentChange?: Decimal;
   updatedAt: Date;
 }
+/**
+ * High, low and volumes are never negative, refused naming the field; zero stays valid (a market with no trade in
+ * the window: the simulator reports high and low 0 then). percentChange is a change, negative when the rate fell.
+ */
 export const decodeMarketSummary: Decoder<MarketSummary> = object<MarketSummary>(
-  { symbol: str, high: dec, low: dec, volume: dec, quoteVolume: dec, updatedAt: date },
+  { symbol: str, high: amount, low: amount, volume: amount, quoteVolume: amount, updatedAt: date },
   { percentChange: dec },
 );
 
@@ -131,7 +135,28 @@ export interface Candle {
   volume: Decimal;
   quoteVolume: Decimal;
 }
-export const decodeCandle: Decoder<Candle> = object<Candle>(
-  { startsAt: date, open: dec, high: dec, low: dec, close: dec, volume: dec, quoteVolume: dec },
-  {},
+/**
+ * Prices above zero (a candle is made of trades, or of midpoints, at real rates) and volumes not negative (zero is
+ * an interval without trades: the service's placeholder repeats the last close with volume 0), with
+ * {@link candleRangeProblem}'s rule; refused naming the field otherwise.
+ */
+export const decodeCandle: Decoder<Candle> = refine(
+  object<Candle>(
+    { startsAt: date, open: positive, high: positive, low: positive, close: positive, volume: amount, quoteVolume: amount },
+    {},
+  ),
+  candleRangeProblem,
 );
+
+/**
+ * What is wrong with a candle's prices, or undefined: a low above its high, or an open or close outside
+ * [low, high], which no run of trades makes. Also the rule of the backtest's candle readers
+ * (backtest/readers/candles-common.ts), so a candle file and the venue agree.
+ */
+export function candleRangeProblem(c: Pick<Candle, 'open' | 'high' | 'low' | 'close'>): { field: 'low' | 'open' | 'close'; problem: string } | undefined {
+  const range = `[low ${c.low.toFixed()}, high ${c.high.toFixed()}]`;
+  if (c.low.gt(c.high)) return { field: 'low', problem: `is above high: ${range}` };
+  if (c.open.lt(c.low) || c.open.gt(c.high)) return { field: 'open', problem: `${c.open.toFixed()} is outside ${range}` };
+  if (c.close.lt(c.low) || c.close.gt(c.high)) return { field: 'close', problem: `${c.close.toFixed()} is outside ${range}` };
+  return undefined;
+}

@@ -31,7 +31,7 @@ describe('MarketSync', () => {
   it('creates a synchronizer per channel on first sight and keeps the store in step', async () => {
     const t = setup();
     // First sight of each channel, with the snapshot's own sequence: queued, then dropped by rule (e).
-    const candleJson = (close: string) => ({ startsAt: T, open: '1', high: '1', low: '1', close, volume: '0', quoteVolume: '0' });
+    const candleJson = (close: string) => ({ startsAt: T, open: '1', high: '2', low: '1', close, volume: '0', quoteVolume: '0' });
     t.sync.route(decodeStreamMessage('orderBook', { marketSymbol: 'A-B', depth: 25, sequence: 5, bidDeltas: [{ quantity: '1', rate: '10' }], askDeltas: [] }));
     t.sync.route(decodeStreamMessage('tickers', { sequence: 20, deltas: [tickerJson('A-B', '10')] }));
     t.sync.route(decodeStreamMessage('trade', { sequence: 9, marketSymbol: 'A-B', deltas: [] }));

@@ -35,7 +35,7 @@ describe('candle readers', () => {
   it('reads a newest-first file backwards across many chunks, with line numbers and CRLF', async () => {
     const rows: string[] = [];
     const n = 20_000;
-    for (let i = n - 1; i >= 0; i--) rows.push(`${1_599_999_900 + i * 300},1.${i},2.${i},0.${i},1.${i},${i}`);
+    for (let i = n - 1; i >= 0; i--) rows.push(`${1_599_999_900 + i * 300},1.${i},2.${i},0.${i}1,1.${i},${i}`); // low 0.01 up: a price of 0 is refused
     const path = tmp.write('desc.csv', `ts,o,h,l,c,v\r\n${rows.join('\r\n')}\r\n`);
     const { events } = await readEvents(openReader('candles-csv', path, { params: { market: 'x-y', interval: 'MINUTE_5' } }));
     expect(events.length).toBe(n);
@@ -76,7 +76,7 @@ describe('candle readers', () => {
     const { events, summary } = await readEvents(openReader('candles-csv', path, { params: PARAMS, onBadLine: 'skip', onError: (e) => seen.push(e) }));
     expect(seen.map((e) => e.line)).toEqual([4, 6, 8, 10]);
     expect(seen[1]!.reason).toContain('not after the previous candle');
-    expect(seen[2]!.reason).toContain('is not a candle');
+    expect(seen[2]!.reason).toBe('low is above high: [low 0.10258665, high 0.00000001]'); // the high below everything
     expect(seen[3]!.reason).toContain('not on the MINUTE_1 grid');
     expect(summary).toMatchObject({ events: 6, errors: 4 });
     expect(events.length).toBe(6);
@@ -95,6 +95,36 @@ describe('candle readers', () => {
     await expect(readEvents(openReader('candles-json', cut, { params: PARAMS, onBadLine: 'skip' }))).rejects.toThrow(/cut\.json\.gz:\d+: ends inside the array/);
     const notArray = tmp.write('obj.json', '{"success":false,"message":"INVALID_MARKET"}');
     await expect(readEvents(openReader('candles-json', notArray, { params: PARAMS }))).rejects.toThrow(`${notArray}:1: holds no JSON array`);
+  });
+
+  it('refuses what decodeCandle refuses from the venue, naming file:line and the field, and keeps 0-volume candles', async () => {
+    // The same rule as the venue's candles (src/model/market.ts): prices above zero, volumes not negative.
+    const rows = [
+      '1617642840,1,2,0.5,1.5,7,10', // fine
+      '1617642900,-1,-1,-1,-1,1,1', // a consistent candle, all negative
+      '1617642960,1,1,0,1,1,1', // a low of no price
+      '1617643020,1,2,0.5,1.5,-7,1',
+      '1617643080,1,2,0.5,1.5,7,-10',
+      '1617643140,3,2,4,3,1,1', // low above high
+      '1617643200,1.5,1.5,1.5,1.5,0,0', // no trades: the last close repeated, volume 0
+    ];
+    const path = tmp.write('signs.csv', `time,open,high,low,close,volume,quote_volume\n${rows.join('\n')}\n`);
+    await expect(readEvents(openReader('candles-csv', path, { params: PARAMS }))).rejects.toThrow(`${path}:3: open is negative: -1`);
+    const seen: ReplayFormatError[] = [];
+    const csv = await readEvents(openReader('candles-csv', path, { params: PARAMS, onBadLine: 'skip', onError: (e) => seen.push(e) }));
+    expect(seen.map((e) => [e.line, e.reason])).toEqual([
+      [3, 'open is negative: -1'],
+      [4, 'low is not positive: 0'],
+      [5, 'volume is negative: -7'],
+      [6, 'quoteVolume is negative: -10'],
+      [7, 'low is above high: [low 4, high 2]'],
+    ]);
+    expect(csv.events.map((e) => e.source.line)).toEqual([2, 8]);
+    // The JSON reader: same checks, same words.
+    const v1 = tmp.write('signs.json', '[\n{"T":"2021-04-05T17:14:00","O":1,"H":2,"L":0.5,"C":1,"V":0,"BV":0},\n{"T":"2021-04-05T17:15:00","O":1,"H":2,"L":0.5,"C":-1,"V":1,"BV":1}\n]\n');
+    await expect(readEvents(openReader('candles-json', v1, { params: PARAMS }))).rejects.toThrow(`${v1}:3: close is negative: -1`);
+    const v3 = tmp.write('signs-v3.json', '[{"startsAt":"2021-04-05T17:14:00Z","open":"1","high":"2","low":"0.5","close":"1","volume":"-0.5","quoteVolume":"1"}]');
+    await expect(readEvents(openReader('candles-json', v3, { params: PARAMS }))).rejects.toThrow(`${v3}:1: volume is negative: -0.5`);
   });
 
   it('reads a headerless newest-first file backwards, and an explicit order', async () => {
