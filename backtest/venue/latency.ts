@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LatencyConfig } from '../../src/runtime/config/backtest-venue.js';
 import { Prng } from '../../src/sim/driver/prng.js';
+import { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 
 /** Draws latencies. */
 export interface Latency {
@@ -76,7 +77,10 @@ export function readMeasured(path: string): number[] {
     for (const token of line.replace(/#.*/, '').split(/[\s,]+/)) {
       if (token === '') continue;
       const v = Number(token);
-      if (!Number.isFinite(v) || v < 0) throw new Error(`${path}:${i + 1}: latency '${token}' is not a number of milliseconds ≥ 0`);
+      if (!Number.isFinite(v) || v < 0) {
+        // a file's error like the readers': a queued sweep job's author learns file:line, not the file's text
+        throw new ReplayFormatError({ file: path, line: i + 1 }, `latency '${token}' is not a number of milliseconds ≥ 0`, { withoutText: 'a latency is not a number of milliseconds ≥ 0' });
+      }
       out.push(v);
     }
   });

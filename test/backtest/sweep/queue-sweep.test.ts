@@ -303,11 +303,14 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
       [
         job(0, { format: 'tardis', path: '.env', markets: ['BTC-USD'] }),
         job(1, { format: 'tardis', path: 'book.csv', markets: ['BTC-USD'], onBadLine: 'skip' }),
+        // the same file as measured latencies
+        { index: 2, configPath: join(q.dir, 'bt.yaml'), params: { 'venue.latency.orderEntry': { kind: 'file', path: '.env' } }, outDir: join(q.dir, 'out', '2') },
       ],
       { redis: REDIS_URL, name: q.name, prefix: q.prefix },
     );
     expect(results[0]).toMatchObject({ ok: false, error: `${join(q.dir, '.env')}:1: is not a Tardis incremental_book_L2 or trades header (the file's text left out)` });
     expect(results[1]).toMatchObject({ ok: true });
+    expect(results[2]).toMatchObject({ ok: false, error: `${join(q.dir, '.env')}:1: a latency is not a number of milliseconds ≥ 0 (the file's text left out)` });
     const report = await readFile(join(q.dir, 'out', '1', 'report.json'), 'utf8');
     expect((JSON.parse(report) as { dataWarnings?: string[] }).dataWarnings).toEqual([
       `${join(q.dir, 'book.csv')}: 2 bad lines skipped (onBadLine: skip): ${join(q.dir, 'book.csv')}:3: side is not bid or ask (the file's text left out); ${join(q.dir, 'book.csv')}:4: is_snapshot is not true or false (the file's text left out)`,
