@@ -16,6 +16,7 @@ import { createHubTransport, type HubTransport } from './hub/transport.js';
 import type { Credentials } from './rest/auth.js';
 import { createRestClient, type RestClient } from './rest/client.js';
 import type { Throttler } from './rest/throttler.js';
+import { VenueClock } from './rest/venue-clock.js';
 import { HubGatewayStreams } from './gateway/hub-streams.js';
 
 export { GatewaySubscriptionError } from './gateway/gateway-errors.js';
@@ -84,6 +85,8 @@ export interface BittrexGateway extends ExchangeGateway {
  */
 export function createBittrexGateway(opts: BittrexGatewayOptions): BittrexGateway {
   const clock = opts.clock ?? systemClock;
+  // One venue clock for both clients: a clock offset found by a REST refusal signs the hub's Authenticate too.
+  const venueClock = new VenueClock({ clock, logger: opts.logger });
   const rest = createRestClient({
     baseUrl: opts.restUrl,
     credentials: opts.credentials,
@@ -93,10 +96,12 @@ export function createBittrexGateway(opts: BittrexGatewayOptions): BittrexGatewa
     dispatcher: opts.dispatcher,
     clock,
     logger: opts.logger,
+    venueClock,
   });
   const kind = opts.transport;
   const transport = typeof kind === 'function' ? kind : () => createHubTransport(kind, { url: opts.hubUrl });
-  const hub = createHubClient({ ...opts.hub, transport, credentials: opts.credentials, clock, logger: opts.logger });
+  const venueTime = { clock: venueClock, ping: () => rest.ping.get().then((p) => p.serverTime) };
+  const hub = createHubClient({ ...opts.hub, transport, credentials: opts.credentials, clock, logger: opts.logger, venueTime });
   const streams = new HubGatewayStreams(hub);
   const page = (p: GatewayPage | undefined) => ({ ...p });
 

@@ -61,11 +61,14 @@ describe('REST authentication end to end', () => {
     }
     expect((await fx.signed(me, 'GET', '/balances', { timestamp: now - 4 * 60_000 })).status).toBe(200);
     expect((await fx.signed(me, 'GET', '/balances', { timestamp: `000${now + 1}` })).status).toBe(200); // 16 digits
-    // A client whose clock is 10 minutes off is refused the same way.
+    // A client whose clock is 10 minutes off is refused the same way; the project client then measures the venue's
+    // clock (GET /ping) and is accepted on its one retry (test/bittrex/gateway/clock-skew.test.ts).
     const c = fx.clock;
     const behind: Clock = { now: () => c.now() - 600_000, setTimeout: (f, ms) => c.setTimeout(f, ms), setInterval: (f, ms) => c.setInterval(f, ms), sleep: (ms) => c.sleep(ms) };
+    const refused = await fx.signed(me, 'GET', '/balances', { timestamp: behind.now() });
+    expect(code(refused)).toEqual({ status: 401, code: 'INVALID_TIMESTAMP' });
     const skewed = fx.client({ apiKey: me.apiKey, apiSecret: me.apiSecret }, { clock: behind });
-    await apiError(skewed.balances.list(), 401, 'INVALID_TIMESTAMP');
+    expect((await skewed.balances.list()).data.length).toBeGreaterThan(0);
   });
 
   it('refuses a body, a query, a method or a sub-account header changed after signing', async () => {

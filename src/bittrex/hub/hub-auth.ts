@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { type Credentials, signHubAuth } from '../rest/auth.js';
+import { describeOffset, type VenueClock, type VenuePing } from '../rest/venue-clock.js';
 import { decode } from '../../model/decode.js';
 import { decodeSocketResponse, type SocketResponse } from '../../model/misc.js';
 import { HubAuthError } from './hub-errors.js';
@@ -30,12 +31,22 @@ export const AUTH_EXPIRY_MARGIN_MS = 5_000;
 export type HubInvoke = (method: string, ...args: unknown[]) => Promise<unknown>;
 
 /**
+ * The venue's time for Authenticate's timestamp, shared with the REST client of the same gateway, and how to
+ * measure it (GET /ping) when the hub refuses a timestamp.
+ */
+export interface HubVenueTime {
+  clock: VenueClock;
+  ping: VenuePing;
+}
+
+/**
  * Authenticate one connection. Resolves when the server answered `Success: true`; rejects with
  * {@link HubAuthError} on `Success: false` (its ErrorCode kept) or a reply that is not a SocketResponse, and with
  * the invocation's own error when the call itself failed (connection closed, timeout).
  *
  * The timestamp comes from `clock`, so a virtual-time run signs with virtual time; the server checks the
- * signature, and a simulator on the same clock can check the timestamp too.
+ * signature, and a simulator on the same clock can check the timestamp too. With `venue` it comes from the venue's
+ * clock instead, and an `INVALID_TIMESTAMP` refusal has it measured and Authenticate tried once more.
  *
  * @example
  * await authenticateHub((m, ...a) => transport.invoke(m, ...a), creds, systemClock, { renewal: false });
@@ -44,17 +55,35 @@ export async function authenticateHub(
   invoke: HubInvoke,
   credentials: Credentials,
   clock: Clock,
-  opts: { renewal: boolean; randomContent?: () => string },
+  opts: { renewal: boolean; randomContent?: (() => string) | undefined; venue?: HubVenueTime | undefined },
 ): Promise<void> {
-  const args = signHubAuth(credentials, clock.now(), (opts.randomContent ?? randomUUID)());
-  const reply = await invoke('Authenticate', args.apiKey, args.timestamp, args.randomContent, args.signature);
-  let response: SocketResponse;
-  try {
-    response = decode(decodeSocketResponse, reply, 'hub Authenticate');
-  } catch (e) {
-    throw new HubAuthError('WIRE_FORMAT', { renewal: opts.renewal, cause: e });
+  const venue = opts.venue;
+  for (let corrected = false; ; corrected = true) {
+    const generation = venue?.clock.generation ?? 0;
+    const args = signHubAuth(credentials, (venue?.clock ?? clock).now(), (opts.randomContent ?? randomUUID)());
+    const reply = await invoke('Authenticate', args.apiKey, args.timestamp, args.randomContent, args.signature);
+    let response: SocketResponse;
+    try {
+      response = decode(decodeSocketResponse, reply, 'hub Authenticate');
+    } catch (e) {
+      throw new HubAuthError('WIRE_FORMAT', { renewal: opts.renewal, cause: e });
+    }
+    if (response.Success) return;
+    const code = response.ErrorCode ?? 'UNKNOWN';
+    if (code !== 'INVALID_TIMESTAMP' || !venue) throw new HubAuthError(code, { renewal: opts.renewal });
+    if (corrected) {
+      const detail = `refused again on the venue's time; this machine's clock is ${describeOffset(venue.clock.offsetMs)}: set it right (NTP)`;
+      throw new HubAuthError(code, { renewal: opts.renewal, detail });
+    }
+    // A refused Authenticate changed nothing on the server: measuring the venue's clock and signing again is safe.
+    let retry: boolean;
+    try {
+      retry = await venue.clock.correct(generation, venue.ping);
+    } catch (e) {
+      throw new HubAuthError(code, { renewal: opts.renewal, detail: "the venue's clock could not be measured (GET /ping)", cause: e });
+    }
+    if (!retry) throw new HubAuthError(code, { renewal: opts.renewal, detail: "yet this machine's clock agrees with the venue's (GET /ping)" });
   }
-  if (!response.Success) throw new HubAuthError(response.ErrorCode ?? 'UNKNOWN', { renewal: opts.renewal });
 }
 
 /**

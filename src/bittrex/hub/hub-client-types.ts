@@ -2,6 +2,7 @@
 import type { Observable } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
 import type { Credentials } from '../rest/auth.js';
+import type { HubVenueTime } from './hub-auth.js';
 import type { StreamMessageData, StreamMessageName } from './messages.js';
 import type { ReconnectOptions, RandomSource } from './reconnect-policy.js';
 import type { SubscriptionResult } from './hub-subscriptions.js';
@@ -38,6 +39,11 @@ export interface HubClientOptions {
   randomContent?: (() => string) | undefined;
   /** Where connection events are logged; default silent. */
   logger?: HubLogger | undefined;
+  /**
+   * Sign Authenticate with the venue's time (shared with the REST client of the same gateway) rather than `clock`'s,
+   * measuring it on an INVALID_TIMESTAMP refusal. Default: `clock`'s time, refusals reported as they come.
+   */
+  venueTime?: HubVenueTime | undefined;
 }
 
 /**

@@ -343,7 +343,7 @@ class HubClientImpl implements HubClient {
     const creds = this.#opts.credentials!;
     const rc = this.#opts.randomContent;
     const invoke = (m: string, ...a: unknown[]) => this.#invoke(conn, m, ...a);
-    await authenticateHub(invoke, creds, this.#clock, rc ? { renewal, randomContent: rc } : { renewal });
+    await authenticateHub(invoke, creds, this.#clock, { renewal, randomContent: rc, venue: this.#opts.venueTime });
     const at = this.#clock.now();
     this.#stats.authentications++;
     conn.authExpiresAt = at + AUTH_LIFETIME_MS;

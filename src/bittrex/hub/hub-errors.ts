@@ -26,8 +26,9 @@ export class HubAuthError extends RexbotError {
   readonly errorCode: HubErrorCode;
   /** True when this was a renewal on a live connection rather than the first authentication of a connection. */
   readonly renewal: boolean;
-  constructor(errorCode: HubErrorCode, init: { renewal: boolean; cause?: unknown }) {
-    super('HUB_AUTH', `hub authentication ${init.renewal ? 'renewal ' : ''}failed: ${errorCode}`, {
+  /** `detail`: what else is known, e.g. by how much this machine's clock is off after an INVALID_TIMESTAMP. */
+  constructor(errorCode: HubErrorCode, init: { renewal: boolean; detail?: string | undefined; cause?: unknown }) {
+    super('HUB_AUTH', `hub authentication ${init.renewal ? 'renewal ' : ''}failed: ${errorCode}${init.detail ? `: ${init.detail}` : ''}`, {
       cause: init.cause,
     });
     this.errorCode = errorCode;

@@ -24,6 +24,7 @@ import { type TransfersEndpoints, createTransfersEndpoints } from './endpoints/t
 import { type WithdrawalsEndpoints, createWithdrawalsEndpoints } from './endpoints/withdrawals.js';
 import { HttpTransport, type RestLogger } from './http.js';
 import { createThrottler, type Throttler } from './throttler.js';
+import type { VenueClock } from './venue-clock.js';
 
 /** Options of {@link createRestClient}. */
 export interface RestClientOptions {
@@ -43,6 +44,12 @@ export interface RestClientOptions {
   dispatcher?: Dispatcher | undefined;
   /** pino-compatible logger: method, path, status and duration at debug; never keys, secrets or signatures. */
   logger?: RestLogger | undefined;
+  /**
+   * The venue's time signed requests carry. A request refused with 401 INVALID_TIMESTAMP makes it measure the
+   * venue's clock (GET /ping) and the request is sent once more on the venue's time, with one warning logged.
+   * Share one with the hub client of the same gateway. Default: a new one over `clock`.
+   */
+  venueClock?: VenueClock | undefined;
 }
 
 /** The v3 REST client: one property per resource group. */
@@ -90,6 +97,7 @@ export function createRestClient(opts: RestClientOptions): RestClient {
     clock: opts.clock,
     dispatcher: opts.dispatcher,
     logger: opts.logger,
+    venueClock: opts.venueClock,
   });
   return {
     account: createAccountEndpoints(http),

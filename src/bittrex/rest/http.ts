@@ -11,13 +11,19 @@
 import { Agent, type Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../../core/clock.js';
 import { parseVenueJson, WireJsonError } from '../../core/venue-json.js';
-import { ApiError, NetworkError, type RequestRef, RequestNotSentError, TimeoutError, ValidationError, WireFormatError } from '../../core/errors.js';
+import { ApiError, type NetworkError, type RequestRef, RequestNotSentError, type TimeoutError, ValidationError, WireFormatError } from '../../core/errors.js';
 import { type Decoder } from '../../model/decode.js';
+import { decodeServicePing } from '../../model/misc.js';
 import { toWireJsonBytes } from '../../model/encode.js';
 import { contentHash, type Credentials, writeSignedHeaders } from './auth.js';
 import { SigningTimestamps } from './signing-timestamps.js';
 import type { RequestPriority, Throttler } from './throttler.js';
-import { BODY_DEADLINE_CODE, bodyTextWithin, MAX_RESPONSE_BYTES } from './response-limits.js';
+import { bodyTextWithin, MAX_RESPONSE_BYTES } from './response-limits.js';
+import { afterTimestampRefusal, isTimestampRefusal } from './timestamp-refusal.js';
+import { transportError } from './transport-error.js';
+import { VenueClock } from './venue-clock.js';
+
+export { transportError } from './transport-error.js';
 
 /** HTTP methods the v3 interface uses. */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'DELETE';
@@ -80,27 +86,17 @@ export interface HttpTransportOptions {
   logger?: RestLogger | undefined;
   /** How many times a GET/HEAD answered 429 is tried in all (through the throttler). Default 5. */
   maxReadAttempts?: number | undefined;
+  /** The venue's time to sign with (share one with the hub); default a new one over `clock`, logging to `logger`. */
+  venueClock?: VenueClock | undefined;
 }
 
 interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The venue clock's generation the request was signed at (see venue-clock.ts). */
+  venueGeneration: number;
 }
-
-/** Errors that prove the request never left this process, so it certainly did not reach the server. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_DESTROYED',
-  'UND_ERR_CLOSED',
-  'UND_ERR_INVALID_ARG',
-]);
 
 /**
  * Builds `?a=1&b=x` from a query object, skipping undefined values. Keys and values are percent-encoded with
@@ -155,6 +151,7 @@ export class HttpTransport {
   readonly #ownsDispatcher: boolean;
   readonly #logger: RestLogger | undefined;
   readonly #maxReadAttempts: number;
+  readonly #venue: VenueClock;
   #closing: Promise<void> | undefined;
 
   constructor(opts: HttpTransportOptions) {
@@ -181,9 +178,13 @@ export class HttpTransport {
       opts.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connect: { timeout: this.#timeoutMs }, maxResponseSize: MAX_RESPONSE_BYTES });
     this.#logger = opts.logger;
     this.#maxReadAttempts = Math.max(1, opts.maxReadAttempts ?? 5);
+    this.#venue = opts.venueClock ?? new VenueClock({ clock: this.#clock, logger: opts.logger });
   }
 
-  readonly #timestamps = new SigningTimestamps();
+  #timestamps = new SigningTimestamps();
+  /** The venue clock's generation {@link #timestamps} counts in: a correction starts them afresh. */
+  #timestampsGeneration = 0;
+  readonly #pingVenue = () => this.call({ method: 'GET', path: '/ping', signed: false }, decodeServicePing).then((p) => p.serverTime);
 
   /** The endpoint name used in errors: `GET /v3/markets/BTC-USD/orderbook`. */
   where(method: HttpMethod, path: string): string {
@@ -237,6 +238,7 @@ export class HttpTransport {
     const subaccountId = req.subaccountId === undefined ? this.#defaultSubaccount : (req.subaccountId ?? undefined);
     const idempotent = req.method === 'GET' || req.method === 'HEAD';
     const priority = req.priority ?? (idempotent ? 'read' : 'place');
+    let clockRetried = false;
     for (let attempt = 1; ; attempt++) {
       // The callback is written inline on purpose: a named closure costs a keepNames helper call per request
       // under tsx/esbuild, which showed up in the rest-client bench profile.
@@ -245,7 +247,13 @@ export class HttpTransport {
       // Only reads are retried: a placement answered 429 was not processed, but re-sending it is the caller's
       // decision (it owns the clientOrderId journal), never a transport's.
       if (res.status === 429 && idempotent && attempt < this.#maxReadAttempts) continue;
-      throw this.#apiError(res, ref, where);
+      const err = this.#apiError(res, ref, where);
+      if (!req.signed || !isTimestampRefusal(err)) throw err;
+      // The venue checks the timestamp before doing anything, so a request refused for it was not executed: sending
+      // it once more, signed with the venue's time, is safe even for a placement (it cannot place twice).
+      const next = await afterTimestampRefusal(err, this.#venue, res.venueGeneration, clockRetried, this.#pingVenue);
+      if (next !== 'retry') throw next;
+      clockRetried = true;
     }
   }
 
@@ -258,6 +266,7 @@ export class HttpTransport {
   ): Promise<RawResponse> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
+    const venueGeneration = this.#venue.generation;
     if (req.signed) {
       // Signed here, after the throttler let us through, so a long queue wait cannot stale the timestamp. The
       // headers are those of `signRequest`, in its order, written straight into this request's headers (no
@@ -269,7 +278,7 @@ export class HttpTransport {
           uri: this.#origin + target,
           body,
           // What is signed besides the timestamp: an identical request needs a later one (signing-timestamps.ts).
-          timestamp: this.#timestamps.next(this.#clock.now(), `${req.method} ${target} ${subaccountId ?? ''} ${hash}`),
+          timestamp: this.#signingTimestamps(venueGeneration).next(this.#venue.now(), `${req.method} ${target} ${subaccountId ?? ''} ${hash}`),
           subaccountId,
           contentHash: hash,
         });
@@ -295,7 +304,7 @@ export class HttpTransport {
         ...(req.method === 'HEAD' ? { reset: false } : {}),
       });
       // The whole body within three idle timeouts: undici's bodyTimeout alone lets a dripped body run forever.
-      res = { status: r.statusCode, headers: r.headers, text: await bodyTextWithin(r.body, 3 * this.#timeoutMs) };
+      res = { status: r.statusCode, headers: r.headers, text: await bodyTextWithin(r.body, 3 * this.#timeoutMs), venueGeneration };
     } catch (err) {
       const mapped = this.#transportError(err, ref);
       this.#logger?.warn?.({ method: ref.method, path: ref.path, error: mapped.code }, 'rest request failed');
@@ -314,6 +323,19 @@ export class HttpTransport {
       );
     }
     return res;
+  }
+
+  /**
+   * The timestamps of venue-clock generation `generation`. Their rules (never back, never the same for one request)
+   * hold on the venue's time; a correction that moves it back starts them afresh: what was signed on the old time
+   * was refused as outside the window just the same, so nothing accepted can be replayed by it.
+   */
+  #signingTimestamps(generation: number): SigningTimestamps {
+    if (generation !== this.#timestampsGeneration) {
+      this.#timestamps = new SigningTimestamps();
+      this.#timestampsGeneration = generation;
+    }
+    return this.#timestamps;
   }
 
   #transportError(err: unknown, ref: RequestRef): NetworkError | TimeoutError {
@@ -363,38 +385,4 @@ export function parseSequence(value: string | undefined, where: string): number 
   const n = /^\d+$/.test(v) ? Number(v) : NaN;
   if (!Number.isSafeInteger(n)) throw new WireFormatError(where, 'Sequence header', `is not a sequence number: ${snippet(value)}`);
   return n;
-}
-
-/**
- * Map an undici failure to {@link TimeoutError} (headers/body timeout) or {@link NetworkError}, saying whether the
- * request may have reached the server. Shared by the v3 and v1.1 transports.
- */
-export function transportError(err: unknown, ref: RequestRef, timeoutMs: number): NetworkError | TimeoutError {
-  const e = err as { code?: unknown; message?: unknown; errors?: unknown };
-  const code = typeof e?.code === 'string' ? e.code : undefined;
-  const what = `${ref.method} ${ref.path}`;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new TimeoutError(`${what}: no response within ${timeoutMs} ms`, {
-      timeoutMs: timeoutMs,
-      request: ref,
-      cause: err,
-    });
-  }
-  if (code === BODY_DEADLINE_CODE) {
-    return new TimeoutError(`${what}: the response body did not arrive whole within ${3 * timeoutMs} ms`, { timeoutMs: 3 * timeoutMs, request: ref, cause: err });
-  }
-  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-    return new NetworkError(`${what}: the response body is over ${MAX_RESPONSE_BYTES} bytes; not read further`, { mayHaveReachedServer: true, request: ref, cause: err });
-  }
-  // Happy-eyeballs connects fail with an AggregateError whose parts carry the codes.
-  const parts = Array.isArray(e?.errors) ? (e.errors as { code?: unknown }[]) : [];
-  const notSent =
-    (code !== undefined && NOT_SENT_CODES.has(code)) ||
-    (parts.length > 0 && parts.every((p) => typeof p?.code === 'string' && NOT_SENT_CODES.has(p.code)));
-  const msg = typeof e?.message === 'string' && e.message ? e.message : String(err);
-  return new NetworkError(`${what}: ${code ? `${code} ` : ''}${msg}`, {
-    mayHaveReachedServer: !notSent,
-    request: ref,
-    cause: err,
-  });
 }

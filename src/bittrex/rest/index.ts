@@ -20,3 +20,4 @@ export type * from './endpoints/transfers.js';
 export type * from './endpoints/withdrawals.js';
 export { createThrottler } from './throttler.js';
 export type { RequestPriority, Throttler } from './throttler.js';
+export * from './venue-clock.js';
