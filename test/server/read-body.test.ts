@@ -120,10 +120,12 @@ describe('readBody on a finished request', () => {
 describe('readBody of a body that arrived whole', () => {
   it('takes it from the buffer without listeners, answering the bytes the listeners answer when it trickles in', async () => {
     const got: { body: Buffer; listeners: string[] }[] = [];
+    /** Told of each listener the server's request adds (the split exchange waits for 'data'). */
+    let onListen: ((event: string) => void) | undefined;
     const srv = createServer((req, res) => {
       const listeners: string[] = [];
       const on = req.on.bind(req);
-      req.on = ((event: string, fn: (...a: unknown[]) => void) => (listeners.push(event), on(event, fn))) as typeof req.on;
+      req.on = ((event: string, fn: (...a: unknown[]) => void) => (listeners.push(event), onListen?.(event), on(event, fn))) as typeof req.on;
       void readBody(req).then((body) => {
         got.push({ body, listeners });
         res.end('ok');
@@ -131,14 +133,21 @@ describe('readBody of a body that arrived whole', () => {
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const srvPort = (srv.address() as AddressInfo).port;
-    /** One request over its own connection: in one write, or (`split`) its head first and its body a moment later. */
+    /**
+     * One request over its own connection: in one write, or (`split`) its head first and its body once the server
+     * listens for it (not after a fixed pause: on a busy machine the body could arrive before the server looked).
+     */
     const exchange = (body: Buffer, split: boolean) =>
       new Promise<void>((resolve, reject) => {
         const head = Buffer.from(`POST /x HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`);
         const sock = connect(srvPort, '127.0.0.1', () => {
           if (split) {
+            onListen = (event) => {
+              if (event !== 'data') return;
+              onListen = undefined;
+              sock.write(body);
+            };
             sock.write(head);
-            setTimeout(() => sock.write(body), 20);
           } else sock.write(Buffer.concat([head, body]));
         });
         sock.on('error', reject);
