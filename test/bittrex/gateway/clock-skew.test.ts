@@ -140,15 +140,20 @@ describe('a REST client whose clock is 10 minutes behind the venue', () => {
   });
 });
 
+/** A gateway to the simulator whose clock is 10 minutes behind it, logging to `log`. */
+function skewedGateway(log: ReturnType<typeof recordingLogger>) {
+  return createBittrexGateway({
+    restUrl: sim.restUrl, hubUrl: sim.hubUrl, transport: 'classic',
+    credentials: { apiKey: me.apiKey, apiSecret: me.apiSecret },
+    clock: skewedClock(TEN_MINUTES), logger: log,
+    throttler: createThrottler({ callsPerMinute: 100_000 }),
+  });
+}
+
 describe('a gateway whose clock is 10 minutes behind the venue', () => {
   it('signs the hub Authenticate with the time a REST refusal measured', async () => {
     const log = recordingLogger();
-    const gateway = createBittrexGateway({
-      restUrl: sim.restUrl, hubUrl: sim.hubUrl, transport: 'classic',
-      credentials: { apiKey: me.apiKey, apiSecret: me.apiSecret },
-      clock: skewedClock(TEN_MINUTES), logger: log,
-      throttler: createThrottler({ callsPerMinute: 100_000 }),
-    });
+    const gateway = skewedGateway(log);
     try {
       await gateway.balances();
       expect(log.pings()).toBe(1);
@@ -164,12 +169,7 @@ describe('a gateway whose clock is 10 minutes behind the venue', () => {
 
   it('measures the venue clock when the hub is refused first', async () => {
     const log = recordingLogger();
-    const gateway = createBittrexGateway({
-      restUrl: sim.restUrl, hubUrl: sim.hubUrl, transport: 'classic',
-      credentials: { apiKey: me.apiKey, apiSecret: me.apiSecret },
-      clock: skewedClock(TEN_MINUTES), logger: log,
-      throttler: createThrottler({ callsPerMinute: 100_000 }),
-    });
+    const gateway = skewedGateway(log);
     try {
       await gateway.streams.subscribe(['order']);
       expect((await firstValueFrom(gateway.hub.status$)).state).toBe('authenticated');

@@ -58,15 +58,20 @@ function lines(logs: readonly LogRecord[]): string[] {
   });
 }
 
+/** A simulator and streams following BOOK, backing off 1, 2, 4, 8, 8 s; the test decides when the hub drops them. */
+async function flappable() {
+  const f = (fx = await startFixture());
+  const clock = new VirtualClock(T0);
+  const t = gateway(f, clock, { reconnect: { initialDelayMs: 1_000, maxDelayMs: 8_000, factor: 2, jitter: 0 }, silenceTimeoutMs: SILENCE_MS });
+  g = t.g;
+  await g.streams.subscribe([BOOK]);
+  return { clock, t, sim: f.sim };
+}
+
 describe('v1.1 gateway streams', () => {
   it('back off more and more from a hub that drops every connection as soon as it is up', async () => {
-    fx = await startFixture();
-    const clock = new VirtualClock(T0);
-    const t = gateway(fx, clock, { reconnect: { initialDelayMs: 1_000, maxDelayMs: 8_000, factor: 2, jitter: 0 }, silenceTimeoutMs: SILENCE_MS });
-    g = t.g;
-    await g.streams.subscribe([BOOK]);
+    const { clock, t, sim } = await flappable();
     // From now on the hub accepts each connection, answers its calls, and drops it once it is set up.
-    const sim = fx.sim;
     t.g.streams.connectionEpoch$.subscribe(() => setImmediate(() => sim.v1Hub.closeAll()));
     sim.v1Hub.closeAll();
 
@@ -132,12 +137,7 @@ describe('v1.1 gateway streams report their connection', () => {
   });
 
   it('log each drop of a flapping hub (socket closed) with the growing delay of its retry', async () => {
-    fx = await startFixture();
-    const clock = new VirtualClock(T0);
-    const t = gateway(fx, clock, { reconnect: { initialDelayMs: 1_000, maxDelayMs: 8_000, factor: 2, jitter: 0 }, silenceTimeoutMs: SILENCE_MS });
-    g = t.g;
-    await g.streams.subscribe([BOOK]);
-    const sim = fx.sim;
+    const { clock, t, sim } = await flappable();
     // Drop the first connection, and the next one once it is set up; the third stays.
     t.g.streams.connectionEpoch$.subscribe((e) => {
       if (e === 2) setImmediate(() => sim.v1Hub.closeAll());
