@@ -18,7 +18,7 @@ const BUY: NewOrder = { marketSymbol: 'BTC-USD', direction: 'BUY', type: 'LIMIT'
 /** Let the event loop turn until `cond` holds (a condition, not a duration: no timing is asserted). */
 async function until(cond: () => boolean): Promise<void> {
   for (let i = 0; !cond(); i++) {
-    if (i > 2000) throw new Error('condition never held');
+    if (i > 10_000) throw new Error('condition never held');
     await new Promise((r) => setTimeout(r, 2));
   }
 }

@@ -23,7 +23,7 @@ const backend: HubBackend = {
 
 /** Wait for real socket traffic: poll `pred` on the event loop, up to a generous bound. */
 async function until(pred: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1_000; i++) {
+  for (let i = 0; i < 3_000; i++) {
     if (pred()) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
