@@ -28,7 +28,7 @@ import { isOpenStatus, type JournaledConditional, type JournaledOrder, type Jour
  * folds back to the same state for every kept request, the same fills of them, the same positions and last fill.
  *
  * @example
- * const records = compactRecords(JournalState.from(journal.replayed), clock.now());
+ * const records = compactRecords(journal.state, clock.now());
  */
 export function compactRecords(state: JournalState, at: number): JournalRecord[] {
   const keepOrders = new Set<string>();

@@ -148,16 +148,20 @@ function chunkSize(o: JournalReadOptions): { chunk: number; max: number } {
  * Read the file at `path` line by line into `sink` (synchronously: a bot's start reads its journal before anything
  * else runs). Returns the file's bytes read and the bytes before its unterminated last line. Throws the fs error
  * (ENOENT for a missing file).
+ *
+ * `endBytes` stops the reading there, as if the file ended: an open journal re-reads what it held when it was
+ * opened while later appends grow the file behind it.
  */
-export function readJournalLines(path: string, sink: JournalLineSink, options: JournalReadOptions = {}): { bytes: number; completeBytes: number } {
+export function readJournalLines(path: string, sink: JournalLineSink, options: JournalReadOptions = {}, endBytes = Infinity): { bytes: number; completeBytes: number } {
   const { chunk, max } = chunkSize(options);
   const split = new JournalLineSplitter(sink, max);
   const buf = Buffer.allocUnsafe(chunk);
   let bytes = 0;
   const fd = openSync(path, 'r');
   try {
-    for (;;) {
-      const n = readSync(fd, buf, 0, chunk, null);
+    while (bytes < endBytes) {
+      const want = Math.min(chunk, endBytes - bytes);
+      const n = readSync(fd, buf, 0, want, null);
       if (n === 0) break;
       bytes += n;
       split.push(n === chunk ? buf : buf.subarray(0, n));

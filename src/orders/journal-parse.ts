@@ -2,7 +2,8 @@
  * Reading a journal (journal.ts, `rexbot report`): records, the good length, and which problems are tolerated — a
  * torn last line (a write cut by a crash) is; any other bad line is a {@link JournalCorruptError} naming file and
  * line. A file is read as a stream of lines (journal-lines.ts), a record at a time, never as one string: a
- * journal can outgrow the longest string V8 can make.
+ * journal can outgrow the longest string V8 can make. {@link scanJournal} hands each record over as it is read and
+ * keeps none (a bot's start folds them straight into its state); {@link readJournal} collects them.
  */
 import { RexbotError } from '../core/errors.js';
 import { type JournalLineSink, type JournalReadOptions, readJournalLines, readJournalLinesAsync } from './journal-lines.js';
@@ -32,16 +33,35 @@ export interface ParsedJournal {
   warnings: string[];
 }
 
-/** Turns lines into records: the one place that decides what a line means (whichever way it was read). */
-class RecordSink implements JournalLineSink {
-  readonly records: JournalRecord[] = [];
+/**
+ * What reading a journal found, without the records (they went to the reader's callback): how many there were, how
+ * many leading bytes are good, whether they end with a newline, the problems tolerated, and the bytes read.
+ */
+export interface JournalScan {
+  records: number;
+  goodBytes: number;
+  terminated: boolean;
+  warnings: string[];
+  bytes: number;
+}
+
+/**
+ * Turns lines into records, each handed to `onRecord` as soon as it is decoded: the one place that decides what a
+ * line means (whichever way it was read, or written: compaction reads back each line it writes through it).
+ */
+export class JournalRecordSink implements JournalLineSink {
+  /** Records handed over so far. */
+  records = 0;
   readonly warnings: string[] = [];
   /** The unterminated last line was not a record: it is cut off. */
   torn = false;
   readonly #file: string;
+  readonly #onRecord: (record: JournalRecord) => void;
 
-  constructor(file: string) {
+  /** `file` names the file in errors and warnings. */
+  constructor(file: string, onRecord: (record: JournalRecord) => void) {
     this.#file = file;
+    this.#onRecord = onRecord;
   }
 
   line(text: string, lineNo: number, last: boolean): void {
@@ -57,7 +77,8 @@ class RecordSink implements JournalLineSink {
       }
       throw new JournalCorruptError(this.#file, lineNo, (e as Error).message);
     }
-    this.records.push(record);
+    this.records++;
+    this.#onRecord(record);
   }
 
   tooLong(lineNo: number, last: boolean, bytes: number, limit: number): void {
@@ -67,10 +88,10 @@ class RecordSink implements JournalLineSink {
   }
 
   /** The result, for a file of `bytes` bytes of which `completeBytes` come before its unterminated last line. */
-  result(bytes: number, completeBytes: number): ParsedJournal {
+  result(bytes: number, completeBytes: number): JournalScan {
     // A complete last record without its newline is kept; `terminated` tells open() to add the newline.
     const terminated = this.torn || completeBytes === bytes;
-    return { records: this.records, goodBytes: this.torn ? completeBytes : bytes, terminated, warnings: this.warnings };
+    return { records: this.records, goodBytes: this.torn ? completeBytes : bytes, terminated, warnings: this.warnings, bytes };
   }
 
   #tornTail(lineNo: number, bytes: number): void {
@@ -85,7 +106,8 @@ class RecordSink implements JournalLineSink {
  * the last one. For a file, {@link readJournal} reads it without making it one string.
  */
 export function parseJournal(file: string, text: string): ParsedJournal {
-  const sink = new RecordSink(file);
+  const records: JournalRecord[] = [];
+  const sink = new JournalRecordSink(file, (r) => records.push(r));
   let offset = 0;
   let lineNo = 0;
   while (offset < text.length) {
@@ -99,7 +121,24 @@ export function parseJournal(file: string, text: string): ParsedJournal {
   }
   // `offset` is where an unterminated last line starts, or the end.
   const bytes = Buffer.byteLength(text);
-  return sink.result(bytes, offset === text.length ? bytes : Buffer.byteLength(text.slice(0, offset)));
+  const { goodBytes, terminated, warnings } = sink.result(bytes, offset === text.length ? bytes : Buffer.byteLength(text.slice(0, offset)));
+  return { records, goodBytes, terminated, warnings };
+}
+
+/**
+ * Read the journal file at `path` a line at a time, handing each record to `onRecord` in file order and keeping
+ * none: memory stays that of one read chunk and one line, whatever the file's size. `endBytes` reads only the
+ * file's first bytes (what it held when it was opened). Throws as {@link readJournal}; the records handed over
+ * before a corrupt line are then not the whole journal.
+ *
+ * @example
+ * const state = new JournalState();
+ * const { records, warnings } = scanJournal('var/mm-1.journal', (r) => state.apply(r));
+ */
+export function scanJournal(path: string, onRecord: (record: JournalRecord) => void, options: JournalReadOptions = {}, endBytes?: number): JournalScan {
+  const sink = new JournalRecordSink(path, onRecord);
+  const { bytes, completeBytes } = readJournalLines(path, sink, options, endBytes);
+  return sink.result(bytes, completeBytes);
 }
 
 /**
@@ -111,14 +150,16 @@ export function parseJournal(file: string, text: string): ParsedJournal {
  * const { records, warnings } = readJournal('var/mm-1.journal');
  */
 export function readJournal(path: string, options: JournalReadOptions = {}): ParsedJournal & { bytes: number } {
-  const sink = new RecordSink(path);
-  const { bytes, completeBytes } = readJournalLines(path, sink, options);
-  return { ...sink.result(bytes, completeBytes), bytes };
+  const records: JournalRecord[] = [];
+  const { goodBytes, terminated, warnings, bytes } = scanJournal(path, (r) => records.push(r), options);
+  return { records, goodBytes, terminated, warnings, bytes };
 }
 
 /** {@link readJournal} without blocking the event loop while reading. */
 export async function readJournalAsync(path: string, options: JournalReadOptions = {}): Promise<ParsedJournal & { bytes: number }> {
-  const sink = new RecordSink(path);
-  const { bytes, completeBytes } = await readJournalLinesAsync(path, sink, options);
-  return { ...sink.result(bytes, completeBytes), bytes };
+  const records: JournalRecord[] = [];
+  const sink = new JournalRecordSink(path, (r) => records.push(r));
+  const read = await readJournalLinesAsync(path, sink, options);
+  const { goodBytes, terminated, warnings, bytes } = sink.result(read.bytes, read.completeBytes);
+  return { records, goodBytes, terminated, warnings, bytes };
 }

@@ -68,7 +68,7 @@ export type JournaledRequest = JournaledOrder | JournaledConditional;
  * The journal folded by request id.
  *
  * @example
- * const state = JournalState.from(journal.replayed);
+ * const state = JournalState.from(readJournal('var/mm-1.journal').records);
  * for (const r of state.unresolved()) await lookUp(r); // intent/sent/acked: the outcome must be checked
  */
 export class JournalState {

@@ -21,27 +21,32 @@
  * (journal-lines.ts), never as one string, so a journal of any size opens (one that never compacts keeps growing).
  *
  * Compaction ({@link Journal.compact}): the file is rewritten with only what a restart needs (see
- * journal-compaction.ts), atomically — written to `<path>.compact`, fsynced, renamed over the journal, directory
- * fsynced — so a crash leaves either the complete old journal or the complete new one; a `.compact` file found on
- * open is a compaction that never reached its rename and is deleted unread. No append can be lost to it: the
- * journal folds every record it writes into a {@link JournalState}, and compaction first flushes the group commit
- * and then rewrites and swaps the file in one synchronous step, so no append can be queued, written or fsynced
- * in between (JavaScript runs nothing else meanwhile); appends made after it go to the new file.
+ * journal-compaction.ts), atomically (journal-compaction-file.ts) — written a chunk at a time to `<path>.compact`,
+ * fsynced, renamed over the journal, directory fsynced — so a crash leaves either the complete old journal or the
+ * complete new one; a `.compact` file found on open is a compaction that never reached its rename and is deleted
+ * unread. No append can be lost to it: the journal folds every record it writes into a {@link JournalState}, and
+ * compaction first flushes the group commit and then rewrites and swaps the file in one synchronous step, so no
+ * append can be queued, written or fsynced in between (JavaScript runs nothing else meanwhile); appends made after
+ * it go to the new file.
  *
- * Start folds the file once: the fold {@link Journal.open} builds is the one resuming reads
- * ({@link Journal.takeStateAtOpen}), and the parsed records ({@link Journal.replayed}) are released once resuming
- * has taken it — a long journal's records are a lot of memory to keep for a bot's whole life.
+ * Start reads the file once and keeps none of its records: {@link Journal.open} folds each into the journal's
+ * {@link JournalState} as it is read, and that fold is what resuming reads ({@link Journal.takeStateAtOpen}). Memory
+ * is the fold's (each request the file names, the fills, the newest limits), never the records': a journal that
+ * grew to gigabytes without compacting opens in the memory its fold takes. {@link Journal.replayed}, for tools and
+ * tests, reads the records again from the file when asked.
  */
-import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RexbotError } from '../core/errors.js';
 import { compactRecords } from './journal-compaction.js';
+import { compactionTempPath, writeCompactedJournal } from './journal-compaction-file.js';
 import { discardingJournalFs, JournalAppender, type JournalFs, JournalWriteError, nodeJournalFs } from './journal-appender.js';
-import { appendHistory, syncDirectory, writeAll } from './journal-fs.js';
-import { JournalCorruptError, parseJournal, readJournal } from './journal-parse.js';
+import { syncDirectory, writeAll } from './journal-fs.js';
+import { type JournalReadOptions, type JournalScan, scanJournal } from './journal-parse.js';
 import { encodeRecord, type JournalRecord } from './journal-records.js';
 
-export { JournalCorruptError, parseJournal, readJournal, readJournalAsync, type JournalReadOptions, type ParsedJournal } from './journal-parse.js';
+export { compactionTempPath } from './journal-compaction-file.js';
+export { JournalCorruptError, parseJournal, readJournal, readJournalAsync, scanJournal, type JournalReadOptions, type JournalScan, type ParsedJournal } from './journal-parse.js';
 import { JournalState } from './journal-state.js';
 import type { AutoCompactOptions, CompactionResult, JournalHealthEvent, JournalOptions, JournalSize } from './journal-options.js';
 
@@ -55,11 +60,6 @@ interface Pending {
 
 const EMPTY = Buffer.alloc(0);
 const SETTLED: Promise<void> = Promise.resolve();
-
-/** The temporary file a compaction writes before renaming it over the journal at `path`. */
-export function compactionTempPath(path: string): string {
-  return `${path}.compact`;
-}
 
 /**
  * An open journal file.
@@ -87,7 +87,11 @@ export class Journal {
   #waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   #scheduled = false;
   #written = 0;
-  #replayed: readonly JournalRecord[];
+  /** Bytes of the file as opened (a torn tail cut, a newline added): where {@link Journal.replayed} stops reading. */
+  readonly #openBytes: number;
+  /** A compaction replaced the file: the records it held at open are no longer in it. */
+  #replaced = false;
+  #readOptions: JournalReadOptions = {};
   /** False once anything was appended or compacted: {@link Journal.state} is then no longer the file as opened. */
   #atOpen = true;
   /** Every record in the file, folded: what a compaction writes back. */
@@ -105,15 +109,15 @@ export class Journal {
   #autoNextBytes = 0;
   readonly #flushTask = (): void => this.flush();
 
-  private constructor(path: string, fd: number, replayed: JournalRecord[], warnings: string[], bytes: number, historyPath: string | undefined, fs: JournalFs) {
+  private constructor(path: string, fd: number, state: JournalState, records: number, warnings: string[], bytes: number, historyPath: string | undefined, fs: JournalFs) {
     this.path = path;
     this.#fd = fd;
     this.#fs = fs;
     this.#appender = new JournalAppender(fs, fd, path, bytes);
-    this.#replayed = replayed;
     this.warnings = warnings;
-    this.#state = JournalState.from(replayed);
-    this.#size = { records: replayed.length, bytes };
+    this.#state = state;
+    this.#openBytes = bytes;
+    this.#size = { records, bytes };
     this.#historyPath = historyPath;
   }
 
@@ -132,16 +136,18 @@ export class Journal {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
-    let parsed: ReturnType<typeof readJournal> = { records: [], goodBytes: 0, terminated: true, warnings: [], bytes: 0 };
+    const state = new JournalState();
+    let parsed: JournalScan = { records: 0, goodBytes: 0, terminated: true, warnings: [], bytes: 0 };
     let existed = true;
     try {
-      // A line at a time, never the whole file as one string: a journal can outgrow the longest string V8 makes.
-      parsed = readJournal(path, options.read);
+      // A line at a time, never the whole file as one string (a journal can outgrow the longest string V8 makes),
+      // and each record folded as it is read, never kept: the fold is all a start needs.
+      parsed = scanJournal(path, (r) => state.apply(r), options.read);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       existed = false;
     }
-    const { records, goodBytes, terminated } = parsed;
+    const { goodBytes, terminated } = parsed;
     const warnings = [...early, ...parsed.warnings];
     for (const w of warnings) options.onWarning?.(w);
     const fd = openSync(path, 'a+');
@@ -157,18 +163,30 @@ export class Journal {
     }
     const fs = options.fs ?? nodeJournalFs;
     if (!existed || early.length > 0) (fs.syncDirectory ?? syncDirectory)(path);
-    const journal = new Journal(path, fd, records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath, fs);
+    const journal = new Journal(path, fd, state, parsed.records, warnings, goodBytes + (terminated ? 0 : 1), options.historyPath, fs);
     journal.#fsync = options.fsync ?? true;
+    journal.#readOptions = options.read ?? {};
     journal.#discard = fs === discardingJournalFs;
     return journal;
   }
 
   /**
-   * Records found when the file was opened, in file order — empty once {@link Journal.takeStateAtOpen} handed the
-   * start's fold to resuming (nothing reads them after that).
+   * Records the file held when it was opened, in file order (a torn last line not among them), read again from the
+   * file on every call: open keeps none (see the module note), so this costs a read of the file as opened and
+   * memory for all of its records — for tools and tests; a bot resumes from {@link Journal.takeStateAtOpen}.
+   * Appends made since do not change it (the file is read only as far as it reached at open). Throws
+   * JOURNAL_CHANGED once a compaction replaced the file: those records are no longer in it.
+   *
+   * @example
+   * const kinds = Journal.open('var/mm-1.journal').replayed.map((r) => r.t);
    */
   get replayed(): readonly JournalRecord[] {
-    return this.#replayed;
+    if (this.#replaced) {
+      throw new RexbotError('JOURNAL_CHANGED', `journal ${this.path}: a compaction replaced the file, the records it held at open are no longer in it`);
+    }
+    const records: JournalRecord[] = [];
+    if (this.#openBytes > 0) scanJournal(this.path, (r) => records.push(r), this.#readOptions, this.#openBytes);
+    return records;
   }
 
   /** Nothing was appended (or queued) and no compaction ran since open: {@link Journal.state} is the file as opened. */
@@ -178,15 +196,14 @@ export class Journal {
 
   /**
    * The file as it was opened, folded — what resuming starts from (journal-resume.ts). It is {@link Journal.state},
-   * which open already folded, so start folds the journal once; and it releases {@link Journal.replayed}. Throws
-   * JOURNAL_CHANGED once anything was appended or compacted: the fold would no longer be the file at open (resume
-   * must run before the bot writes anything).
+   * which open folded while reading the file, so start reads and folds the journal once. Throws JOURNAL_CHANGED once
+   * anything was appended or compacted: the fold would no longer be the file at open (resume must run before the
+   * bot writes anything).
    */
   takeStateAtOpen(): JournalState {
     if (!this.#atOpen) {
       throw new RexbotError('JOURNAL_CHANGED', `journal ${this.path}: resuming needs the journal as it was opened, but records were appended or it was compacted since`);
     }
-    this.#replayed = [];
     return this.#state;
   }
 
@@ -220,30 +237,13 @@ export class Journal {
     if (this.#fd === undefined) throw new RexbotError('JOURNAL_CLOSED', `journal ${this.path} is closed`);
     this.#atOpen = false;
     const before = this.size;
-    const records = compactRecords(this.#state, at);
-    const text = records.map((r) => `${encodeRecord(r)}\n`).join('');
-    const tmp = compactionTempPath(this.path);
-    // Read back what is about to become the journal: a record the decoder refused would stop the next start.
-    const state = JournalState.from(parseJournal(tmp, text).records);
-    rmSync(tmp, { force: true });
-    const fd = openSync(tmp, 'a+');
-    try {
-      writeAll(fd, Buffer.from(text, 'utf8'));
-      fsyncSync(fd);
-      if (this.#historyPath !== undefined) appendHistory(this.#historyPath, this.path);
-      // The one step that switches: rename is atomic, so the journal is the old file or the new one, whole.
-      renameSync(tmp, this.path);
-    } catch (e) {
-      closeSync(fd);
-      rmSync(tmp, { force: true });
-      throw e;
-    }
-    syncDirectory(this.path);
+    const { fd, state, records, bytes } = writeCompactedJournal({ path: this.path, historyPath: this.#historyPath }, compactRecords(this.#state, at));
+    this.#replaced = true;
     closeSync(this.#fd);
     this.#fd = fd;
-    this.#appender = new JournalAppender(this.#fs, fd, this.path, Buffer.byteLength(text));
+    this.#appender = new JournalAppender(this.#fs, fd, this.path, bytes);
     this.#state = state;
-    this.#size = { records: records.length, bytes: Buffer.byteLength(text) };
+    this.#size = { records, bytes };
     return { before, after: this.size };
   }
 

@@ -1,15 +1,18 @@
 /**
  * Journal compaction on disk: the atomic swap (a crash before the rename leaves the old journal, after it the new
- * one), appends around a compaction, compaction by size, the audit history, and the selection rules that are
- * easiest to state on hand-written records.
+ * one), the new file written in chunks and read back line by line (a refused record fails the compaction and leaves
+ * nothing), appends around a compaction, compaction by size, the audit history, and the selection rules that are
+ * easiest to state on hand-written records. journal-large.test.ts has the sizes the chunks exist for.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import { compactionTempPath, Journal, parseJournal, type CompactionResult } from '../../src/orders/journal.js';
-import type { JournalRecord } from '../../src/orders/journal-records.js';
+import { writeCompactedJournal } from '../../src/orders/journal-compaction-file.js';
+import { appendHistory } from '../../src/orders/journal-fs.js';
+import { encodeRecord, type JournalRecord } from '../../src/orders/journal-records.js';
 import { JournalState } from '../../src/orders/journal-state.js';
 
 let dir: string;
@@ -197,5 +200,59 @@ describe('Journal.compact', () => {
     const state = JournalState.from(all);
     expect([...state.orders.keys()].sort()).toEqual(['done', 'later', 'lost', 'open']);
     expect(state.get('done')?.status).toBe('closed');
+  });
+
+  it('appends the journal to the history in chunks of any size, after closing a torn last line of the history', () => {
+    const text = [orderRecord('é€😀'), fill('é€😀', 'x1', '0.5'), { t: 'closed', at: 3, id: 'é€😀' } as const].map((r) => `${encodeRecord(r)}\n`).join('');
+    writeFileSync(path, text);
+    const history = `${path}.history`;
+    for (const chunkBytes of [1, 3, 64, 4 * 2 ** 20]) {
+      writeFileSync(history, '{"t":"ord');
+      appendHistory(history, path, chunkBytes);
+      expect(readFileSync(history, 'utf8'), `chunks of ${chunkBytes}`).toBe(`{"t":"ord\n${text}`);
+    }
+  });
+});
+
+describe('writing a compacted journal', () => {
+  // Multi-byte text: bytes and characters differ, and a chunk boundary can fall anywhere in a record.
+  const records: JournalRecord[] = [orderRecord('ä€😀'), { t: 'sent', at: 2, id: 'ä€😀', attempt: 2 }, fill('ä€😀', 'x1', '0.5'), orderRecord('b'), fill('b', 'x2', '0.25', '110', 'SELL')];
+  const text = records.map((r) => `${encodeRecord(r)}\n`).join('');
+
+  it('writes, in chunks of any size, exactly the text of its records, and folds them as read back', () => {
+    for (const chunkChars of [1, 7, 100, 4 * 2 ** 20]) {
+      writeFileSync(path, 'the old journal\n');
+      const c = writeCompactedJournal({ path, chunkChars }, records);
+      closeSync(c.fd);
+      expect(readFileSync(path, 'utf8'), `chunks of ${chunkChars}`).toBe(text);
+      expect(c.bytes).toBe(Buffer.byteLength(text));
+      expect(c.records).toBe(records.length);
+      expect(c.state.get('ä€😀')).toEqual(JournalState.from(records).get('ä€😀'));
+      expect(c.state.positions()).toEqual(JournalState.from(records).positions());
+      expect(existsSync(compactionTempPath(path))).toBe(false);
+    }
+  });
+
+  it('a record no start could read, after part of the new file was written: refused naming line and field, nothing left of it', () => {
+    writeFileSync(path, 'the old journal\n');
+    // A fractional time (a clock that is not whole ms): the fold took it, the decoder would not.
+    const refused = [...records, orderRecord('c', { at: 1.5 })];
+    expect(() => writeCompactedJournal({ path, chunkChars: 10 }, refused)).toThrow(/bot\.journal\.compact:6: .*at is not an integer: 1\.5/);
+    expect(existsSync(compactionTempPath(path))).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe('the old journal\n');
+  });
+
+  it('Journal.compact refused so: the journal is untouched and goes on appending to the old file', async () => {
+    const j = Journal.open(path);
+    await writeMixed(j);
+    await j.appendDurable(orderRecord('odd', { at: 1.5 }));
+    const old = readFileSync(path, 'utf8');
+    expect(() => j.compact(10)).toThrow(/bot\.journal\.compact:\d+: .*at is not an integer/);
+    expect(existsSync(compactionTempPath(path))).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe(old);
+    await j.appendDurable({ t: 'closed', at: 11, id: 'odd' });
+    expect(j.size.bytes).toBe(Buffer.byteLength(readFileSync(path)));
+    j.close();
+    expect(readFileSync(path, 'utf8')).toBe(`${old}${encodeRecord({ t: 'closed', at: 11, id: 'odd' })}\n`);
   });
 });

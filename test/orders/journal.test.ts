@@ -160,7 +160,7 @@ describe('Journal', () => {
     await expect(j.appendDurable({ t: 'lost', at: 1, id: 'a' })).rejects.toThrow(/closed/);
   });
 
-  it('hands resume the fold open built (start folds once), releases the records, and refuses once anything was appended', async () => {
+  it('hands resume the fold open built while reading (start reads and folds once), and refuses once anything was appended', async () => {
     const j = Journal.open(path);
     await j.appendDurable(order);
     j.append({ t: 'ack', at: 2, id: 'c1', orderId: 'o1' });
@@ -171,7 +171,6 @@ describe('Journal', () => {
     const state = again.takeStateAtOpen();
     expect(state).toBe(again.state);
     expect(state.get('c1')).toEqual(expected.get('c1'));
-    expect(again.replayed).toHaveLength(0);
     again.append({ t: 'closed', at: 3, id: 'c1' });
     expect(again.unchangedSinceOpen).toBe(false);
     expect(() => again.takeStateAtOpen()).toThrow(/resuming needs the journal as it was opened/);
@@ -179,6 +178,27 @@ describe('Journal', () => {
     const compacted = Journal.open(path);
     compacted.compact(4);
     expect(() => compacted.takeStateAtOpen()).toThrow(expect.objectContaining({ code: 'JOURNAL_CHANGED' }));
+    compacted.close();
+  });
+
+  it('replayed reads the records of the file as opened again, whatever was appended since; a compaction ends it', async () => {
+    const j = Journal.open(path);
+    await j.appendDurable(order);
+    j.close();
+    appendFileSync(path, '{"t":"ack","at":2,"id":"c1","orderId":"o1"}\n{"t":"fill","at":3,"id":"c1","orderId":"o1","execu');
+    const again = Journal.open(path);
+    const atOpen = again.replayed;
+    expect(atOpen.map((r) => r.t)).toEqual(['order', 'ack']);
+    again.takeStateAtOpen();
+    expect(again.replayed).toEqual(atOpen);
+    await again.appendDurable({ t: 'closed', at: 4, id: 'c1' });
+    expect(again.replayed).toEqual(atOpen);
+    again.compact(5);
+    expect(() => again.replayed).toThrow(expect.objectContaining({ code: 'JOURNAL_CHANGED' }));
+    again.close();
+    // The closed order had nothing a restart needs: the compacted file is empty.
+    const compacted = Journal.open(path);
+    expect(compacted.replayed).toEqual([]);
     compacted.close();
   });
 });
