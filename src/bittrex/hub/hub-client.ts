@@ -231,7 +231,8 @@ class HubClientImpl implements HubClient {
     } else {
       this.#lifecycle.next({ type: 'connected', epoch: conn.epoch, at });
     }
-    this.#log.info({ epoch: conn.epoch, channels: this.#wanted.size }, `hub ${done.type}`);
+    const why = done.type === 'reconnected' ? { reason: done.reason } : {};
+    this.#log.info({ epoch: conn.epoch, ...why, channels: this.#wanted.size }, `hub ${done.type}`);
   }
 
   /** Give a connection up: stop its timers, close its transport, and (if it was ready) start reconnecting. */
@@ -240,7 +241,7 @@ class HubClientImpl implements HubClient {
     if (!conn.markLost(error)) return;
     if (this.#conn === conn) this.#conn = undefined;
     if (conn.ready && this.#running) {
-      this.#log.warn({ epoch: conn.epoch, reason }, 'hub connection lost');
+      this.#log.warn({ epoch: conn.epoch, reason, ...(cause instanceof Error ? { error: cause.message } : {}) }, 'hub connection lost');
       this.#errors.next(error);
       this.#policy.lost(this.#clock.now());
       this.#reconnect(reason);
@@ -259,12 +260,11 @@ class HubClientImpl implements HubClient {
       sleep: (ms) => this.#backoff.sleep(ms),
       status: (attempt, why) => this.#setStatus({ state: 'reconnecting', attempt, reason: why }),
       connect: (attempts) => this.#establish(run, { type: 'reconnected', attempts, reason }),
-      failed: (err, attempt, delay) => {
+      failed: (err) => {
         this.#errors.next(err);
-        const why = err instanceof RexbotError ? err.code : 'connect-failed';
-        this.#log.warn({ attempt, delay, reason: why, error: err.message }, 'hub reconnect attempt failed');
-        return why;
+        return err instanceof RexbotError ? err.code : 'connect-failed';
       },
+      log: this.#log,
     });
   }
 

@@ -137,6 +137,32 @@ describe('hub client: reconnect', () => {
     expect(gaps).toEqual([750, 1_500, 1_500]);
   });
 
+  it('logs each retry\'s delay before waiting it and each failed attempt, as the v1.1 streams do', async () => {
+    // The v3 client used to say a retry's delay only once that attempt had failed: while it waited, and for the
+    // attempt that then succeeded, the log never said when the next try would come.
+    const logs: string[] = [];
+    const record = (level: string) => (obj: Record<string, unknown>, msg: string) => {
+      const fields = ['epoch', 'attempt', 'delay', 'reason'].filter((k) => obj[k] !== undefined).map((k) => `${k}=${String(obj[k])}`);
+      logs.push([level, msg, ...fields].join(' '));
+    };
+    const logger = { debug: () => undefined, info: record('info'), warn: record('warn') };
+    h = harness({ reconnect: { initialDelayMs: 1_000, maxDelayMs: 30_000, factor: 2, jitter: 0 }, logger });
+    h.heartbeats();
+    await h.client.start();
+    h.hub.connectOutcomes.push('fail');
+    h.hub.current.serverClose();
+    expect(logs).toEqual(['info hub connected epoch=1', 'warn hub connection lost epoch=1 reason=closed', 'info hub reconnecting attempt=1 delay=1000 reason=closed']);
+
+    await h.clock.advance(60_000);
+    const failure = h.errors.find((e) => e instanceof HubConnectError)!.code;
+    expect(logs.slice(2)).toEqual([
+      'info hub reconnecting attempt=1 delay=1000 reason=closed',
+      `warn hub reconnect attempt failed attempt=1 reason=${failure}`,
+      `info hub reconnecting attempt=2 delay=2000 reason=${failure}`,
+      'info hub reconnected epoch=2 reason=closed',
+    ]);
+  });
+
   it('gives up a connection whose call is never answered, and answers the caller from the next one', async () => {
     h = harness({ invokeTimeoutMs: 10_000 });
     h.heartbeats();

@@ -288,23 +288,14 @@ export class V1GatewayStreams implements GatewayStreams {
   #reconnect(reason: string): void {
     const loop = ++this.#loop;
     this.#backoff.interrupt(); // an older loop still waiting is over
-    let attempt = 0;
-    let why = reason;
     void reconnectLoop(reason, {
       current: () => loop === this.#loop && !this.#closed,
       delayMs: () => this.#policy.nextDelayMs(),
-      sleep: (ms) => {
-        // Said before the wait, so an operator knows when the next attempt comes.
-        this.#log.info({ attempt, delay: ms, reason: why }, 'hub reconnecting');
-        return this.#backoff.sleep(ms);
-      },
-      status: (a, w) => void ((attempt = a), (why = w)),
+      sleep: (ms) => this.#backoff.sleep(ms),
+      status: () => undefined,
       connect: async () => void (await this.#connection()),
-      failed: (err, a, delay) => {
-        const next = err instanceof RexbotError ? err.code : 'connect-failed';
-        this.#log.warn({ attempt: a, delay, reason: next, error: err.message }, 'hub reconnect attempt failed');
-        return next;
-      },
+      failed: (err) => (err instanceof RexbotError ? err.code : 'connect-failed'),
+      log: this.#log,
     });
   }
 
