@@ -70,7 +70,10 @@ export interface V1GatewayOptions {
   staleAfterMs?: number | undefined;
   /** Hub connection tuning: reconnect backoff, silence and call timeouts (as the v3 gateway's `hub`). */
   hub?: V1HubTuning | undefined;
-  /** pino (or compatible) logger for hub connection events (lost, reconnecting, reconnected), as the v3 gateway's. */
+  /**
+   * pino (or compatible) logger, as the v3 gateway's: hub connection events (lost, reconnecting, reconnected) and the
+   * REST clients' failed and throttled requests; never keys, secrets or signatures.
+   */
   logger?: HubLogger | undefined;
   /**
    * Rate precision (decimals, 0-8) per v3 market symbol, stated by the user because v1.1 does not publish it
@@ -137,7 +140,8 @@ function lackedBy(n: NewOrder): VenueCapability | undefined {
  */
 export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
   const clock = opts.clock ?? systemClock;
-  const rest = createV1RestClient({ baseUrl: opts.restUrl, credentials: opts.credentials, throttler: opts.throttler, clock });
+  // The bot's logger, as the v3 gateway gives its REST client: failed and throttled requests are logged (paths only).
+  const rest = createV1RestClient({ baseUrl: opts.restUrl, credentials: opts.credentials, throttler: opts.throttler, clock, logger: opts.logger });
   const clientIds = new Map<string, string>(); // order id → clientOrderId
   const byClientId = new Map<string, string>(); // clientOrderId → order id
   const decorate = (o: Order): Order => {
@@ -147,7 +151,7 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
   const streams = new V1GatewayStreams({ hubUrl: opts.hubUrl, credentials: opts.credentials, clock, decorate, hub: opts.hub, logger: opts.logger, ...(opts.staleAfterMs !== undefined ? { staleAfterMs: opts.staleAfterMs } : {}) });
   const call = <T>(p: Promise<T>): Promise<T> => p.catch(asApiError);
   const v3: RestClient | undefined =
-    opts.v3RestUrl === undefined ? undefined : createRestClient({ baseUrl: opts.v3RestUrl, throttler: rest.throttler, clock });
+    opts.v3RestUrl === undefined ? undefined : createRestClient({ baseUrl: opts.v3RestUrl, throttler: rest.throttler, clock, logger: opts.logger });
   const order = async (id: string): Promise<Order> => {
     const o = decorate(orderFromV1(await call(rest.account.getOrder(id))));
     streams.executions.observe(o);

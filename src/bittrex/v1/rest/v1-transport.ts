@@ -42,6 +42,10 @@ export interface V1TransportOptions {
   clock?: Clock | undefined;
   timeoutMs?: number | undefined;
   dispatcher?: Dispatcher | undefined;
+  /**
+   * pino-compatible logger: each request (method, path, status, duration) at debug, throttled answers and failures
+   * at warn. Paths only: the query (where `apikey` goes) and the `apisign` header are never logged.
+   */
   logger?: RestLogger | undefined;
   /** How many times a read answered "throttled" is tried in all. Default 5. */
   maxReadAttempts?: number | undefined;
@@ -127,6 +131,7 @@ export class V1Transport {
         if (isThrottledMessage(message)) {
           // The v1.1 limit answers 200 + a sentence, so the throttler learns of it here, not from a 429.
           this.#throttler.throttled();
+          this.#logger?.warn?.({ method: 'GET', path: ref.path, message }, 'v1.1 request throttled');
           if (idempotent && attempt < this.#maxReadAttempts) continue;
         } else {
           this.#throttler.succeeded();
@@ -194,6 +199,7 @@ export class V1Transport {
     if (raw.status === 429) {
       const h = raw.headers['retry-after'];
       this.#throttler.throttled(parseRetryAfter(Array.isArray(h) ? h[0] : h, this.#clock.now()));
+      this.#logger?.warn?.({ method: 'GET', path: ref.path, status: 429 }, 'v1.1 request throttled');
     }
     this.#logger?.debug?.({ method: 'GET', path: ref.path, status: raw.status, durationMs: this.#clock.now() - started }, 'v1.1 request');
     return raw;
