@@ -11,10 +11,20 @@
  * A nonce that skips (a lost uE), a connection that closes, or a market whose updates stop while trading goes on
  * (uL shows its volume moving, no uE for `staleAfterMs`) starts again at 1. Duplicates (nonce already applied)
  * are ignored.
+ *
+ * Starting again waits the v3 hub client's backoff ({@link ReconnectPolicy}: capped exponential delays with
+ * jitter, the same policy and defaults the bot's v1.1 streams reconnect with), so a hub whose connect, subscribe or
+ * QueryExchangeState keeps failing is asked again after 1, 2, 4 ... 30 s, not once a second forever. The delays start
+ * over once the books were in step on a connection that then stayed up for `reconnect.stableAfterMs` (30 s by
+ * default; 0: as soon as they are in step). A lost or skipped uE on such a proven connection is
+ * resynchronized at once, as before; a repeated one backs off like any failure. Each resync is reported (event and
+ * log) with its reason and the delay before the next attempt.
  */
 import { Subject, type Observable, type Subscription } from 'rxjs';
-import { systemClock, type Clock } from '../../../core/clock.js';
+import { systemClock, type Clock, type TimerHandle } from '../../../core/clock.js';
 import type { V1DeltaFill, V1ExchangeDelta } from '../../../wire/v1/hub/messages.js';
+import type { HubLogger } from '../../hub/hub-client-types.js';
+import { ReconnectPolicy, type RandomSource, type ReconnectOptions } from '../../hub/reconnect-policy.js';
 import { V1LocalBook } from './v1-local-book.js';
 import type { V1HubClient, V1HubEvent } from './v1-hub-client.js';
 
@@ -27,8 +37,11 @@ export type V1BookSyncEvent =
   | { type: 'book'; marketName: string; nonce: number; book: V1LocalBook }
   /** Fills of an applied uE. */
   | { type: 'fills'; marketName: string; nonce: number; fills: V1DeltaFill[] }
-  /** The connection is being dropped and every book discarded. */
-  | { type: 'resync'; cause: V1ResyncCause; detail: string };
+  /**
+   * The connection is being dropped and every book discarded; the next connection is tried in `delayMs` (attempt
+   * `attempt` of this outage, counted as the backoff counts it).
+   */
+  | { type: 'resync'; cause: V1ResyncCause; detail: string; attempt: number; delayMs: number };
 
 /** Settings of {@link V1BookSync}. */
 export interface V1BookSyncOptions {
@@ -39,8 +52,12 @@ export interface V1BookSyncOptions {
   clock?: Clock;
   /** A market whose uE stop for this long while uL shows it trading is resynchronized; default 30 000 ms. */
   staleAfterMs?: number;
-  /** Wait before reconnecting after a failure; default 1 000 ms. */
-  retryDelayMs?: number;
+  /** Backoff between connections, and how long books must stay in step to reset it; defaults in DEFAULT_RECONNECT. */
+  reconnect?: Partial<ReconnectOptions>;
+  /** Random source of the backoff's jitter; default Math.random. */
+  random?: RandomSource;
+  /** Where each resync (reason, detail, attempt, delay) and each recovery is logged; default silent. */
+  logger?: HubLogger;
 }
 
 interface MarketState {
@@ -60,18 +77,26 @@ interface MarketState {
  * sync.start();
  */
 export class V1BookSync {
-  readonly #opts: Required<Omit<V1BookSyncOptions, 'clock'>> & { clock: Clock };
+  readonly #opts: Pick<V1BookSyncOptions, 'markets' | 'newClient'> & { clock: Clock; staleAfterMs: number };
   readonly #events = new Subject<V1BookSyncEvent>();
   readonly events$: Observable<V1BookSyncEvent> = this.#events.asObservable();
+  readonly #policy: ReconnectPolicy;
+  readonly #log: HubLogger;
   #client: V1HubClient | undefined;
   #sub: Subscription | undefined;
   #markets = new Map<string, MarketState>();
   #generation = 0;
   #stopped = false;
   #resyncs = 0;
+  /** The wait before the next connection, while one is pending. */
+  #retry: TimerHandle | undefined;
+  /** Why the books were last dropped, until they are in step again (the recovery line says it). */
+  #lastCause: V1ResyncCause | undefined;
 
   constructor(opts: V1BookSyncOptions) {
-    this.#opts = { staleAfterMs: 30_000, retryDelayMs: 1_000, clock: systemClock, ...opts };
+    this.#opts = { markets: opts.markets, newClient: opts.newClient, clock: opts.clock ?? systemClock, staleAfterMs: opts.staleAfterMs ?? 30_000 };
+    this.#policy = new ReconnectPolicy(opts.reconnect, opts.random);
+    this.#log = opts.logger ?? SILENT;
   }
 
   /** Connections recycled so far. */
@@ -93,6 +118,8 @@ export class V1BookSync {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#generation++;
+    this.#retry?.cancel();
+    this.#retry = undefined;
     this.#sub?.unsubscribe();
     await this.#client?.close();
     this.#events.complete();
@@ -127,6 +154,13 @@ export class V1BookSync {
       } catch (err) {
         return this.#recycle(gen, 'query-failed', `${m}: ${(err as Error).message}`);
       }
+    }
+    if (gen !== this.#generation) return;
+    // Every book is in step: the backoff starts over if this connection now stays up (ReconnectPolicy.lost).
+    this.#policy.connected(this.#opts.clock.now());
+    if (this.#lastCause !== undefined) {
+      this.#log.info({ markets: this.#opts.markets, reason: this.#lastCause, resyncs: this.#resyncs }, 'books in step again');
+      this.#lastCause = undefined;
     }
   }
 
@@ -176,14 +210,25 @@ export class V1BookSync {
     if (gen !== this.#generation || this.#stopped) return;
     const next = ++this.#generation;
     this.#resyncs++;
+    this.#lastCause = cause;
     this.#sub?.unsubscribe();
     const old = this.#client;
     this.#client = undefined;
     for (const s of this.#markets.values()) s.book = undefined;
-    this.#events.next({ type: 'resync', cause, detail });
+    this.#policy.lost(this.#opts.clock.now());
+    const backoff = this.#policy.nextDelayMs();
+    const attempt = this.#policy.attempt;
+    // A message lost on a connection that proved itself (the backoff was reset) is fetched again at once; on a
+    // connection that keeps losing them, or after a failure, the backoff's delay applies.
+    const delayMs = (cause === 'gap' || cause === 'stale') && attempt === 1 ? 0 : backoff;
+    this.#events.next({ type: 'resync', cause, detail, attempt, delayMs });
+    this.#log.warn({ markets: this.#opts.markets, reason: cause, detail, attempt, delay: delayMs }, 'books resyncing');
     void old?.close();
-    this.#opts.clock.setTimeout(() => {
+    this.#retry = this.#opts.clock.setTimeout(() => {
+      this.#retry = undefined;
       if (next === this.#generation && !this.#stopped) void this.#run(next);
-    }, cause === 'gap' || cause === 'stale' ? 0 : this.#opts.retryDelayMs);
+    }, delayMs);
   }
 }
+
+const SILENT: HubLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined };

@@ -95,7 +95,7 @@ describe(`V1BookSync over the recorded ${MARKET} uE, perturbed`, () => {
       const sync = new V1BookSync({
         markets: [MARKET],
         clock,
-        retryDelayMs: 0,
+        reconnect: { initialDelayMs: 0, maxDelayMs: 0 },
         newClient: () => {
           const c = new ScriptedConnection(server);
           connections.push(c);

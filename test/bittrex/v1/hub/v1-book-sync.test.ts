@@ -26,7 +26,7 @@ beforeAll(async () => {
     place(maker, 'BUY', String(20_000 - i * 10));
     place(maker, 'SELL', String(20_100 + i * 10));
   }
-  sync = new V1BookSync({ markets: ['USD-BTC'], newClient: () => new V1HubClient({ url: fx.sim.hubUrl }), clock: syncClock, staleAfterMs: 5_000, retryDelayMs: 10 });
+  sync = new V1BookSync({ markets: ['USD-BTC'], newClient: () => new V1HubClient({ url: fx.sim.hubUrl }), clock: syncClock, staleAfterMs: 5_000, reconnect: { initialDelayMs: 10, maxDelayMs: 10, jitter: 0 } });
   sync.events$.subscribe((e) => events.push(e));
   sync.start();
 });
@@ -81,6 +81,8 @@ describe('V1BookSync against the simulator', () => {
     await new Promise((r) => setImmediate(r)); // the dropped uE's turn is over before the next change
     churn();
     await vi.waitFor(() => expect(resyncs('gap')).toBe(1));
+    // A first lost uE is fetched again at once; only repeated losses and failures wait the backoff.
+    expect(events.find((e) => e.type === 'resync' && e.cause === 'gap')).toMatchObject({ attempt: 1, delayMs: 0 });
     await vi.waitFor(inStep);
   });
 
