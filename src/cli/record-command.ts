@@ -5,7 +5,9 @@
  * ```
  * rexbot record --hub URL --rest URL --channels a,b,c --out FILE.jsonl.gz [--force] [--transport classic|core] [--duration S]
  * ```
- * An existing `--out` file is refused (a mistyped command must not destroy an earlier recording) unless `--force`.
+ * An existing `--out` file is refused (a mistyped command must not destroy an earlier recording) unless `--force`,
+ * which replaces it only once the recording has started. A start that fails (venue unreachable, channel refused)
+ * leaves no file it created, and with `--force` the existing file as it was: the same command can simply be rerun.
  * Private channels (`balance`, `order`, `execution`, ...) authenticate with the key in `REXBOT_API_KEY` and
  * `REXBOT_API_SECRET` (environment, so the secret never shows in a process list). Without `--duration` the
  * recording runs until SIGINT or SIGTERM; either way the file is finished properly before the command exits.
@@ -25,8 +27,8 @@ const USAGE = `usage: rexbot record --hub URL --rest URL --channels a,b,c --out 
   --hub        hub URL (classic: .../signalr, core: .../hub)
   --rest       REST base URL with the version path (.../v3)
   --channels   comma-separated hub channels, e.g. orderbook_BTC-USD_25,trade_BTC-USD,balance
-  --out        output file (gzipped JSON lines); an existing file is refused
-  --force      replace the --out file if it exists
+  --out        output file (gzipped JSON lines); an existing file is refused; none is left if the start fails
+  --force      replace the --out file if it exists, once the recording has started
   --transport  hub wire flavour, classic (default) or core
   --duration   seconds to record; default until SIGINT/SIGTERM
 private channels use ${API_KEY_ENV} and ${API_SECRET_ENV} from the environment`;

@@ -36,9 +36,15 @@ export interface RecorderOptions {
   transport: 'classic' | 'core';
   /** Hub channels to record (seed names). Private ones need credentials; `subaccounts_*` are refused. */
   channels: readonly string[];
-  /** Output file, conventionally `*.jsonl.gz`; created, and refused if it exists (unless `overwrite`). */
+  /**
+   * Output file, conventionally `*.jsonl.gz`; created, and refused if it exists (unless `overwrite`). A start()
+   * that fails leaves no file it created.
+   */
   out: string;
-  /** Replace `out` if it exists. Default false: start() rejects with a RecordingExistsError, the file untouched. */
+  /**
+   * Replace `out` if it exists, once start() succeeded (a failed start leaves it as it was). Default false: start()
+   * rejects with a RecordingExistsError, the file untouched.
+   */
   overwrite?: boolean | undefined;
   credentials?: Credentials | undefined;
   /** Receive times (`t`) and every timer. Default the system clock. */
@@ -62,7 +68,10 @@ export interface RecorderStats {
 
 /** A running recording. */
 export interface Recorder {
-  /** Open the file, connect, subscribe and take the first snapshots. Rejects (file closed) if any step fails. */
+  /**
+   * Open the file, connect, subscribe and take the first snapshots. Rejects if any step fails, having removed the
+   * file it created (an `overwrite` leaves the existing file as it was).
+   */
   start(): Promise<void>;
   /** Disconnect and finish the file; resolves with the final counts once the file is complete. */
   stop(): Promise<RecorderStats>;
@@ -105,6 +114,8 @@ class RecorderImpl implements Recorder {
   #hub: HubClient | undefined;
   #lifecycle: Subscription | undefined;
   #stopped = false;
+  /** start() succeeded: the recording is kept. */
+  #started = false;
 
   constructor(opts: RecorderOptions) {
     this.#opts = opts;
@@ -132,6 +143,25 @@ class RecorderImpl implements Recorder {
       source: { hub: o.hubUrl, rest: o.restUrl, transport: o.transport },
     };
     this.#writer = await openRecording(o.out, header, { overwrite: o.overwrite });
+    try {
+      if (this.#stopped) throw new Error('the recorder was stopped before it started');
+      await this.#connect();
+      // Only a recording that started is kept: with overwrite, this is when it replaces the existing file.
+      await this.#writer.keep();
+      this.#started = true;
+    } catch (e) {
+      // A failed start leaves nothing behind: no file it created (the same command can simply be run again) and,
+      // with overwrite, the file it was to replace as it was.
+      await this.#shutDown().catch(() => undefined);
+      await this.#writer.discard();
+      throw e;
+    }
+    for (const sync of this.#syncs.values()) sync.start();
+  }
+
+  /** Set up the snapshot client and the synchronizers, connect the hub and subscribe every channel. */
+  async #connect(): Promise<void> {
+    const o = this.#opts;
     this.#http = new HttpTransport({
       baseUrl: o.restUrl,
       credentials: o.credentials,
@@ -165,28 +195,28 @@ class RecorderImpl implements Recorder {
     });
     this.#hub = hub;
     this.#lifecycle = hub.lifecycle$.subscribe((e) => this.#onLifecycle(e));
-    try {
-      await hub.start();
-      const refused = (await hub.subscribe(o.channels)).flatMap((r) => (r.success ? [] : [r.error]));
-      if (refused.length > 0) throw new GatewaySubscriptionError(refused);
-    } catch (e) {
-      await this.stop().catch(() => undefined);
-      throw e;
-    }
-    for (const sync of this.#syncs.values()) sync.start();
+    await hub.start();
+    const refused = (await hub.subscribe(o.channels)).flatMap((r) => (r.success ? [] : [r.error]));
+    if (refused.length > 0) throw new GatewaySubscriptionError(refused);
   }
 
   async stop(): Promise<RecorderStats> {
-    if (!this.#stopped) {
-      this.#stopped = true;
-      this.#lifecycle?.unsubscribe();
-      await this.#hub?.stop();
-      for (const sync of this.#syncs.values()) sync.stop();
-      await this.#http?.close();
-      this.#errors.complete();
-    }
-    await this.#writer?.close();
+    await this.#shutDown();
+    // Stopped before start() succeeded, the start fails: nothing of it is kept.
+    if (this.#started) await this.#writer?.close();
+    else await this.#writer?.discard();
     return { ...this.stats };
+  }
+
+  /** Disconnect and stop the synchronizers and the snapshot client (the file is the caller's). Idempotent. */
+  async #shutDown(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#lifecycle?.unsubscribe();
+    await this.#hub?.stop();
+    for (const sync of this.#syncs.values()) sync.stop();
+    await this.#http?.close();
+    this.#errors.complete();
   }
 
   /** The transport with every push copied to the recording before the hub client sees it. */

@@ -1,16 +1,24 @@
 /**
  * Appends lines to a gzipped JSON-lines recording (see recording-format.ts). Lines are handed to gzip as they
  * come; the file is complete and readable once {@link RecordingWriter.close} resolves. A new recording never
- * replaces an existing file unless asked to.
+ * replaces an existing file unless asked to, and then only once it is kept ({@link RecordingWriter.keep}): a
+ * recorder whose start fails {@link RecordingWriter.discard}s it, which leaves no file it created and the file it
+ * was to replace as it was.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, fstatSync, type WriteStream } from 'node:fs';
+import { lstat, rename, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 import { RexbotError } from '../core/errors.js';
 import type { RecordingHeader } from './recording-format.js';
 
 /** Options of {@link openRecording}. */
 export interface OpenRecordingOptions {
-  /** Replace an existing file (truncate it). Default false: an existing file is refused, never overwritten. */
+  /**
+   * Replace an existing file, once the recording is kept. Default false: an existing file is refused, never
+   * overwritten. The recording is written to a sibling `<file>.<hex>.partial` until kept, so a recording discarded
+   * (or a recorder killed) before then leaves the existing file whole.
+   */
   overwrite?: boolean | undefined;
 }
 
@@ -37,6 +45,12 @@ const FLUSH_INTERVAL_MS = 1000;
  */
 export class RecordingWriter {
   readonly file: string;
+  /** Where the bytes go: `file`, or the partial file an overwriting recording fills until it is kept. */
+  #path: string;
+  /** The file this writer created (device and inode), so discard() deletes that one and never another. */
+  #created: { dev: number; ino: number } | undefined;
+  /** `open` until kept or discarded; a kept recording is at `file`. */
+  #fate: 'open' | 'kept' | 'discarded' = 'open';
   readonly #gzip: Gzip;
   readonly #out: WriteStream;
   readonly #finished: Promise<void>;
@@ -53,9 +67,11 @@ export class RecordingWriter {
 
   private constructor(file: string, overwrite: boolean) {
     this.file = file;
+    this.#path = overwrite ? `${file}.${randomBytes(6).toString('hex')}.partial` : file;
     this.#gzip = createGzip();
-    // 'wx' creates the file or fails if it exists, in one step: no check-then-open race with another recorder.
-    this.#out = createWriteStream(file, { flags: overwrite ? 'w' : 'wx' });
+    // 'wx' creates the file or fails if it exists, in one step: no check-then-open race with another recorder, and
+    // whatever is at #path afterwards was made by this writer.
+    this.#out = createWriteStream(this.#path, { flags: 'wx' });
     this.#gzip.pipe(this.#out);
     const fail = (e: Error) => {
       this.#error ??= e;
@@ -72,13 +88,17 @@ export class RecordingWriter {
 
   /**
    * Create `file` and write the header line. An existing file is refused ({@link RecordingExistsError}) unless
-   * `options.overwrite`, which truncates it: a mistyped `--out` must not destroy an earlier recording. Rejects when
-   * the file cannot be opened.
+   * `options.overwrite`, which replaces it when the recording is kept: a mistyped `--out` must not destroy an
+   * earlier recording. Rejects when the file cannot be opened.
    */
   static async open(file: string, header: RecordingHeader, options: OpenRecordingOptions = {}): Promise<RecordingWriter> {
     const w = new RecordingWriter(file, options.overwrite ?? false);
     await new Promise<void>((resolve, reject) => {
-      w.#out.once('open', () => resolve());
+      w.#out.once('open', (fd: number) => {
+        const st = fstatSync(fd);
+        w.#created = { dev: st.dev, ino: st.ino };
+        resolve();
+      });
       w.#out.once('error', (e: NodeJS.ErrnoException) => {
         w.#gzip.destroy();
         reject(e.code === 'EEXIST' ? new RecordingExistsError(file, { cause: e }) : e);
@@ -115,14 +135,49 @@ export class RecordingWriter {
     this.#unflushed = true;
   }
 
-  /** Flush, finish the gzip stream and close the file. Rejects with the first I/O error. Idempotent. */
+  /**
+   * Keep the recording: an overwriting one now replaces `file` (atomically, by a rename; writing goes on into it).
+   * A no-op for one that created `file` itself, or once kept. Rejects when the rename fails (the existing file then
+   * stays as it was; {@link discard} removes the partial one).
+   */
+  async keep(): Promise<void> {
+    if (this.#fate !== 'open') return;
+    if (this.#path !== this.file) {
+      await rename(this.#path, this.file);
+      this.#path = this.file;
+    }
+    this.#fate = 'kept';
+  }
+
+  /**
+   * Give the recording up (a recorder whose start failed): close it and delete the file this writer created, unless
+   * it was kept. The file an overwriting recording was to replace stays as it was; a file found at the path that is
+   * not the one this writer created (replaced meanwhile) is left alone. Never rejects for the recording's own I/O
+   * errors: the recording is gone either way.
+   */
+  async discard(): Promise<void> {
+    if (this.#fate === 'kept') return this.close();
+    this.#fate = 'discarded';
+    await this.close().catch(() => undefined);
+    const created = this.#created;
+    const now = await lstat(this.#path).catch(() => undefined);
+    if (created && now && now.dev === created.dev && now.ino === created.ino) await unlink(this.#path).catch(() => undefined);
+  }
+
+  /**
+   * Flush, finish the gzip stream and close the file; a recording neither kept nor discarded is kept first (see
+   * {@link keep}). Rejects with the first I/O error. Idempotent.
+   */
   async close(): Promise<void> {
+    let notKept: unknown;
+    if (this.#fate === 'open') await this.keep().catch((e: unknown) => (notKept = e));
     if (!this.#closed) {
       this.#closed = true;
       clearInterval(this.#flusher);
       this.#gzip.end();
     }
     await this.#finished;
+    if (notKept !== undefined) throw notKept;
     if (this.#error) throw this.#error;
   }
 }

@@ -2,7 +2,7 @@
  * `rexbot record`: argument errors are usage errors (exit 2) with the reason; a run against the simulator for a
  * given duration writes a finished, readable recording and exits 0.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -82,11 +82,27 @@ describe('rexbot record', () => {
     for (const r of records) if (r.kind === 'snapshot') expect(channels.split(',')).toContain(r.channel);
   });
 
-  it('exits 1 naming the problem when the hub cannot be reached', async () => {
+  it('exits 1 naming the problem when the hub cannot be reached, leaving no file: the same command can run again', async () => {
+    // It left a header-only file, and the same command run again was refused: "already exists".
     const out = join(dir, 'fail.jsonl.gz');
-    const code = await main(['record', '--hub', 'http://127.0.0.1:9/signalr', '--rest', 'http://127.0.0.1:9/v3', '--channels', 'trade_BTC-USD', '--out', out]);
+    const command = ['record', '--hub', 'http://127.0.0.1:9/signalr', '--rest', 'http://127.0.0.1:9/v3', '--channels', 'trade_BTC-USD', '--out', out];
+    expect(await main(command)).toBe(1);
+    expect(stderr.join('')).toMatch(/rexbot record: .*ECONNREFUSED/);
+    expect(readdirSync(dir)).toEqual([]);
+    stderr.length = 0;
+    expect(await main(command)).toBe(1);
+    expect(stderr.join('')).toMatch(/rexbot record: .*ECONNREFUSED/);
+    expect(stderr.join('')).not.toContain('already exists');
+  });
+
+  it('with --force, a start that fails leaves the existing --out file as it was', async () => {
+    // --force truncated the file when it opened it: a venue that then could not be reached cost yesterday's recording.
+    const out = join(dir, 'yesterday.jsonl.gz');
+    writeFileSync(out, 'yesterday');
+    const code = await main(['record', '--hub', 'http://127.0.0.1:9/signalr', '--rest', 'http://127.0.0.1:9/v3', '--channels', 'trade_BTC-USD', '--out', out, '--force']);
     expect(code).toBe(1);
-    expect(stderr.join('')).toMatch(/rexbot record: /);
+    expect(readFileSync(out, 'utf8')).toBe('yesterday');
+    expect(readdirSync(dir)).toEqual(['yesterday.jsonl.gz']); // nor a partial recording beside it
   });
 
   it('refuses an existing --out file, naming it, and leaves it as it was', async () => {

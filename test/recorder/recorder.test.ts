@@ -3,8 +3,10 @@
  * books, trades and the account; read the file back and replay it through rule-4 synchronizers: the replayed
  * stores equal the engine's truth at the recorded sequences.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -135,15 +137,42 @@ describe('createRecorder', () => {
     expect(errors[0]).toMatch(/undecodable push: .*inflates to more than 67108864 bytes/);
   });
 
-  it('fails start() with the refused channels named, and leaves a readable file', async () => {
+  it('fails start() with the refused channels named, and leaves no file behind', async () => {
+    // It left its header-only file: the same command run again was refused as overwriting a recording.
     world = await startWorld();
     const out = join(dir, 'refused.jsonl.gz');
-    const rec = createRecorder({
-      hubUrl: world.sim.hubUrl, restUrl: world.sim.restUrl, transport: 'classic', out,
+    const options = {
+      hubUrl: world.sim.hubUrl, restUrl: world.sim.restUrl, transport: 'classic' as const, out,
       channels: [`trade_${MARKET}`, 'orderbook_NOPE-USD_25'],
-    });
-    await expect(rec.start()).rejects.toThrow(/orderbook_NOPE-USD_25.*MARKET_DOES_NOT_EXIST/);
-    const records = await collect(out);
-    expect(records[0]?.kind).toBe('header');
+    };
+    await expect(createRecorder(options).start()).rejects.toThrow(/orderbook_NOPE-USD_25.*MARKET_DOES_NOT_EXIST/);
+    expect(readdirSync(dir)).toEqual([]);
+
+    // Overwriting, a failed start leaves the file it was to replace as it was.
+    writeFileSync(out, 'yesterday');
+    await expect(createRecorder({ ...options, overwrite: true }).start()).rejects.toThrow(/MARKET_DOES_NOT_EXIST/);
+    expect(readdirSync(dir)).toEqual(['refused.jsonl.gz']);
+    expect(readFileSync(out, 'utf8')).toBe('yesterday');
+  });
+
+  it('a recorder stopped while it starts keeps nothing', async () => {
+    // A hub that accepts the connection and never answers: start() is still connecting when stop() comes.
+    let asked = 0;
+    const silent = createServer(() => void asked++);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const out = join(dir, 'stopped.jsonl.gz');
+      const rec = createRecorder({ hubUrl: `${origin}/signalr`, restUrl: `${origin}/v3`, transport: 'classic', out, channels: [`trade_${MARKET}`] });
+      const starting = rec.start().then(() => 'started', (e: unknown) => e);
+      await vi.waitFor(() => expect(asked).toBeGreaterThan(0));
+      expect(readdirSync(dir)).toEqual(['stopped.jsonl.gz']);
+      await rec.stop();
+      expect(await starting).toMatchObject({ code: 'HUB_STOPPED' });
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });
