@@ -343,6 +343,9 @@ export class HttpTransport {
   }
 
   #apiError(res: RawResponse, ref: RequestRef, where: string): ApiError {
+    // JSON.parse, not parseVenueJson, on purpose: `code` and `detail` are strings and nothing reads a number from the
+    // free-form `data` (retry-policy reads a string id), so exact numbers would change nothing, while the exact
+    // reader's refusals (a duplicate key, deep nesting) would lose the venue's `code` to "a non-JSON body".
     let parsed: unknown;
     try {
       parsed = res.text ? JSON.parse(res.text) : undefined;
