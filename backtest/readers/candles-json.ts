@@ -17,10 +17,13 @@
  * **Events**: one `candle` per element, a closed candle stamped `at` = `startsAt` + interval (a strategy never sees
  * a bar before its end). The fill rules of bars are the fill model's.
  *
- * **Errors**: a file that is not an array (or an object holding one), or that ends inside it, fails. An element that
- * is not JSON, is neither candle shape, has a bad time or decimal, starts off the interval's grid or not after the
- * previous candle (the array must be oldest first), or is not a consistent candle is a {@link ReplayFormatError}
- * `file:line` (the line the element starts on), failed or skipped per `onBadLine`.
+ * **Errors**: a file that is not an array (or an object holding one) fails. An element that is not JSON, is neither
+ * candle shape, has a bad time or decimal, starts off the interval's grid or not after the previous candle (the array
+ * must be oldest first), or is not a consistent candle is a {@link ReplayFormatError} `file:line` (the line the
+ * element starts on), failed or skipped per `onBadLine`. A file cut off mid-file (its writer killed: a gzip stream
+ * without its end, or text that stops inside the array) is read as every reader reads one: under `skip` every
+ * candle complete before the cut, the cut reported once (`file:line`, the last complete element and the torn one),
+ * under `fail` an error saying where (json-array.ts's ArrayCutOffError).
  *
  * **Params**: `market` and `interval` (`MINUTE_1`, `MINUTE_5`, `HOUR_1`, `DAY_1`) required.
  */

@@ -1,20 +1,28 @@
 /**
- * Opening a data file and reading its bytes, for line-source.ts: the check every reader makes first (a regular
- * file, gzip or not), the bytes of a plain file read ahead into two buffers, the inflated bytes of a gzip file
- * (a file cut off mid-stream yields everything before the cut, then zlib's error), and file-system and gzip
- * failures as file:line errors.
+ * Opening a data file and reading its bytes, for every reader: the check made first (a regular file, gzip or not),
+ * the bytes of a plain file read ahead into two buffers, the inflated bytes of a gzip file (a file cut off
+ * mid-stream yields everything before the cut, then zlib's error), and file-system and gzip failures as file:line
+ * errors. A file is opened once and read through that one descriptor.
  */
-import { constants, createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { createGunzip, constants as zlib } from 'node:zlib';
 import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 import type { ReadMeter, ReadSizes } from './line-source.js';
 
+/** A data file open for reading: a regular file, gzip or not, with its size on disk. */
+export interface DataFile {
+  readonly handle: FileHandle;
+  readonly gzip: boolean;
+  readonly size: number;
+}
+
 /**
- * True when the file starts with the gzip magic bytes (1f 8b). Every reader opens its file here first, so this is
- * also where anything but a regular file is refused, before a byte is read (a FIFO would block the reader for good).
+ * Open a data file: every reader opens its file here, so this is where anything but a regular file is refused,
+ * before a byte is read (a FIFO would block the reader for good). The caller closes `handle`; everything read of the
+ * file is read through it, so what was checked is what is read.
  */
-export async function isGzipFile(path: string, file = path): Promise<boolean> {
+export async function openDataFile(path: string, file = path): Promise<DataFile> {
   let handle;
   try {
     // Non-blocking: opening a FIFO for reading otherwise waits for a writer, on a libuv thread nothing can free.
@@ -23,27 +31,42 @@ export async function isGzipFile(path: string, file = path): Promise<boolean> {
     throw ioError(err, { file, line: 1 });
   }
   try {
-    const kind = await handle.stat().then((s) => (s.isFile() ? undefined : s.isDirectory() ? 'a directory' : s.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'));
+    const st = await handle.stat();
+    const kind = st.isFile() ? undefined : st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket';
     if (kind !== undefined) throw new ReplayFormatError({ file, line: 1 }, `is ${kind}, not a file`);
     const buf = Buffer.alloc(2);
     // A read that fails is named like a failed open, with the path.
     const { bytesRead } = await handle.read(buf, 0, 2, 0).catch((err: unknown) => {
       throw ioError(err, { file, line: 1 });
     });
-    return bytesRead === 2 && buf[0] === 0x1f && buf[1] === 0x8b;
-  } finally {
+    return { handle, gzip: bytesRead === 2 && buf[0] === 0x1f && buf[1] === 0x8b, size: st.size };
+  } catch (err) {
     await handle.close();
+    throw err;
   }
 }
 
+/** True when the file starts with the gzip magic bytes (1f 8b); refused as {@link openDataFile} refuses. */
+export async function isGzipFile(path: string, file = path): Promise<boolean> {
+  const f = await openDataFile(path, file);
+  await f.handle.close();
+  return f.gzip;
+}
+
 /**
- * The bytes of a plain file in order, each chunk valid until the next one after it is asked for. Two buffers are
- * used in turn, the read of the next chunk started before the current one is handed out: the disk works while
- * the caller parses, and the caller does not wait for it.
+ * The bytes of an open data file in order (inflated when it is gzip), each chunk valid until the next one after it
+ * is asked for. The caller closes the file.
  */
-export async function* plainBytes(path: string, bytes: number, meter: ReadMeter | undefined): AsyncGenerator<Buffer, void, undefined> {
-  const handle = await open(path, 'r');
-  if (meter) meter.total = (await handle.stat()).size;
+export function fileBytes(f: DataFile, sizes: ReadSizes, meter: ReadMeter | undefined): AsyncGenerator<Buffer, void, undefined> {
+  if (meter) meter.total = f.size;
+  return f.gzip ? gzipBytes(f.handle, sizes, meter) : plainBytes(f.handle, sizes.read, meter);
+}
+
+/**
+ * The bytes of a plain file in order. Two buffers are used in turn, the read of the next chunk started before the
+ * current one is handed out: the disk works while the caller parses, and the caller does not wait for it.
+ */
+async function* plainBytes(handle: FileHandle, bytes: number, meter: ReadMeter | undefined): AsyncGenerator<Buffer, void, undefined> {
   const buffers = [Buffer.allocUnsafe(bytes), Buffer.allocUnsafe(bytes)];
   let which = 0;
   let position = 0;
@@ -67,14 +90,12 @@ export async function* plainBytes(path: string, bytes: number, meter: ReadMeter 
     }
   } finally {
     await next.catch(() => undefined);
-    await handle.close();
   }
 }
 
-/** The inflated bytes of a gzip file in order. */
-export async function* gzipBytes(path: string, sizes: ReadSizes, meter: ReadMeter | undefined): AsyncGenerator<Buffer, void, undefined> {
-  if (meter) meter.total = (await stat(path)).size;
-  const raw = createReadStream(path, { highWaterMark: sizes.read });
+/** The inflated bytes of a gzip file in order (a file cut off mid-stream yields everything before the cut, then zlib's error). */
+async function* gzipBytes(handle: FileHandle, sizes: ReadSizes, meter: ReadMeter | undefined): AsyncGenerator<Buffer, void, undefined> {
+  const raw = handle.createReadStream({ start: 0, highWaterMark: sizes.read, autoClose: false });
   // (zlib's smallest output chunk is 64 bytes.)
   const gunzip = createGunzip({ chunkSize: Math.max(64, sizes.piece) });
   raw.on('error', (e) => gunzip.destroy(e));

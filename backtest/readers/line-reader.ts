@@ -1,11 +1,11 @@
 /**
  * The loop every line-based reader shares: read the file in chunks of lines, let the format's parser say what
  * each line means, apply the bad-line policy, filter markets, count, and hand out events in batches. A format
- * only writes a {@link LineParser}. A gzip file cut off mid-stream ({@link CutOffError}) fails under `fail`; under
- * `skip` its lines up to the cut are read, the cut is reported once through `onError`, and a torn last line is
- * counted as a skipped line.
+ * only writes a {@link LineParser}. Data cut off mid-file ({@link TruncatedDataError}: a gzip file without its end, a
+ * JSON array without its close) fails under `fail`; under `skip` everything up to the cut is read, the cut is reported
+ * once through `onError`, and a torn last record is counted as a skipped line.
  */
-import { CutOffError, type LineRef, ReplayFormatError, asReplayFormatError, handleBadLine } from '../../src/sim/driver/replay-error.js';
+import { type LineRef, TruncatedDataError, ReplayFormatError, asReplayFormatError, handleBadLine } from '../../src/sim/driver/replay-error.js';
 import { type NumberedLine, type ReadMeter, byteLineEnd, lineEnd, readByteSpans, readLineBlocks } from './line-source.js';
 import type { MarketDataReader, MarketEvent, ReaderOpenOptions, ReaderSummary } from './reader.js';
 
@@ -179,9 +179,9 @@ export function lineReader(
           }
         }
       } catch (err) {
-        // A gzip file cut off mid-stream (a recorder killed): what came before the cut is as good as any file's.
-        if (!(err instanceof CutOffError) || (opts.onBadLine ?? 'fail') === 'fail') throw err;
-        opts.onError?.(new CutOffError(file, err.lastLine, err.torn, 'skip', { cause: err.cause }));
+        // Data cut off mid-file (a writer killed): what came before the cut is as good as any file's.
+        if (!(err instanceof TruncatedDataError) || (opts.onBadLine ?? 'fail') === 'fail') throw err;
+        opts.onError?.(err.skipped());
         if (err.torn) summary.errors++;
       }
       parser.end?.(sink);

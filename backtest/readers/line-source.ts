@@ -16,7 +16,7 @@
 import { isAscii } from 'node:buffer';
 import '../../src/core/string-prototype-fast.js'; // line scans use charCodeAt: that module keeps it inlined
 import { CutOffError, ReplayFormatError, isGzipCutOff } from '../../src/sim/driver/replay-error.js';
-import { gzipBytes, ioError, isGzipFile, plainBytes } from './file-bytes.js';
+import { fileBytes, ioError, openDataFile } from './file-bytes.js';
 
 export { ioError, isGzipFile } from './file-bytes.js';
 
@@ -37,7 +37,8 @@ export interface ReadSizes {
   piece: number;
 }
 
-const SIZES: ReadSizes = { read: READ_BYTES, piece: PIECE_BYTES };
+/** The sizes every reader reads with. */
+export const READ_SIZES: ReadSizes = { read: READ_BYTES, piece: PIECE_BYTES };
 
 /**
  * How much of a file a reader has read: `read` of its `total` bytes on disk (compressed bytes for a gzip file),
@@ -171,11 +172,11 @@ async function* pieceBlocks<B extends { readonly count: number }>(
   block: (piece: Buffer, first: number) => B,
   meter: ReadMeter | undefined,
 ): AsyncGenerator<B, void, undefined> {
-  const gzip = await isGzipFile(path, file);
+  const f = await openDataFile(path, file);
   const cutter = new LineCutter(sizes.piece);
   let n = 0;
   try {
-    for await (const chunk of gzip ? gzipBytes(path, sizes, meter) : plainBytes(path, sizes.read, meter)) {
+    for await (const chunk of fileBytes(f, sizes, meter)) {
       for (const piece of cutter.cut(chunk)) {
         const b = block(piece, n + 1);
         yield b;
@@ -186,8 +187,10 @@ async function* pieceBlocks<B extends { readonly count: number }>(
     }
   } catch (err) {
     if (err instanceof ReplayFormatError) throw err;
-    if (gzip && isGzipCutOff(err)) throw new CutOffError(file, n, cutter.end() !== undefined, 'fail', { cause: err });
+    if (f.gzip && isGzipCutOff(err)) throw new CutOffError(file, n, cutter.end() !== undefined, 'fail', { cause: err });
     throw ioError(err, { file, line: n + 1 });
+  } finally {
+    await f.handle.close();
   }
   const rest = cutter.end();
   if (rest !== undefined) yield block(rest, n + 1);
@@ -221,7 +224,7 @@ class LineEnds {
  *   for (let k = 0; k < b.count; k++) { const nl = b.ends[k]!; use(b.text.slice(start, lineEnd(b.text, start, nl)), b.first + k); start = nl + 1; }
  * }
  */
-export async function* readLineBlocks(path: string, file: string = path, sizes: ReadSizes = SIZES, meter?: ReadMeter): AsyncGenerator<LineBlock, void, undefined> {
+export async function* readLineBlocks(path: string, file: string = path, sizes: ReadSizes = READ_SIZES, meter?: ReadMeter): AsyncGenerator<LineBlock, void, undefined> {
   const ends = new LineEnds();
   yield* pieceBlocks(path, file, sizes, (piece, first): LineBlock => {
     const text = decode(piece);
@@ -243,7 +246,7 @@ export async function* readLineBlocks(path: string, file: string = path, sizes: 
  *   for (let k = 0; k < b.count; k++) { const nl = b.ends[k]!; use(b.bytes, start, byteLineEnd(b.bytes, start, nl), b.first + k); start = nl + 1; }
  * }
  */
-export async function* readByteBlocks(path: string, file: string = path, sizes: ReadSizes = SIZES, meter?: ReadMeter): AsyncGenerator<ByteBlock, void, undefined> {
+export async function* readByteBlocks(path: string, file: string = path, sizes: ReadSizes = READ_SIZES, meter?: ReadMeter): AsyncGenerator<ByteBlock, void, undefined> {
   const ends = new LineEnds();
   yield* pieceBlocks(path, file, sizes, (bytes, first): ByteBlock => {
     let count = 0;
@@ -276,7 +279,7 @@ export interface ByteSpan {
  *   s.count = k;
  * }
  */
-export async function* readByteSpans(path: string, file: string = path, sizes: ReadSizes = SIZES, meter?: ReadMeter): AsyncGenerator<ByteSpan, void, undefined> {
+export async function* readByteSpans(path: string, file: string = path, sizes: ReadSizes = READ_SIZES, meter?: ReadMeter): AsyncGenerator<ByteSpan, void, undefined> {
   yield* pieceBlocks(path, file, sizes, (bytes, first): ByteSpan => ({ bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), first, count: 0 }), meter);
 }
 
@@ -294,7 +297,7 @@ function grow(ends: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
  * @example
  * for await (const chunk of readLineChunks('trades.csv.gz', 'trades.csv.gz')) for (const l of chunk) parse(l.text, l.line);
  */
-export async function* readLineChunks(path: string, file: string = path, sizes: ReadSizes = SIZES, meter?: ReadMeter): AsyncGenerator<NumberedLine[], void, undefined> {
+export async function* readLineChunks(path: string, file: string = path, sizes: ReadSizes = READ_SIZES, meter?: ReadMeter): AsyncGenerator<NumberedLine[], void, undefined> {
   for await (const { text, first, count, ends } of readLineBlocks(path, file, sizes, meter)) {
     const out: NumberedLine[] = new Array(count);
     let start = 0;

@@ -3,7 +3,7 @@
  * candle file of any size is replayed oldest first in constant memory (one chunk and one partial line). Line
  * numbers are the file's own (a first pass counts the lines, at disk speed, without keeping any).
  */
-import { open } from 'node:fs/promises';
+import { openDataFile } from './file-bytes.js';
 import type { NumberedLine, ReadMeter } from './line-source.js';
 import { ioError, MAX_LINE_CHARS } from './line-source.js';
 import { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
@@ -18,14 +18,9 @@ const CHUNK = 256 * 1024;
  * for await (const chunk of readLinesBackwards('candles.desc.csv', 'candles.desc.csv', 2)) for (const l of chunk) use(l);
  */
 export async function* readLinesBackwards(path: string, file: string = path, from = 1, meter?: ReadMeter): AsyncGenerator<NumberedLine[], void, undefined> {
-  let handle;
+  // Opened as every reader opens its file (a regular file, checked on the descriptor it is read through).
+  const { handle, size } = await openDataFile(path, file);
   try {
-    handle = await open(path, 'r');
-  } catch (err) {
-    throw ioError(err, { file, line: 1 });
-  }
-  try {
-    const size = (await handle.stat()).size;
     if (meter) meter.total = size;
     const buf = Buffer.allocUnsafe(CHUNK);
     // The final newline ends the last line; it does not start another.

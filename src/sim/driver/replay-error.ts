@@ -83,6 +83,19 @@ export function handleBadLine(error: ReplayFormatError, opts: ReaderOptions, err
 }
 
 /**
+ * Data that stops before its end, as a writer killed mid-file leaves it: what it holds up to the cut is as good as any
+ * file's. A reader delivers everything complete before the cut and then, per the bad-line policy, throws this (`fail`)
+ * or reports {@link skipped} once through `onError` and ends there (`skip`; a torn last record is dropped and counted
+ * as a skipped line). Each kind of data says where it was cut in its own terms (a line, an array element).
+ */
+export abstract class TruncatedDataError extends ReplayFormatError {
+  /** Whether a partial record after the last complete one was dropped. */
+  abstract readonly torn: boolean;
+  /** The same cut as told under `skip`, once everything before it has been read. */
+  abstract skipped(): TruncatedDataError;
+}
+
+/**
  * A gzip file that stops mid-stream, without the end gzip writes on close: a recording whose recorder was killed
  * (SIGKILL, power loss). What it holds up to the cut is readable (the recorder flushes every second), so a reader
  * delivers every complete line before the cut and then, per the bad-line policy, throws this (`fail`) or reports it
@@ -93,7 +106,7 @@ export function handleBadLine(error: ReplayFormatError, opts: ReaderOptions, err
  * new CutOffError('rec.jsonl.gz', 42, true, 'fail').message
  * // rec.jsonl.gz:43: cut off mid-stream (the gzip data stops without its end, as when a recorder is killed); line 42 is the last complete line: onBadLine: skip reads up to it
  */
-export class CutOffError extends ReplayFormatError {
+export class CutOffError extends TruncatedDataError {
   /** The last complete line before the cut (0 when there is none). */
   readonly lastLine: number;
   /** Whether a partial line after it was dropped. */
@@ -108,6 +121,10 @@ export class CutOffError extends ReplayFormatError {
     super({ file, line: lastLine + 1 }, reason, options);
     this.lastLine = lastLine;
     this.torn = torn;
+  }
+
+  skipped(): CutOffError {
+    return new CutOffError(this.file, this.lastLine, this.torn, 'skip', { cause: this.cause });
   }
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MarketEvent, openReader } from '../../../backtest/readers/index.js';
 import type { ReplayFormatError } from '../../../src/sim/driver/replay-error.js';
@@ -91,10 +92,42 @@ describe('candle readers', () => {
     const { events } = await readEvents(openReader('candles-json', path, { params: PARAMS, onBadLine: 'skip', onError: (e) => seen.push(e) }));
     expect(seen.map((e) => [e.line, e.reason.slice(0, 20)])).toEqual([[4, 'candle is not JSON: '], [6, 'is neither a v3 cand']]);
     expect(events.length).toBe(8);
+    // Cut short (the text, then gzipped whole): the bad candles before the cut skipped, then the cut told once.
     const cut = tmp.write('cut.json.gz', text.slice(0, text.length / 2));
-    await expect(readEvents(openReader('candles-json', cut, { params: PARAMS, onBadLine: 'skip' }))).rejects.toThrow(/cut\.json\.gz:\d+: ends inside the array/);
+    const cutSeen: ReplayFormatError[] = [];
+    await readEvents(openReader('candles-json', cut, { params: PARAMS, onBadLine: 'skip', onError: (e) => cutSeen.push(e) }));
+    expect(cutSeen.map((e) => e.reason.slice(0, 20))).toEqual(['candle is not JSON: ', 'is neither a v3 cand', 'ends inside the arra']);
     const notArray = tmp.write('obj.json', '{"success":false,"message":"INVALID_MARKET"}');
     await expect(readEvents(openReader('candles-json', notArray, { params: PARAMS }))).rejects.toThrow(`${notArray}:1: holds no JSON array`);
+  });
+
+  it('reads a candle JSON file cut off mid-file up to the cut, gzip or plain: skip reports it once, fail names where', async () => {
+    // The real candles, as a writer killed mid-file leaves them: the gzip stream without its end, or the text cut.
+    const text = readFileSync(`${DIR}/VET-USDT_MINUTE_1.v3.json`, 'utf8');
+    const gz = gzipSync(text);
+    const all = (await readEvents(openReader('candles-json', `${DIR}/VET-USDT_MINUTE_1.v3.json`, { params: PARAMS }))).events;
+    const cuts = [
+      ...[20, Math.floor(gz.length / 3), Math.floor(gz.length / 2), gz.length - 30, gz.length - 1].map((at) => ({ name: `cut-${at}.json.gz`, bytes: gz.subarray(0, at), gzip: true })),
+      ...[1, Math.floor(text.length / 2), text.lastIndexOf('}') + 1, text.length - 2].map((at) => ({ name: `cut-${at}.json`, bytes: Buffer.from(text.slice(0, at)), gzip: false })),
+    ];
+    for (const { name, bytes, gzip } of cuts) {
+      const path = tmp.write(name, bytes);
+      // What the cut leaves: the candles (flat objects, one `{` and one `}` each) closed before it.
+      const sofar = gzip ? gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8') : bytes.toString('utf8');
+      const starts = [...sofar.matchAll(/\{/g)].map((m) => sofar.slice(0, m.index).split('\n').length);
+      const complete = sofar.split('}').length - 1;
+      const torn = starts.length > complete;
+      const line = torn ? starts[complete]! : sofar.split('\n').length;
+      const what = gzip ? 'cut off mid-stream (the gzip data stops without its end, as when its writer is killed)' : 'ends inside the array (cut off, as when its writer is killed)';
+      const read = complete > 0 ? `read up to element ${complete} (line ${starts[complete - 1]})` : 'no element read';
+      const seen: string[] = [];
+      const skip = await readEvents(openReader('candles-json', path, { params: PARAMS, onBadLine: 'skip', onError: (e) => seen.push(e.message) }));
+      expect(digest(skip.events), name).toEqual(digest(all.slice(0, complete)));
+      expect(seen, name).toEqual([`${path}:${line}: ${what}; ${read}${torn ? `, the torn element ${complete + 1} dropped` : ''}`]);
+      expect(skip.summary, name).toEqual({ events: complete, errors: torn ? 1 : 0, ignored: {} });
+      const last = complete > 0 ? `element ${complete} (line ${starts[complete - 1]}) is the last complete one` : 'not even element 1 is complete';
+      await expect(readEvents(openReader('candles-json', path, { params: PARAMS })), name).rejects.toThrow(`${path}:${line}: ${what}; ${last}: onBadLine: skip reads up to it`);
+    }
   });
 
   it('refuses what decodeCandle refuses from the venue, naming file:line and the field, and keeps 0-volume candles', async () => {

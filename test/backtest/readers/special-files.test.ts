@@ -39,6 +39,8 @@ describe.skipIf(process.platform === 'win32')('a data path that is not a regular
 
   it('a device and a directory are refused the same way', async () => {
     await expect(readEvents(openReader('tardis', '/dev/zero'))).rejects.toThrow('/dev/zero:1: is a device or socket, not a file');
-    await expect(readEvents(openReader('candles-csv', tmp.dir, opts('candles-csv')))).rejects.toThrow(`${tmp.dir}:1: is a directory, not a file`);
+    for (const format of readerFormats()) {
+      await expect(readEvents(openReader(format, tmp.dir, opts(format))), format).rejects.toThrow(`${tmp.dir}:1: is a directory, not a file`);
+    }
   });
 });
