@@ -58,22 +58,29 @@ export class CandleSequence {
 
   /** Check `v` and return its event; throws a {@link ReplayFormatError} naming `ref` (nothing is kept then). */
   event(v: CandleValues, ref: LineRef): ReplayCandle {
+    // Each error gives the values it read and, for whoever may not see the file (a queued job), the same without them.
     if (v.startsAt % this.#ms !== 0) {
-      throw new ReplayFormatError(ref, `starts at ${new Date(v.startsAt).toISOString()}, not on the ${this.#series.interval} grid`);
+      const offGrid = `not on the ${this.#series.interval} grid`;
+      throw new ReplayFormatError(ref, `starts at ${new Date(v.startsAt).toISOString()}, ${offGrid}`, { withoutText: `starts ${offGrid}` });
     }
     if (v.startsAt <= this.#last) {
-      throw new ReplayFormatError(ref, `starts at ${new Date(v.startsAt).toISOString()}, not after the previous candle (${new Date(this.#last).toISOString()}): rows must be in time order`);
+      const order = 'rows must be in time order';
+      throw new ReplayFormatError(ref, `starts at ${new Date(v.startsAt).toISOString()}, not after the previous candle (${new Date(this.#last).toISOString()}): ${order}`, {
+        withoutText: `starts not after the previous candle: ${order}`,
+      });
     }
     for (const field of PRICES) {
       const problem = amountProblem(v[field], true);
-      if (problem !== undefined) throw new ReplayFormatError(ref, `${field} ${problem}: ${shown(v[field])}`);
+      if (problem !== undefined) throw new ReplayFormatError(ref, `${field} ${problem}: ${shown(v[field])}`, { withoutText: `${field} ${problem}` });
     }
     for (const field of VOLUMES) {
       const problem = amountProblem(v[field], false);
-      if (problem !== undefined) throw new ReplayFormatError(ref, `${field} ${problem}: ${shown(v[field])}`);
+      if (problem !== undefined) throw new ReplayFormatError(ref, `${field} ${problem}: ${shown(v[field])}`, { withoutText: `${field} ${problem}` });
     }
     const bad = candleRangeProblem(v);
-    if (bad !== undefined) throw new ReplayFormatError(ref, `${bad.field} ${bad.problem}`);
+    if (bad !== undefined) {
+      throw new ReplayFormatError(ref, `${bad.field} ${bad.problem}`, { withoutText: bad.field === 'low' ? 'low is above high' : `${bad.field} is outside [low, high]` });
+    }
     this.#last = v.startsAt;
     const { startsAt, ...prices } = v;
     return {

@@ -119,7 +119,8 @@ function resolveColumns(settings: CsvSettings, headerNames: string[] | undefined
     }
     if (index !== undefined) out[field] = index;
     else if (REQUIRED.includes(field)) {
-      throw new UnreadableFileError(ref, names ? `has no ${field} column (header: ${names.join(',')}); name it in params.columns` : `params.columns must give ${field}`);
+      if (!names) throw new UnreadableFileError(ref, `params.columns must give ${field}`);
+      throw new UnreadableFileError(ref, `has no ${field} column (header: ${names.join(',')}); name it in params.columns`, { withoutText: `has no ${field} column; name it in params.columns` });
     }
   }
   return out;

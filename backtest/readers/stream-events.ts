@@ -53,7 +53,7 @@ export function snapshotEvent(book: OrderBook, marketSymbol: string, sequence: n
   for (const [side, levels] of [['bid', book.bid], ['ask', book.ask]] as const) {
     levels.forEach((l, i) => {
       if (!l.quantity.isPositive() || l.quantity.isZero() || !l.rate.isPositive() || l.rate.isZero()) {
-        throw new ReplayFormatError(source, `${side}[${i}] is not a positive level: ${l.quantity.toFixed()} @ ${l.rate.toFixed()}`);
+        throw new ReplayFormatError(source, `${side}[${i}] is not a positive level: ${l.quantity.toFixed()} @ ${l.rate.toFixed()}`, { withoutText: `${side}[${i}] is not a positive level` });
       }
     });
   }

@@ -194,7 +194,7 @@ class TardisParser implements LineParser {
     if (missing.length > 0) throw new UnreadableFileError(ref, `header lacks column(s) ${missing.join(', ')}`);
     // Two columns of one name: which one holds the price is a guess (the last one won, silently).
     const twice = names.find((n, i) => n !== '' && names.indexOf(n) !== i);
-    if (twice !== undefined) throw new UnreadableFileError(ref, `header names column ${twice} twice`);
+    if (twice !== undefined) throw new UnreadableFileError(ref, `header names column ${twice} twice`, { withoutText: 'header names a column twice' });
     this.#col = Object.fromEntries(names.map((n, i) => [n, i]));
     this.#width = names.length;
     this.#kind = kind;

@@ -297,26 +297,36 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
         'bittrex,BTC-USD,1705320000000000,1705320000000000,true,TOP-SECRET-2,42001,1\n' +
         'bittrex,BTC-USD,1705320000000000,1705320000000000,TOP-SECRET-3,ask,42002,1\n',
     );
+    // candles whose bad values (a price, a time) are numbers the reader parsed: told by field, never by value
+    await writeFile(join(q.dir, 'bars.csv'), 'time,open,high,low,close\n2024-01-15T11:59:00Z,30000,30010,29990,30005\n2024-01-15T12:00:00Z,-98765.4321,30010,29990,30005\n');
+    await writeFile(join(q.dir, 'late.csv'), 'time,open,high,low,close\n2024-01-15T11:58:00Z,30000,30010,29990,30005\n2024-01-15T11:59:00Z,30000,30010,29990,30005\n2024-01-15T11:47:00Z,30000,30010,29990,30005\n');
     await worker(q, ['--root', q.dir]);
     const job = (index: number, data: Record<string, unknown>): SweepJob => ({ index, configPath: join(q.dir, 'bt.yaml'), params: { 'venue.data.0': data }, outDir: join(q.dir, 'out', String(index)) });
+    // the candles beside the recording
+    const bars = (index: number, path: string): SweepJob => ({ ...job(index, {}), params: { 'venue.data.1': { format: 'candles-csv', path, params: { market: 'BTC-USD', interval: 'MINUTE_1' } } } });
     const results = await runSweepJobsOnQueue(
       [
         job(0, { format: 'tardis', path: '.env', markets: ['BTC-USD'] }),
         job(1, { format: 'tardis', path: 'book.csv', markets: ['BTC-USD'], onBadLine: 'skip' }),
         // the same file as measured latencies
         { index: 2, configPath: join(q.dir, 'bt.yaml'), params: { 'venue.latency.orderEntry': { kind: 'file', path: '.env' } }, outDir: join(q.dir, 'out', '2') },
+        bars(3, 'bars.csv'),
+        bars(4, 'late.csv'),
       ],
       { redis: REDIS_URL, name: q.name, prefix: q.prefix },
     );
     expect(results[0]).toMatchObject({ ok: false, error: `${join(q.dir, '.env')}:1: is not a Tardis incremental_book_L2 or trades header (the file's text left out)` });
     expect(results[1]).toMatchObject({ ok: true });
     expect(results[2]).toMatchObject({ ok: false, error: `${join(q.dir, '.env')}:1: a latency is not a number of milliseconds ≥ 0 (the file's text left out)` });
+    expect(results[3]).toMatchObject({ ok: false, error: `${join(q.dir, 'bars.csv')}:3: open is negative (the file's text left out)` });
+    expect(results[4]).toMatchObject({ ok: false, error: `${join(q.dir, 'late.csv')}:4: starts not after the previous candle: rows must be in time order (the file's text left out)` });
     const report = await readFile(join(q.dir, 'out', '1', 'report.json'), 'utf8');
     expect((JSON.parse(report) as { dataWarnings?: string[] }).dataWarnings).toEqual([
       `${join(q.dir, 'book.csv')}: 2 bad lines skipped (onBadLine: skip): ${join(q.dir, 'book.csv')}:3: side is not bid or ask (the file's text left out); ${join(q.dir, 'book.csv')}:4: is_snapshot is not true or false (the file's text left out)`,
     ]);
     const told = JSON.stringify(results) + report + (await readFile(join(q.dir, 'out', '1', 'report.html'), 'utf8'));
     expect(told).not.toContain('TOP-SECRET');
+    expect(told).not.toMatch(/98765|11:47/);
   });
 
   it('a job past --job-timeout fails saying so and its thread is terminated: the next job runs on the one thread there is', { timeout: 90_000 }, async () => {

@@ -1,0 +1,91 @@
+/**
+ * A bad line told without the file's text (ReplayFormatError.messageWithoutText, what a queued job's author gets):
+ * file:line and the reason or field stay, and no value read from the file does — not a price, a volume, a time, a
+ * header name — while the message a local run shows still gives them.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { openReader } from '../../../backtest/readers/index.js';
+import { snapshotEvent } from '../../../backtest/readers/stream-events.js';
+import { dec } from '../../../src/core/decimal.js';
+import type { ReplayFormatError } from '../../../src/sim/driver/replay-error.js';
+import { readEvents, tempFiles } from './read-helpers.js';
+
+const CANDLES = { params: { market: 'BTC-USD', interval: 'MINUTE_1' } };
+const HEADER = '{"format":"rexbot-recording","version":1,"startedAt":1705320005000,"channels":[],"source":{"hub":"http://127.0.0.1:1/signalr","rest":"http://127.0.0.1:1/v3","transport":"classic"}}';
+
+/** Every error a reader reports for `path` read under `skip` (and the one it stops with, if any). */
+async function errorsOf(format: string, path: string, opts: object = {}): Promise<ReplayFormatError[]> {
+  const seen: ReplayFormatError[] = [];
+  try {
+    await readEvents(openReader(format, path, { ...opts, onBadLine: 'skip', onError: (e) => seen.push(e) }));
+  } catch (err) {
+    seen.push(err as ReplayFormatError);
+  }
+  return seen;
+}
+
+/** `[line, messageWithoutText's reason]` of each error, after checking its full message quotes `values[i]` and the short one nothing of them. */
+function told(errors: readonly ReplayFormatError[], values: readonly string[]): Array<[number, string]> {
+  expect(errors.length).toBe(values.length);
+  return errors.map((e, i) => {
+    expect(e.message.toLowerCase()).toContain(values[i]!.toLowerCase());
+    const short = e.messageWithoutText();
+    for (const v of values) expect(short.toLowerCase(), short).not.toContain(v.toLowerCase());
+    expect(short.startsWith(`${e.file}:${e.line}: `)).toBe(true);
+    return [e.line, short.slice(`${e.file}:${e.line}: `.length)];
+  });
+}
+
+describe("a bad line told without the file's text", () => {
+  const tmp = tempFiles();
+  afterEach(() => tmp.cleanup());
+
+  it('candles: no time, price, volume or range read from the file', async () => {
+    const rows = [
+      '2024-01-15T12:00:07Z,1,2,0.5,1.5,1', // off the minute grid
+      '2024-01-15T12:01:00Z,1,2,0.5,1.5,1',
+      '2024-01-15T11:03:00Z,1,2,0.5,1.5,1', // before the previous candle
+      '2024-01-15T12:02:00Z,-98765.4321,2,0.5,1.5,1',
+      '2024-01-15T12:03:00Z,1,2,0.5,1.5,-54321.987',
+      '2024-01-15T12:04:00Z,3,2,4.56789,3,1', // low above high
+      '2024-01-15T12:05:00Z,7.65432,8,7.7,7.8,1', // open below low
+    ];
+    const path = tmp.write('bars.csv', `time,open,high,low,close,volume\n${rows.join('\n')}\n`);
+    expect(told(await errorsOf('candles-csv', path, CANDLES), ['12:00:07', '11:03', '98765.4321', '54321.987', '4.56789', '7.65432'])).toEqual([
+      [2, "starts not on the MINUTE_1 grid (the file's text left out)"],
+      [4, "starts not after the previous candle: rows must be in time order (the file's text left out)"],
+      [5, "open is negative (the file's text left out)"],
+      [6, "volume is negative (the file's text left out)"],
+      [7, "low is above high (the file's text left out)"],
+      [8, "open is outside [low, high] (the file's text left out)"],
+    ]);
+    const json = tmp.write('bars.json', '[{"startsAt":"2024-01-15T12:00:00Z","open":"1","high":"2","low":"0.5","close":"-13579.2468"}]');
+    expect(told(await errorsOf('candles-json', json, CANDLES), ['13579.2468'])).toEqual([[1, "close is negative (the file's text left out)"]]);
+  });
+
+  it('headers: no column name read from the file', async () => {
+    const env = tmp.write('.env', 'API_SECRET=TOP-SECRET-7\n');
+    expect(told(await errorsOf('candles-csv', env, CANDLES), ['TOP-SECRET-7'])).toEqual([[1, "has no startsAt column; name it in params.columns (the file's text left out)"]]);
+    const tardis = tmp.write('book.csv', 'exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount,top-secret-8,top-secret-8\n');
+    expect(told(await errorsOf('tardis', tardis), ['top-secret-8'])).toEqual([[1, "header names a column twice (the file's text left out)"]]);
+  });
+
+  it('order-book snapshots: no quantity or rate of a bad level', async () => {
+    // A snapshot body goes through the wire decoder, whose error quotes the value: told as unreadable, nothing more.
+    const book = '{"bid":[{"quantity":"1","rate":"30000"},{"quantity":"-31313.1313","rate":"30001"}],"ask":[]}';
+    const rec = tmp.write('rec.jsonl', `${HEADER}\n{"t":1705320005100,"snapshot":"/markets/BTC-USD/orderbook?depth=25","channel":"orderbook_BTC-USD_25","sequence":88,"body":${book}}\n`);
+    expect(told(await errorsOf('rexbot', rec), ['31313.1313'])).toEqual([[2, "cannot be read (the file's text left out)"]]);
+    const http = tmp.write('BITTREX.http.1', `https://api.bittrex.com/v3/markets/BTC-USD/orderbook?depth=500 -> 1623635619.188: ${book} header: {"Sequence": "3209228"}\n`);
+    expect(told(await errorsOf('bittrex-v3-ws', http), ['31313.1313'])).toEqual([[1, "cannot be read (the file's text left out)"]]);
+    // The readers' own check behind the decoder (a decoded book whose level is not positive).
+    const level = (q: string, r: string) => ({ quantity: dec(q), rate: dec(r) });
+    let error: ReplayFormatError | undefined;
+    try {
+      snapshotEvent({ bid: [level('1', '30000'), level('0', '31313.1313')], ask: [] }, 'BTC-USD', 88, 0, { file: 'rec.jsonl', line: 2 });
+    } catch (e) {
+      error = e as ReplayFormatError;
+    }
+    expect(error?.message).toBe('rec.jsonl:2: bid[1] is not a positive level: 0 @ 31313.1313');
+    expect(told([error!], ['31313.1313'])).toEqual([[2, "bid[1] is not a positive level (the file's text left out)"]]);
+  });
+});
