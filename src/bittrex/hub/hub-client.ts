@@ -3,7 +3,8 @@
  *
  * Per connection: connect → Authenticate (with credentials) → Subscribe(heartbeat + remembered channels).
  * Authentication is renewed on `authenticationExpiring` and, in case that message is lost, 9 minutes after the
- * last success; when it had lapsed anyway, the private streams the server cancelled are subscribed again.
+ * last success; when it had lapsed anyway, the private streams the server cancelled are subscribed again
+ * (hub-auth-renewal.ts).
  * Silence for `watchdogMultiple` heartbeat intervals, a closed transport, an unanswered call or a failed renewal
  * drop the connection, and a fresh transport is tried with capped exponential backoff. All timers run on the
  * injected Clock.
@@ -12,13 +13,13 @@ import { BehaviorSubject, Subject, filter, type Observable } from 'rxjs';
 import { type Clock, systemClock } from '../../core/clock.js';
 import { RexbotError } from '../../core/errors.js';
 import { HEARTBEAT_INTERVAL_MS, HeartbeatWatchdog } from './heartbeat-watchdog.js';
-import { authenticateHub, AUTH_LIFETIME_MS, DEFAULT_AUTH_RENEW_AFTER_MS, hubAuthLapsed } from './hub-auth.js';
+import { HubAuthRenewal } from './hub-auth-renewal.js';
 import type {
   HubClient, HubClientOptions, HubClientStats, HubLifecycleEvent, HubLogger, HubMessage, HubStatus,
 } from './hub-client-types.js';
 import { HubClientStoppedError, HubConnectionLostError, HubMessageDecodeError } from './hub-errors.js';
 import {
-  channelOf, HEARTBEAT_CHANNEL, isPrivateChannel, normalizeChannels, readSubscriptionReply, SubscribeWaiters, type SubscriptionResult,
+  channelOf, HEARTBEAT_CHANNEL, normalizeChannels, readSubscriptionReply, SubscribeWaiters, type SubscriptionResult,
 } from './hub-subscriptions.js';
 import { decodeStreamMessage, streamMessageName, type StreamMessage, type StreamMessageName } from './messages.js';
 import { HubConnection } from './hub-connection.js';
@@ -72,6 +73,7 @@ class HubClientImpl implements HubClient {
   #startPromise: Promise<void> | undefined;
   #reconnecting = false;
   readonly #backoff: BackoffSleep;
+  readonly #auth: HubAuthRenewal;
   readonly #stats: HubClientStats = { connectionEpoch: 0, reconnects: 0, authentications: 0, messages: 0, decodeErrors: 0 };
 
   readonly messages$: Observable<HubMessage> = this.#messages.asObservable();
@@ -91,6 +93,20 @@ class HubClientImpl implements HubClient {
     const multiple = opts.watchdogMultiple ?? 3;
     if (!(multiple > 0)) throw new RangeError('watchdogMultiple must be > 0');
     this.#watchdogMs = multiple * HEARTBEAT_INTERVAL_MS;
+    this.#auth = new HubAuthRenewal(opts, this.#clock, this.#log, {
+      invoke: (conn, method, ...args) => this.#invoke(conn, method, ...args),
+      subscribeOn: (conn, channels) => this.#subscribeOn(conn, channels),
+      settle: (results) => this.#settle(results),
+      wanted: () => this.#wanted,
+      authenticated: (event) => {
+        this.#stats.authentications++;
+        this.#lifecycle.next(event);
+      },
+      resubscribed: (event) => this.#lifecycle.next(event),
+      publish: (message) => this.#messages.next(message),
+      error: (e) => this.#errors.next(e),
+      drop: (conn, reason, cause) => this.#drop(conn, reason, cause),
+    });
   }
 
   get connectionEpoch(): number {
@@ -204,7 +220,7 @@ class HubClientImpl implements HubClient {
       conn.watchdog.start();
       this.#setStatus({ state: 'connected', epoch: conn.epoch });
       if (this.#opts.credentials) {
-        await this.#authenticate(conn, false);
+        await this.#auth.authenticate(conn, false);
         this.#setStatus({ state: 'authenticated', epoch: conn.epoch });
       }
       const channels = [HEARTBEAT_CHANNEL, ...[...this.#wanted].filter((c) => c !== HEARTBEAT_CHANNEL)];
@@ -280,7 +296,7 @@ class HubClientImpl implements HubClient {
     conn.watchdog?.touch();
     const name = streamMessageName(ev.method);
     if (name === 'authenticationExpiring') {
-      void this.#renew(conn, 'expiring');
+      void this.#auth.renew(conn, 'expiring');
       return;
     }
     let message: StreamMessage;
@@ -335,65 +351,6 @@ class HubClientImpl implements HubClient {
       for (const r of this.#settle(await this.#subscribeOn(conn, late))) byChannel.set(r.channel, r);
     }
     this.#waiters.resolveAll(byChannel);
-  }
-
-  // ---- authentication ------------------------------------------------------------------------------------
-
-  async #authenticate(conn: HubConnection, renewal: boolean): Promise<void> {
-    const creds = this.#opts.credentials!;
-    const rc = this.#opts.randomContent;
-    const invoke = (m: string, ...a: unknown[]) => this.#invoke(conn, m, ...a);
-    await authenticateHub(invoke, creds, this.#clock, { renewal, randomContent: rc, venue: this.#opts.venueTime });
-    const at = this.#clock.now();
-    this.#stats.authentications++;
-    conn.authExpiresAt = at + AUTH_LIFETIME_MS;
-    conn.renewTimer?.cancel();
-    conn.renewTimer = this.#clock.setTimeout(
-      () => void this.#renew(conn, 'scheduled'),
-      this.#opts.authRenewAfterMs ?? DEFAULT_AUTH_RENEW_AFTER_MS,
-    );
-    this.#lifecycle.next({ type: 'authenticated', epoch: conn.epoch, renewal, at });
-  }
-
-  /** Renew authentication on a live connection; restore private subscriptions if it had lapsed. */
-  async #renew(conn: HubConnection, trigger: 'expiring' | 'scheduled'): Promise<void> {
-    if (!this.#opts.credentials || !conn.ready || conn.isLost || conn.renewing) return;
-    conn.renewing = true;
-    try {
-      // Lapsed means the server has cancelled the private subscriptions (seed section 5): they must be made
-      // again, and the streams missed messages meanwhile.
-      const invoke = (m: string, ...a: unknown[]) => this.#invoke(conn, m, ...a);
-      const lapsed = await hubAuthLapsed(this.#clock.now(), conn.authExpiresAt, invoke, () => conn.isLost);
-      await this.#authenticate(conn, true);
-      this.#log.debug({ epoch: conn.epoch, trigger, lapsed }, 'hub authentication renewed');
-      const priv = [...this.#wanted].filter(isPrivateChannel);
-      if (priv.length === 0) return;
-      // Subscribed again even when not lapsed: the server can end authentication between its answer to
-      // IsAuthenticated and our Authenticate, and every later check then finds us authenticated, so the streams
-      // would stay silent for good. That costs one call per renewal; the streams find what they missed by the gap
-      // in sequence, and a refusal then is no reason to forget a channel (only a lapse settles the answers).
-      if (lapsed) conn.holdChannels(priv);
-      const results = await this.#subscribeOn(conn, priv);
-      if (!lapsed) {
-        for (const r of results) {
-          if (!r.success) this.#log.debug({ channel: r.channel, errorCode: r.error.errorCode }, 'hub renewal: Subscribe refused');
-        }
-        return;
-      }
-      this.#settle(results);
-      const channels = priv.filter((c) => this.#wanted.has(c));
-      this.#lifecycle.next({ type: 'resubscribed', epoch: conn.epoch, channels, reason: 'auth-lapsed', at: this.#clock.now() });
-      // The streams resync now: what arrived meanwhile is the first of the new subscription, in order.
-      conn.release<HubMessage>((m) => this.#messages.next(m));
-    } catch (e) {
-      conn.release(); // dropped: the connection is given up below, and a new one resyncs every stream
-      if (conn.isLost) return; // the loss is already reported and a reconnect under way
-      this.#errors.next(e instanceof Error ? e : new Error(String(e)));
-      // Without authentication the private streams are dead on this connection; a new one re-authenticates.
-      await this.#drop(conn, 'auth-renewal-failed', e);
-    } finally {
-      conn.renewing = false;
-    }
   }
 
   #setStatus(status: HubStatus): void {
