@@ -20,7 +20,8 @@ Check a bot config without trading:
   2. every strategy plugin loads and its params pass its schema
   3. TypeScript plugins type-check (when the typescript package is installed; --no-typecheck skips)
   4. each strategy's setup() and first intents run for ${DRY_RUN_MS / 1000} simulated seconds against an
-     in-process simulated market (--no-dry-run skips)
+     in-process simulated market (--no-dry-run skips); a strategy that fails or emits a malformed intent
+     (a quantity or rate that is not a Decimal) fails validation
 Exit 0 when everything passes, 1 when something does not, 2 on a bad command line.`;
 
 /** The `validate` command. */
@@ -50,9 +51,20 @@ export const validateCommand: Command = {
         const r = await dryRun(cfg);
         if (r.skipped) rehearsal = `; setup not rehearsed: ${r.skipped}`;
         else {
-          const failed = r.strategies.filter((s) => s.status === 'failed');
-          if (failed.length > 0) {
-            process.stderr.write(`${file}: ${failed.map((s) => `strategy '${s.name}' failed in a ${r.ranMs / 1000} s simulated run: ${s.error ?? 'unknown error'}`).join('\n')}\n`);
+          const problems = r.strategies.flatMap((s) => {
+            const out: string[] = [];
+            if (s.status === 'failed') out.push(`strategy '${s.name}' failed in a ${r.ranMs / 1000} s simulated run: ${s.error ?? 'unknown error'}`);
+            const bad = s.invalidIntents;
+            if (bad) {
+              out.push(
+                `strategy '${s.name}' emitted ${bad.count} malformed intent${bad.count === 1 ? '' : 's'} in a ${r.ranMs / 1000} s simulated run, ` +
+                  `which rexbot run would deny (INVALID_INTENT), e.g. key '${bad.key}': ${bad.reason}`,
+              );
+            }
+            return out;
+          });
+          if (problems.length > 0) {
+            process.stderr.write(`${file}: ${problems.join(`\n${file}: `)}\n`);
             return 1;
           }
           rehearsal = `; ${r.ranMs / 1000} s simulated: ${r.strategies.map((s) => `${s.name} ${s.intents} intent${s.intents === 1 ? '' : 's'}`).join(', ')}`;

@@ -3,7 +3,9 @@
  * simulator engine on a virtual clock (the paper venue's simulator config, or the defaults), through the same
  * kernel as a real run, for a few simulated seconds. A strategy that throws in `setup()`, errors its observable
  * or emits something that is not an intent fails here, in `rexbot validate`, instead of in the first minute of a
- * live run. No socket is opened and nothing outside the process is touched; the journal goes to a temp folder.
+ * live run; so does one whose intents are malformed (a quantity given as a number or a string, not a Decimal), which
+ * a run would deny one by one (INVALID_INTENT) while the strategy went on. No socket is opened and nothing outside
+ * the process is touched; the journal goes to a temp folder.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +24,14 @@ import { demoBalancesOf, driverConfigOf, engineConfigOf, loadSimConfig, parseSim
 export interface DryRunResult {
   /** Simulated milliseconds the strategies ran. */
   ranMs: number;
-  strategies: { name: string; status: 'running' | 'failed' | 'stopped'; error?: string | undefined; intents: number }[];
+  strategies: {
+    name: string;
+    status: 'running' | 'failed' | 'stopped';
+    error?: string | undefined;
+    intents: number;
+    /** Intents the order manager denied as malformed (INVALID_INTENT): how many, and the first one's key and reason. */
+    invalidIntents?: { count: number; key: string; reason: string } | undefined;
+  }[];
   /** Why the rehearsal could not run at all (e.g. a market the simulator does not list); strategies is then empty. */
   skipped?: string | undefined;
 }
@@ -77,6 +86,15 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
       baseDir,
       onStrategyFailure: 'cancel',
     });
+    const invalid = new Map<string, { count: number; key: string; reason: string }>();
+    const watch = kernel.orders.events$.subscribe((e) => {
+      if (e.type !== 'denied') return;
+      const bad = e.reasons.find((r) => r.code === 'INVALID_INTENT');
+      if (!bad) return;
+      const seen = invalid.get(e.strategy);
+      if (seen) seen.count++;
+      else invalid.set(e.strategy, { count: 1, key: e.intentKey, reason: withoutStrategyPrefix(bad.message, e.strategy) });
+    });
     const starting = kernel.start();
     // start() waits for streams to go live, which takes simulated time: advance until it has resolved.
     let started = false;
@@ -84,6 +102,7 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
     for (let i = 0; i < 600 && !started; i++) await clock.advance(100);
     await starting;
     for (let left = ms; left > 0; left -= 250) await clock.advance(Math.min(250, left));
+    watch.unsubscribe();
     return {
       ranMs: ms,
       strategies: kernel.strategies.map((s) => ({
@@ -91,6 +110,7 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
         status: s.status,
         error: s.failure ? describe(s.failure.cause) : undefined,
         intents: s.intentCount,
+        invalidIntents: invalid.get(s.name),
       })),
     };
   } finally {
@@ -112,6 +132,12 @@ function rehearsalDriver(cfg: MarketDriverConfig, traded: ReadonlySet<string>, t
   if (cfg.kind !== 'synthetic') return cfg;
   // With no list of its own the driver moves every ONLINE market; with one, the markets it names.
   return { ...cfg, markets: cfg.markets === undefined ? tradedOnline : cfg.markets.filter((m) => traded.has(m)) };
+}
+
+/** The order manager's reasons begin `strategy 'name': `; the rehearsal's report names the strategy itself. */
+function withoutStrategyPrefix(message: string, strategy: string): string {
+  const prefix = `strategy '${strategy}': `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }
 
 function describe(err: unknown): string {

@@ -60,6 +60,22 @@ describe('rexbot validate', { timeout: 120_000 }, () => {
     expect(r.stderr).toMatch(/strategy 'mine' failed in a 15 s simulated run: .*plase/);
   });
 
+  it('fails a strategy whose intents are malformed (a number for a quantity), naming the field, the key and the value', async () => {
+    // A plain .js plugin has no type-check to catch this; a run would deny each such intent while the strategy went on.
+    const bot = botFolder(
+      'number-quantity',
+      `${importLine}import { dec } from ${JSON.stringify(repoPath('src', 'core', 'decimal.ts'))};\nimport { map, take } from 'rxjs';\n` +
+        `export default defineStrategy({ name: 'mine', params: z.strictObject({}), setup(ctx) { return ctx.book$('BTC-USD').pipe(take(1), map(() => ` +
+        `({ kind: 'place', key: 'first', order: { marketSymbol: 'BTC-USD', direction: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: 0.002, limit: dec('1000') } }))) as never; } });\n`,
+    );
+    const r = await inProcess(['validate', '--no-typecheck', bot]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `${bot}: strategy 'mine' emitted 1 malformed intent in a 15 s simulated run, which rexbot run would deny (INVALID_INTENT), e.g. key 'first': intent.order.quantity must be a finite Decimal (dec('…')), got 0.002`,
+    );
+  });
+
   it("type-checks TypeScript plugins: direction 'BYU' is refused with file:line:col before any run", async () => {
     const bot = botFolder(
       'byu',
