@@ -21,7 +21,7 @@ Check a bot config without trading:
   3. TypeScript plugins type-check (when the typescript package is installed; --no-typecheck skips)
   4. each strategy's setup() and first intents run for ${DRY_RUN_MS / 1000} simulated seconds against an
      in-process simulated market (--no-dry-run skips); a strategy that fails or emits a malformed intent
-     (a quantity or rate that is not a Decimal) fails validation
+     (a quantity or rate that is not a Decimal), or an unhandled rejection of a plugin's own, fails validation
 Exit 0 when everything passes, 1 when something does not, 2 on a bad command line.`;
 
 /** The `validate` command. */
@@ -63,6 +63,12 @@ export const validateCommand: Command = {
             }
             return out;
           });
+          for (const stray of r.strayErrors ?? []) {
+            problems.push(
+              `an error escaped every strategy's isolation in the ${r.ranMs / 1000} s simulated run (an unhandled rejection or an uncaught exception, ` +
+                `which stops rexbot run): ${stray}; keep async work inside the strategy's observable (e.g. mergeMap(async ...)), where a failure is that strategy's alone`,
+            );
+          }
           if (problems.length > 0) {
             process.stderr.write(`${file}: ${problems.join(`\n${file}: `)}\n`);
             return 1;

@@ -4,7 +4,8 @@
  * kernel as a real run, for a few simulated seconds. A strategy that throws in `setup()`, errors its observable
  * or emits something that is not an intent fails here, in `rexbot validate`, instead of in the first minute of a
  * live run; so does one whose intents are malformed (a quantity given as a number or a string, not a Decimal), which
- * a run would deny one by one (INVALID_INTENT) while the strategy went on. No socket is opened and nothing outside
+ * a run would deny one by one (INVALID_INTENT) while the strategy went on, and an error that escapes every strategy's
+ * isolation (an unhandled rejection of a plugin's own `async` callback), which stops a run. No socket is opened and nothing outside
  * the process is touched; the journal goes to a temp folder.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { createLogger } from '../telemetry/logger.js';
 import { createMetrics } from '../telemetry/metrics.js';
 import type { BotConfig } from './bot-config.js';
 import { Kernel } from './kernel.js';
+import { captureStrayErrors, describeStrayError } from './stray-errors.js';
 import { demoBalancesOf, driverConfigOf, engineConfigOf, loadSimConfig, parseSimConfig } from './sim-config.js';
 
 /** What the rehearsal found, per strategy. */
@@ -32,6 +34,12 @@ export interface DryRunResult {
     /** Intents the order manager denied as malformed (INVALID_INTENT): how many, and the first one's key and reason. */
     invalidIntents?: { count: number; key: string; reason: string } | undefined;
   }[];
+  /**
+   * Errors that escaped every strategy's isolation during the rehearsal (unhandled rejections, uncaught
+   * exceptions), each distinct one once with where it was thrown (and how often, when more than once); `rexbot run`
+   * stops the bot on the first. Absent when there were none.
+   */
+  strayErrors?: string[] | undefined;
   /** Why the rehearsal could not run at all (e.g. a market the simulator does not list); strategies is then empty. */
   skipped?: string | undefined;
 }
@@ -69,6 +77,7 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
   const gateway = createSimGateway(engine, account);
   const dir = mkdtempSync(join(tmpdir(), 'rexbot-validate-'));
   let kernel: Kernel | undefined;
+  const strays = captureStrayErrors();
   try {
     driver.start();
     // Let the synthetic market build its books before the strategies look at them, as the paper venue does.
@@ -103,8 +112,10 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
     await starting;
     for (let left = ms; left > 0; left -= 250) await clock.advance(Math.min(250, left));
     watch.unsubscribe();
+    await strays.stop();
     return {
       ranMs: ms,
+      strayErrors: strays.errors.length > 0 ? countedOnce(strays.errors.map(describeStrayError)) : undefined,
       strategies: kernel.strategies.map((s) => ({
         name: s.name,
         status: s.status,
@@ -114,6 +125,7 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
       })),
     };
   } finally {
+    await strays.stop();
     await kernel?.stop({ cancelOpenOrders: false }).catch(() => undefined);
     driver.stop();
     await gateway.close();
@@ -132,6 +144,13 @@ function rehearsalDriver(cfg: MarketDriverConfig, traded: ReadonlySet<string>, t
   if (cfg.kind !== 'synthetic') return cfg;
   // With no list of its own the driver moves every ONLINE market; with one, the markets it names.
   return { ...cfg, markets: cfg.markets === undefined ? tradedOnline : cfg.markets.filter((m) => traded.has(m)) };
+}
+
+/** Each distinct line once, in first-seen order, with how many times it came when more than once. */
+function countedOnce(lines: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const l of lines) counts.set(l, (counts.get(l) ?? 0) + 1);
+  return [...counts].map(([l, n]) => (n === 1 ? l : `${l}, ${n} times`));
 }
 
 /** The order manager's reasons begin `strategy 'name': `; the rehearsal's report names the strategy itself. */

@@ -3,8 +3,10 @@
  * an in-process simulated market), a TypeScript plugin with a type error (`direction: 'BYU'`), and params with a
  * typo (placed at their YAML line, with "did you mean"). And every command answers --help with exit 0.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { repoPath } from '../helpers/shared.js';
@@ -74,6 +76,29 @@ describe('rexbot validate', { timeout: 120_000 }, () => {
     expect(r.stderr).toContain(
       `${bot}: strategy 'mine' emitted 1 malformed intent in a 15 s simulated run, which rexbot run would deny (INVALID_INTENT), e.g. key 'first': intent.order.quantity must be a finite Decimal (dec('…')), got 0.002`,
     );
+  });
+
+  it("fails, without printing ok, a plugin's unhandled rejection in the rehearsal, saying where it was thrown", async () => {
+    // As its own process: an unhandled rejection is the process's business (it ended validate after 'ok' was printed).
+    const bot = botFolder(
+      'async-subscribe',
+      `${importLine}import { Observable } from 'rxjs';\n` +
+        `export default defineStrategy({ name: 'mine', params: z.strictObject({}), setup(ctx) {\n` +
+        `  return new Observable((out) => { const s = ctx.book$('BTC-USD').subscribe(async () => { await null; throw new Error('no pricing model'); }); return () => s.unsubscribe(); });\n` +
+        `} });\n`,
+    );
+    const r = await promisify(execFile)(process.execPath, [repoPath('src/cli/bin.mjs'), 'validate', '--no-typecheck', bot], { cwd: repoPath(), timeout: 110_000 }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+    );
+    expect(r.stdout).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${bot}: an error escaped every strategy's isolation in the 15 s simulated run (an unhandled rejection or an uncaught exception, which stops rexbot run): ` +
+        `no pricing model (at ${join(bot, '..', 'mine.ts')}:4:`,
+    );
+    expect(r.stderr.trim().split('\n')).toHaveLength(1); // one line, however many times it was thrown
+    expect(r.stderr).not.toMatch(/^\s+at /m); // a sentence, not a stack
   });
 
   it("type-checks TypeScript plugins: direction 'BYU' is refused with file:line:col before any run", async () => {
