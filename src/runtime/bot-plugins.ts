@@ -12,7 +12,7 @@ import { parseStrategyParams } from '../strategy/define-strategy.js';
 import { PluginError } from '../strategy/strategy-errors.js';
 import { venueLacks, type LackedCapability, type VenueFeature } from '../model/venue-features.js';
 import { venueDialect, type BotConfig } from './bot-config.js';
-import { knownKeysAt, unknownKeyMessage } from './config/did-you-mean.js';
+import { droppedKeys, knownKeysAt, unknownKeyMessage } from './config/did-you-mean.js';
 import { ConfigError, yamlLocator, type ConfigIssue } from './config/yaml-config.js';
 
 /** A configured strategy entry with its loaded plugin. */
@@ -100,8 +100,12 @@ function paramsIssues(
   } catch {
     return [];
   }
-  if (result.success) return [];
   const issues: ConfigIssue[] = [];
+  // Keys a plain z.object would drop silently are refused as a strict object's are (strategy/params.ts).
+  for (const key of droppedKeys(schema, raw)) {
+    issues.push({ path: pathText([...base, key]), message: unknownKeyMessage(key, knownKeysAt(schema, [])), ...where(base, key) });
+  }
+  if (result.success) return issues;
   for (const iss of result.error.issues) {
     if (iss.code === 'unrecognized_keys') {
       for (const key of iss.keys) {

@@ -36,7 +36,11 @@ export interface StrategySpec<S extends z.ZodType> {
   name: string;
   /** One line for `rexbot strategies` listings and logs. */
   description?: string;
-  /** zod schema of the params; its output type is `ctx.params`. Prefer `z.strictObject` so typos are errors. */
+  /**
+   * zod schema of the params; its output type is `ctx.params`. Prefer `z.strictObject`. A YAML key the schema does
+   * not name is refused with a "did you mean" under a plain `z.object` too (which would drop it); `z.looseObject`
+   * accepts other keys.
+   */
   params: S;
   /**
    * The venue features this strategy may use with these params (a list, or a function of the params): e.g.

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { Decimal, isDecimal, parseDecimal, type DecimalInput } from '../core/decimal.js';
 import { PluginError, type ParamsIssue } from './strategy-errors.js';
+import { droppedKeys, knownKeysAt, unknownKeyMessage } from '../runtime/config/did-you-mean.js';
 
 /** Bounds of a {@link decimalParam}. */
 export interface DecimalParamOptions {
@@ -67,7 +68,8 @@ export interface ParamsSource {
 /**
  * Validate raw params (e.g. the `params:` block of a YAML bot; absent means `{}` so defaults apply) with a
  * plugin's schema. Returns the typed output or throws a `PLUGIN_INVALID_PARAMS` {@link PluginError} listing
- * every issue as `params.<field>: <message>`.
+ * every issue as `params.<field>: <message>`. A key the schema does not name is an issue even when the schema is a
+ * plain `z.object` (which would drop it silently); a plugin that wants other keys says so with `z.looseObject`.
  *
  * @example
  * parseParams(z.strictObject({ levels: z.number().int().min(1) }), { levels: 0 }, { strategy: 'mm' });
@@ -81,17 +83,23 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: unknown, source
     // e.g. an async refinement in a schema parsed synchronously: the schema is the plugin's bug.
     throw new PluginError({ code: 'PLUGIN_INVALID_PARAMS', problem: `params schema could not be evaluated: ${String(err)}`, ...source, cause: err });
   }
-  if (result.success) return result.data as z.output<S>;
-  const issues: ParamsIssue[] = result.error.issues.map((i) => ({
-    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-    message: i.message,
-  }));
+  // A z.object (not strict) drops a key it does not know: a typo (`slwo: 20`) would leave `slow` at its default
+  // without a word. Such a key is refused as a strict object refuses it.
+  const dropped: ParamsIssue[] = droppedKeys(schema, raw).map((key) => ({ path: [key], message: unknownKeyMessage(key, knownKeysAt(schema, [])) }));
+  if (result.success && dropped.length === 0) return result.data as z.output<S>;
+  const issues: ParamsIssue[] = [
+    ...(result.success ? [] : result.error.issues).map((i) => ({
+      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+      message: i.message,
+    })),
+    ...dropped,
+  ];
   throw new PluginError({
     code: 'PLUGIN_INVALID_PARAMS',
     problem: `invalid params: ${issues.map(formatIssue).join('; ')}`,
     ...source,
     issues,
-    cause: result.error,
+    cause: result.success ? undefined : result.error,
   });
 }
 

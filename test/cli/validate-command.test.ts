@@ -124,6 +124,18 @@ describe('rexbot validate', { timeout: 120_000 }, () => {
     expect(r.stderr).toContain(`${bot}:6:7 strategies[0].params.sprad: unknown field "sprad"; did you mean "spread"?`);
   });
 
+  it('places a params typo at its YAML line when the plugin wrote z.object, not z.strictObject', async () => {
+    // zod's z.object drops a key it does not know: `slwo: 30` would have left slow at its default, silently.
+    const bot = botFolder(
+      'loose-typo',
+      `${importLine}export default defineStrategy({ name: 'mine', params: z.object({ slow: z.number().default(20), fast: z.number().default(5) }), setup(ctx) { return ctx.every(3_600_000) as never; } });\n`,
+      'strategies:\n  - name: mine\n    use: ./mine.ts\n    markets: [BTC-USD]\n    params:\n      slwo: 30\n',
+    );
+    const r = await inProcess(['validate', '--no-typecheck', '--no-dry-run', bot]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${bot}:6:7 strategies[0].params.slwo: unknown field "slwo"; did you mean "slow"?`);
+  });
+
   it('passes a good config and says what the rehearsal saw', async () => {
     const r = await inProcess(['validate', 'config/paper.yaml']);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });

@@ -106,6 +106,21 @@ describe('params validation', () => {
     expect(error!.issues.map((i) => i.path)).toEqual([['spread'], ['levels'], ['side'], []]);
   });
 
+  it('refuses a key a plain z.object would drop (a typo left its param at the default), with did you mean', () => {
+    const loose = { slow: z.number().default(20), fast: z.number().default(5) };
+    expect(() => parseParams(z.object(loose), { fast: 3, slwo: 30 }, { strategy: 'cross' })).toThrow(
+      /^strategy plugin 'cross': invalid params: params\.slwo: unknown field "slwo"; did you mean "slow"\?$/,
+    );
+    // Through wrappers (a cross-field refine, a default for the whole block), with the schema's own issues too.
+    const refined = z.object(loose).refine((p) => p.fast < p.slow, { message: 'fast must be smaller than slow', path: ['fast'] }).default({ slow: 20, fast: 5 });
+    expect(() => parseParams(refined, { fast: 'x', slwo: 30 })).toThrow('params.fast: Invalid input: expected number, received string; params.slwo: unknown field "slwo"');
+    // A schema that asks for other keys gets them; a union's keys depend on its branch and are left to it.
+    expect(parseParams(z.looseObject(loose), { slwo: 30 })).toEqual({ slow: 20, fast: 5, slwo: 30 });
+    expect(parseParams(z.object(loose).catchall(z.number()), { slwo: 30 })).toEqual({ slow: 20, fast: 5, slwo: 30 });
+    expect(parseParams(z.union([z.object({ a: z.number() }), z.object({ b: z.number() })]), { a: 1, c: 2 })).toEqual({ a: 1 });
+    expect(parseParams(z.object(loose), { slow: 30 })).toEqual({ slow: 30, fast: 5 });
+  });
+
   it('uses the instance name when given', () => {
     expect(() => parseStrategyParams(quoting, { levels: 'many' }, { strategy: 'mm-btc' })).toThrow(
       /^strategy plugin 'mm-btc': invalid params: params\.levels: Invalid input: expected number, received string$/,

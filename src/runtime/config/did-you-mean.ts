@@ -43,6 +43,8 @@ export function closestKey(key: string, known: Iterable<string>): string | undef
 interface ZodDefLike {
   type?: string;
   shape?: Record<string, unknown>;
+  /** An object's schema for keys its shape does not name: none (strip them), `never` (strict), `unknown` (loose). */
+  catchall?: unknown;
   innerType?: unknown;
   element?: unknown;
   options?: unknown[];
@@ -92,4 +94,22 @@ export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): st
 export function unknownKeyMessage(key: string, known: readonly string[]): string {
   const near = closestKey(key, known);
   return near === undefined ? `unknown field "${key}"` : `unknown field "${key}"; did you mean "${near}"?`;
+}
+
+/**
+ * The keys of `raw` that `schema` would drop without a word: it is (behind optional, default, pipe, ...) a
+ * `z.object` in zod's default mode, which strips keys its shape does not name. A strict object refuses them itself
+ * and a loose one (`z.looseObject`, a `catchall`) wants them, so neither has any; nor has a union of objects, whose
+ * keys depend on the branch. Only the top level is looked at.
+ *
+ * @example
+ * droppedKeys(z.object({ slow: z.number() }), { slwo: 20 }); // ['slwo']
+ * droppedKeys(z.strictObject({ slow: z.number() }), { slwo: 20 }); // [] (safeParse reports it)
+ */
+export function droppedKeys(schema: z.ZodType, raw: unknown): string[] {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return [];
+  const objects = objectsAt(schema, []);
+  if (objects.length !== 1 || objects[0]!.catchall !== undefined) return [];
+  const shape = objects[0]!.shape ?? {};
+  return Object.keys(raw).filter((k) => !Object.hasOwn(shape, k));
 }
