@@ -22,6 +22,7 @@ import { ConfigError, parseYamlConfig, yamlLocator } from '../src/runtime/config
 import { loadStrategy } from '../src/strategy/load-strategy.js';
 import { openReader } from './readers/index.js';
 import { assertConfigFilesInside, assertStrategiesInside } from './sweep/config-files.js';
+import { confineFiles, readJobFile } from './sweep/confined-files.js';
 import type { MarketDataReader } from './readers/reader.js';
 import type { ReportInput } from './report/report-input.js';
 import { type BacktestBotConfig, type BacktestProgress, runSession } from './run/backtest-session.js';
@@ -56,8 +57,15 @@ export interface RunBacktestResult {
 
 const QUEUE_MODELS: readonly QueueModelName[] = ['pessimistic', 'optimistic', 'power', 'log'];
 
-/** Run one backtest job. */
-export async function runBacktest(opts: RunBacktestOptions): Promise<RunBacktestResult> {
+/**
+ * Run one backtest job. With `allowedRoots`, every file it opens is checked again as it is opened (a link swapped
+ * after the check below would otherwise lead outside: confined-files.ts).
+ */
+export function runBacktest(opts: RunBacktestOptions): Promise<RunBacktestResult> {
+  return opts.allowedRoots ? confineFiles(opts.allowedRoots, () => run(opts)) : run(opts);
+}
+
+async function run(opts: RunBacktestOptions): Promise<RunBacktestResult> {
   const started = performance.now();
   const params = opts.params ?? {};
   const config = await resolveConfig(opts, params, opts.allowedRoots);
@@ -91,7 +99,7 @@ async function resolveConfig(opts: RunBacktestOptions, params: Record<string, un
   let cfg: BotConfig;
   if (opts.configPath !== undefined) {
     const file = opts.configPath;
-    const text = readFileSync(file, 'utf8');
+    const text = readJobFile(file);
     if (Object.keys(params).length === 0) cfg = { ...parseYamlConfig(text, file, botConfigSchema), file };
     else {
       // Read as `rexbot run` reads it (YAML errors at their line, ${VAR} from the environment), but not validated

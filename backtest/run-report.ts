@@ -6,6 +6,7 @@
 import { computeMetrics } from './report/metrics.js';
 import type { ReportInput } from './report/report-input.js';
 import { writeReport, type WrittenReport } from './report/write-report.js';
+import { confineFiles } from './sweep/confined-files.js';
 import type { BacktestProgressEvent } from './cli/progress.js';
 
 /** Options of one backtest run, as `backtest/run-backtest.ts` takes them. */
@@ -74,7 +75,8 @@ export async function runAndReport(run: RunBacktestFn, opts: RunAndReportOptions
     }
     input.band = band;
   }
-  const written = await writeReport(input, opts.outDir);
+  // a queued job's report goes where its output folder really is when written, not where it was when checked
+  const written = await (opts.allowedRoots ? confineFiles(opts.allowedRoots, () => writeReport(input, opts.outDir)) : writeReport(input, opts.outDir));
   return { written, events: main.stats.events, wallMs };
 }
 

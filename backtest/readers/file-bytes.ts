@@ -8,6 +8,7 @@ import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { createGunzip, constants as zlib } from 'node:zlib';
 import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
+import { assertOpenedInside } from '../sweep/confined-files.js';
 import type { ReadMeter, ReadSizes } from './line-source.js';
 
 /** A data file open for reading: a regular file, gzip or not, with its size on disk. */
@@ -31,6 +32,8 @@ export async function openDataFile(path: string, file = path): Promise<DataFile>
     throw ioError(err, { file, line: 1 });
   }
   try {
+    // A queued job's file: what was opened must be what was checked (confined-files.ts).
+    assertOpenedInside(handle.fd, path);
     const st = await handle.stat();
     const kind = st.isFile() ? undefined : st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket';
     if (kind !== undefined) throw new ReplayFormatError({ file, line: 1 }, `is ${kind}, not a file`);

@@ -6,6 +6,7 @@
  * run's whole result would be lost at the last step.
  */
 import { createWriteStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { canonical } from './report-json.js';
@@ -14,14 +15,20 @@ import { canonical } from './report-json.js';
 const CHUNK = 1 << 20;
 
 /**
- * Write `value` to `path` exactly as `stringifyReport(value)` would write it (sorted keys, undefined members left
- * out, non-finite numbers as null, two-space indentation, a final newline).
+ * Write `value` to `target` (a path, or a file open for writing, left open) exactly as `stringifyReport(value)`
+ * would write it (sorted keys, undefined members left out, non-finite numbers as null, two-space indentation, a
+ * final newline).
  *
  * @example
  * await writeReportJson('out/report.json', buildReport(input));
  */
-export async function writeReportJson(path: string, value: unknown): Promise<void> {
-  await pipeline(Readable.from(reportJsonChunks(value), { objectMode: false }), createWriteStream(path));
+export async function writeReportJson(target: string | FileHandle, value: unknown): Promise<void> {
+  if (typeof target === 'string') {
+    await pipeline(Readable.from(reportJsonChunks(value), { objectMode: false }), createWriteStream(target));
+    return;
+  }
+  // (A stream over a FileHandle keeps it busy until the stream closes it: the caller could not close it then.)
+  for (const chunk of reportJsonChunks(value)) await target.writeFile(chunk); // each whole, after the one before
 }
 
 /** The text of {@link writeReportJson}, in chunks of about {@link CHUNK} characters. */

@@ -62,6 +62,11 @@ function under(p: string, root: string): boolean {
   return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
 }
 
+/** True when `real` (a real path) is one of `roots` (real paths) or under one. */
+export function insideRoots(real: string, roots: readonly string[]): boolean {
+  return roots.some((r) => under(real, r));
+}
+
 /**
  * `p`'s real path when it lies in one of `roots` (real paths, from {@link resolveRoots}); otherwise an
  * {@link JobPathError} naming `what` (`config`, `venue.data[0].path`, `output folder`) and the path.
@@ -73,7 +78,7 @@ export async function assertInsideRoots(p: string, roots: readonly string[], wha
   const real = await realPathOf(p).catch((e: unknown) => {
     throw new JobPathError(`${what} ${e instanceof Error ? e.message : String(e)}`);
   });
-  if (roots.some((r) => under(real, r))) return real;
+  if (insideRoots(real, roots)) return real;
   const shown = real === p ? p : `${p} (really ${real})`;
   throw new JobPathError(`${what} ${shown} is outside the folders this worker may use (${roots.join(', ')}); start the worker with --root for it`);
 }

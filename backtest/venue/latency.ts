@@ -3,11 +3,12 @@
  * values read from a file. Each draw is whole or fractional virtual milliseconds ≥ 0; the same seed gives the
  * same draws, so a run with random latency is still reproducible.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LatencyConfig } from '../../src/runtime/config/backtest-venue.js';
 import { Prng } from '../../src/sim/driver/prng.js';
 import { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
+import { JobPathError } from '../sweep/allowed-roots.js';
+import { readJobFile } from '../sweep/confined-files.js';
 
 /** Draws latencies. */
 export interface Latency {
@@ -68,8 +69,9 @@ function constant(ms: number): Latency {
 export function readMeasured(path: string): number[] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readJobFile(path);
   } catch (err) {
+    if (err instanceof JobPathError) throw err;
     throw new Error(`latency file ${path}: ${(err as Error).message}`);
   }
   const out: number[] = [];
