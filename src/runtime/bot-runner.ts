@@ -17,7 +17,8 @@ import { startOpsServer, type OpsServer } from '../telemetry/ops-server.js';
 import { resolveCredentials, venueDialect, type BotConfig } from './bot-config.js';
 import { loadBotPlugins } from './bot-plugins.js';
 import { Kernel } from './kernel.js';
-import { loadSimConfig, parseSimConfig } from './sim-config.js';
+import { engineConfigOf, loadSimConfig, parseSimConfig } from './sim-config.js';
+import { assertPaperMarkets } from './paper-markets.js';
 import { startSimulator, type RunningSimulator } from './simulator.js';
 import { watchStalls } from './stall-watch.js';
 import type { StrategyFailure } from '../strategy/strategy-errors.js';
@@ -62,6 +63,8 @@ export async function runBot(cfg: BotConfig, opts: { logger?: Logger; env?: Node
   let v3RestUrl: string | undefined; // where a v1 gateway reads each market's precision (see v1-gateway.ts)
   if (cfg.venue.kind === 'paper') {
     const simCfg = cfg.venue.simulator ? loadSimConfig(resolve(baseDir, cfg.venue.simulator), opts.env) : parseSimConfig('', '<defaults>', baseDir);
+    // A market the simulator does not list is refused at its line in the YAML, before the simulator starts.
+    assertPaperMarkets(cfg, engineConfigOf(simCfg).markets.map((m) => m.symbol));
     simulator = await startSimulator(simCfg, { env: {}, onInternalError: (err, where) => logger.error({ err, where }, 'simulator internal error') });
     restUrl = venueDialect(cfg.venue) === 'v1' ? simulator.server.restV1Url : simulator.server.restUrl;
     v3RestUrl = simulator.server.restUrl;

@@ -19,6 +19,7 @@ import { createLogger } from '../telemetry/logger.js';
 import { createMetrics } from '../telemetry/metrics.js';
 import type { BotConfig } from './bot-config.js';
 import { Kernel } from './kernel.js';
+import { assertPaperMarkets } from './paper-markets.js';
 import { captureStrayErrors, describeStrayError } from './stray-errors.js';
 import { demoBalancesOf, driverConfigOf, engineConfigOf, loadSimConfig, parseSimConfig } from './sim-config.js';
 
@@ -40,7 +41,10 @@ export interface DryRunResult {
    * stops the bot on the first. Absent when there were none.
    */
   strayErrors?: string[] | undefined;
-  /** Why the rehearsal could not run at all (e.g. a market the simulator does not list); strategies is then empty. */
+  /**
+   * Why the rehearsal could not run at all (a live or backtest bot's market the simulator's defaults do not list);
+   * strategies is then empty. A paper bot's market its own simulator lacks is a ConfigError instead.
+   */
   skipped?: string | undefined;
 }
 
@@ -64,6 +68,15 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
   const engine = createSimEngine({ clock, config: engineConfigOf(simCfg) });
   const known = new Set(engine.catalog.markets().map((m) => m.symbol));
   const enabled = cfg.strategies.filter((s) => s.enabled);
+  if (cfg.venue.kind === 'paper') {
+    // The paper venue is this very simulator: a market it lacks is the config's mistake, not a reason to skip.
+    try {
+      assertPaperMarkets(cfg, [...known]);
+    } catch (err) {
+      engine.dispose();
+      throw err;
+    }
+  }
   const missing = [...new Set(enabled.flatMap((s) => s.markets))].filter((m) => !known.has(m));
   if (missing.length > 0) {
     engine.dispose();

@@ -136,6 +136,24 @@ describe('rexbot validate', { timeout: 120_000 }, () => {
     expect(r.stderr).toContain(`${bot}:6:7 strategies[0].params.slwo: unknown field "slwo"; did you mean "slow"?`);
   });
 
+  it("refuses a paper bot's market its simulator does not list, at its line, in validate and in run", async () => {
+    // validate said 'ok ... setup not rehearsed' and run stopped with a stack trace once the simulator was up.
+    const bot = botFolder(
+      'paper-market',
+      `${importLine}export default defineStrategy({ name: 'mine', params: z.strictObject({}), setup(ctx) { return ctx.every(3_600_000) as never; } });\n`,
+      'venue: { kind: paper }\nstrategies:\n  - name: mine\n    use: ./mine.ts\n    markets: [BTC-USD, BTC-EUR]\n',
+    );
+    const issue = `${bot}:5:24 strategies[0].markets[1]: BTC-EUR is not a market of the paper simulator (its markets, from its defaults, no venue.simulator: ADA-USDT, BTC-USD,`;
+    const validated = await inProcess(['validate', '--no-typecheck', bot]);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toBe('');
+    expect(validated.stderr).toContain(issue);
+    const run = await inProcess(['run', '--json', bot]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`rexbot run: invalid config ${bot}:\n  ${issue}`);
+    expect(run.stdout).not.toContain('paper trading against the in-process simulator');
+  });
+
   it('passes a good config and says what the rehearsal saw', async () => {
     const r = await inProcess(['validate', 'config/paper.yaml']);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
