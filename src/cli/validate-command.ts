@@ -21,7 +21,8 @@ Check a bot config without trading:
   3. TypeScript plugins type-check (when the typescript package is installed; --no-typecheck skips)
   4. each strategy's setup() and first intents run for ${DRY_RUN_MS / 1000} simulated seconds against an
      in-process simulated market (--no-dry-run skips); a strategy that fails or emits a malformed intent
-     (a quantity or rate that is not a Decimal), or an unhandled rejection of a plugin's own, fails validation
+     (a quantity or rate that is not a Decimal), places an order the venue cannot (a MARKET order on v1.1)
+     without declaring it, or lets a rejection go unhandled, fails validation
 Exit 0 when everything passes, 1 when something does not, 2 on a bad command line.`;
 
 /** The `validate` command. */
@@ -59,6 +60,14 @@ export const validateCommand: Command = {
               out.push(
                 `strategy '${s.name}' emitted ${bad.count} malformed intent${bad.count === 1 ? '' : 's'} in a ${r.ranMs / 1000} s simulated run, ` +
                   `which rexbot run would deny (INVALID_INTENT), e.g. key '${bad.key}': ${bad.reason}`,
+              );
+            }
+            const lacked = s.unsupportedOrders;
+            if (lacked) {
+              out.push(
+                `strategy '${s.name}' placed ${lacked.count} order${lacked.count === 1 ? '' : 's'} needing ${lacked.what} in a ${r.ranMs / 1000} s simulated run ` +
+                  `(e.g. key '${lacked.key}'), which this venue cannot place (${lacked.why}): rexbot run would have each refused; ` +
+                  `place what the venue takes, or declare uses: ['${lacked.feature}'] in defineStrategy so such a config is refused at load`,
               );
             }
             return out;

@@ -95,6 +95,23 @@ export const V1_1_LACKS: VenueLacks = Object.freeze({
   },
 });
 
+/**
+ * The feature beyond resting and immediate-or-cancel LIMIT orders that an order of this type and time in force
+ * needs, if any: what a venue lacking it refuses (the v1.1 gateway) and what `rexbot validate`'s rehearsal looks
+ * for in the orders a strategy placed.
+ *
+ * @example
+ * featureOfOrder({ type: 'MARKET', timeInForce: 'IMMEDIATE_OR_CANCEL' }); // 'marketOrders'
+ * featureOfOrder({ type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED' }); // undefined
+ */
+export function featureOfOrder(order: { type: string; timeInForce?: string | undefined }): VenueFeature | undefined {
+  if (order.type === 'MARKET') return 'marketOrders';
+  if (order.type === 'CEILING_LIMIT' || order.type === 'CEILING_MARKET') return 'ceilingOrders';
+  if (order.timeInForce === 'FILL_OR_KILL') return 'fillOrKill';
+  if (order.timeInForce === 'POST_ONLY_GOOD_TIL_CANCELLED') return 'postOnly';
+  return undefined;
+}
+
 /** What a venue speaking `dialect` lacks: everything in {@link V1_1_LACKS} for v1.1, nothing for v3. */
 export function venueLacks(dialect: 'v3' | 'v1'): VenueLacks {
   return dialect === 'v1' ? V1_1_LACKS : {};

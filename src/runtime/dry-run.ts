@@ -4,9 +4,10 @@
  * kernel as a real run, for a few simulated seconds. A strategy that throws in `setup()`, errors its observable
  * or emits something that is not an intent fails here, in `rexbot validate`, instead of in the first minute of a
  * live run; so does one whose intents are malformed (a quantity given as a number or a string, not a Decimal), which
- * a run would deny one by one (INVALID_INTENT) while the strategy went on, and an error that escapes every strategy's
- * isolation (an unhandled rejection of a plugin's own `async` callback), which stops a run. No socket is opened and nothing outside
- * the process is touched; the journal goes to a temp folder.
+ * a run would deny one by one (INVALID_INTENT) while the strategy went on; one placing orders the bot's venue cannot
+ * place without declaring them (a MARKET order on v1.1: rehearsal-findings.ts); and an error that escapes every
+ * strategy's isolation (an unhandled rejection of a plugin's own `async` callback), which stops a run. No socket is
+ * opened and nothing outside the process is touched; the journal goes to a temp folder.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,9 +18,11 @@ import { createMarketDriver, type MarketDriverConfig } from '../sim/driver/marke
 import { createSimEngine } from '../sim/engine.js';
 import { createLogger } from '../telemetry/logger.js';
 import { createMetrics } from '../telemetry/metrics.js';
-import type { BotConfig } from './bot-config.js';
+import { venueLacks } from '../model/venue-features.js';
+import { venueDialect, type BotConfig } from './bot-config.js';
 import { Kernel } from './kernel.js';
 import { assertPaperMarkets } from './paper-markets.js';
+import { watchRehearsal, type InvalidIntents, type UnsupportedOrders } from './rehearsal-findings.js';
 import { captureStrayErrors, describeStrayError } from './stray-errors.js';
 import { demoBalancesOf, driverConfigOf, engineConfigOf, loadSimConfig, parseSimConfig } from './sim-config.js';
 
@@ -33,7 +36,9 @@ export interface DryRunResult {
     error?: string | undefined;
     intents: number;
     /** Intents the order manager denied as malformed (INVALID_INTENT): how many, and the first one's key and reason. */
-    invalidIntents?: { count: number; key: string; reason: string } | undefined;
+    invalidIntents?: InvalidIntents | undefined;
+    /** Orders the bot's venue cannot place (a MARKET order on v1.1) that the strategy did not declare in `uses`. */
+    unsupportedOrders?: UnsupportedOrders | undefined;
   }[];
   /**
    * Errors that escaped every strategy's isolation during the rehearsal (unhandled rejections, uncaught
@@ -108,15 +113,7 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
       baseDir,
       onStrategyFailure: 'cancel',
     });
-    const invalid = new Map<string, { count: number; key: string; reason: string }>();
-    const watch = kernel.orders.events$.subscribe((e) => {
-      if (e.type !== 'denied') return;
-      const bad = e.reasons.find((r) => r.code === 'INVALID_INTENT');
-      if (!bad) return;
-      const seen = invalid.get(e.strategy);
-      if (seen) seen.count++;
-      else invalid.set(e.strategy, { count: 1, key: e.intentKey, reason: withoutStrategyPrefix(bad.message, e.strategy) });
-    });
+    const findings = watchRehearsal(kernel.orders.events$, venueLacks(venueDialect(cfg.venue)));
     const starting = kernel.start();
     // start() waits for streams to go live, which takes simulated time: advance until it has resolved.
     let started = false;
@@ -124,7 +121,7 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
     for (let i = 0; i < 600 && !started; i++) await clock.advance(100);
     await starting;
     for (let left = ms; left > 0; left -= 250) await clock.advance(Math.min(250, left));
-    watch.unsubscribe();
+    findings.stop();
     await strays.stop();
     return {
       ranMs: ms,
@@ -134,7 +131,8 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
         status: s.status,
         error: s.failure ? describe(s.failure.cause) : undefined,
         intents: s.intentCount,
-        invalidIntents: invalid.get(s.name),
+        invalidIntents: findings.invalidIntents.get(s.name),
+        unsupportedOrders: findings.unsupportedOrders.get(s.name),
       })),
     };
   } finally {
@@ -164,12 +162,6 @@ function countedOnce(lines: readonly string[]): string[] {
   const counts = new Map<string, number>();
   for (const l of lines) counts.set(l, (counts.get(l) ?? 0) + 1);
   return [...counts].map(([l, n]) => (n === 1 ? l : `${l}, ${n} times`));
-}
-
-/** The order manager's reasons begin `strategy 'name': `; the rehearsal's report names the strategy itself. */
-function withoutStrategyPrefix(message: string, strategy: string): string {
-  const prefix = `strategy '${strategy}': `;
-  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }
 
 function describe(err: unknown): string {

@@ -101,6 +101,25 @@ describe('rexbot validate', { timeout: 120_000 }, () => {
     expect(r.stderr).not.toMatch(/^\s+at /m); // a sentence, not a stack
   });
 
+  it('fails, on a v1.1 venue, a strategy placing MARKET orders it did not declare in uses', async () => {
+    // The rehearsal's simulator takes MARKET orders; a run over v1.1 had each refused, NOT_SUPPORTED_ON_V1_1.
+    const plugin =
+      `${importLine}import { dec } from ${JSON.stringify(repoPath('src', 'core', 'decimal.ts'))};\nimport { map, take } from 'rxjs';\n` +
+      `export default defineStrategy({ name: 'mine', params: z.strictObject({}), setup(ctx) { return ctx.book$('BTC-USD').pipe(take(1), map(() => ` +
+      `({ kind: 'place', key: 'buy-now', order: { marketSymbol: 'BTC-USD', direction: 'BUY', type: 'MARKET', timeInForce: 'IMMEDIATE_OR_CANCEL', quantity: dec('0.001') } }))) as never; } });\n`;
+    const sim = JSON.stringify(repoPath('config', 'sim.yaml')); // the demo account's balances pay for the order
+    const yaml = (dialect: string) => `venue: { kind: paper, simulator: ${sim}, dialect: ${dialect} }\nstrategies:\n  - name: mine\n    use: ./mine.ts\n    markets: [BTC-USD]\n`;
+    const v1 = await inProcess(['validate', '--no-typecheck', botFolder('v1-market', plugin, yaml('v1'))]);
+    expect(v1.code).toBe(1);
+    expect(v1.stderr).toContain(
+      "strategy 'mine' placed 1 order needing MARKET orders in a 15 s simulated run (e.g. key 'buy-now'), which this venue cannot place " +
+        "(v1.1 places LIMIT orders only (/market/buylimit and /market/selllimit)): rexbot run would have each refused; " +
+        "place what the venue takes, or declare uses: ['marketOrders'] in defineStrategy so such a config is refused at load",
+    );
+    const v3 = await inProcess(['validate', '--no-typecheck', botFolder('v3-market', plugin, yaml('v3'))]);
+    expect({ code: v3.code, stderr: v3.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
   it("type-checks TypeScript plugins: direction 'BYU' is refused with file:line:col before any run", async () => {
     const bot = botFolder(
       'byu',

@@ -32,9 +32,9 @@
 import { ApiError, ValidationError } from '../../../core/errors.js';
 import { type Clock, systemClock } from '../../../core/clock.js';
 import type { ExchangeGateway, Snapshot } from '../../../gateway/exchange-gateway.js';
-import type { ApiErrorBody, BatchResponse, BulkCancelResult, NewOrder, Order } from '../../../model/order.js';
+import type { ApiErrorBody, BatchResponse, BulkCancelResult, Order } from '../../../model/order.js';
 import type { Market } from '../../../model/market.js';
-import { V1_1_LACKS, type VenueCapability } from '../../../model/venue-features.js';
+import { featureOfOrder, V1_1_LACKS, type VenueCapability } from '../../../model/venue-features.js';
 import { createRestClient, type RestClient } from '../../rest/client.js';
 import { validateBatch, validateDepth, validateNewConditionalOrder, validateNewOrder } from '../../rest/validate.js';
 import {
@@ -120,15 +120,6 @@ function asApiError(err: unknown): never {
 export function notOnV1(capability: VenueCapability, detail?: string): ApiError {
   const lacked = V1_1_LACKS[capability]!;
   return new ApiError({ status: 400, code: 'NOT_SUPPORTED_ON_V1_1', detail: `${detail ?? lacked.what} has no v1.1 form: ${lacked.why}` });
-}
-
-/** The lacked feature a well-formed new order needs, if any. */
-function lackedBy(n: NewOrder): VenueCapability | undefined {
-  if (n.type === 'MARKET') return 'marketOrders';
-  if (n.type === 'CEILING_LIMIT' || n.type === 'CEILING_MARKET') return 'ceilingOrders';
-  if (n.timeInForce === 'FILL_OR_KILL') return 'fillOrKill';
-  if (n.timeInForce === 'POST_ONLY_GOOD_TIL_CANCELLED') return 'postOnly';
-  return undefined;
 }
 
 /**
@@ -223,7 +214,7 @@ export function createV1Gateway(opts: V1GatewayOptions): V1Gateway {
     executions: async (page) => streams.executions.page(page),
     async placeOrder(n) {
       validateNewOrder(n, 'POST /orders');
-      const lacked = lackedBy(n);
+      const lacked = featureOfOrder(n); // every order feature is one v1.1 lacks
       if (lacked !== undefined) throw notOnV1(lacked, lacked === 'fillOrKill' || lacked === 'postOnly' ? `time in force ${n.timeInForce}` : `a ${n.type} order`);
       if (n.clientOrderId !== undefined && byClientId.has(n.clientOrderId)) {
         const existing = byClientId.get(n.clientOrderId)!;
