@@ -34,7 +34,7 @@ export type { VenueFeature } from '../model/venue-features.js';
 export interface StrategySpec<S extends z.ZodType> {
   /** Unique, stable name (letters, digits, `.`, `_`, `-`; at most 64 characters). */
   name: string;
-  /** One line for `rexbot strategies` listings and logs. */
+  /** One line saying what the strategy does, for whoever reads the plugin (kept on the definition, printed nowhere). */
   description?: string;
   /**
    * zod schema of the params; its output type is `ctx.params`. Prefer `z.strictObject`. A YAML key the schema does
