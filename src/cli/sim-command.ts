@@ -3,9 +3,9 @@
  * it prints ONE line of JSON on stdout (`{"ready":true,"rest":"http://127.0.0.1:PORT/v3","hub":...}`); logs go to
  * stderr.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../runtime/config/yaml-config.js';
+import { ConfigError, formatIssue, yamlLocator } from '../runtime/config/yaml-config.js';
 import { loadSimConfig, parseSimConfig } from '../runtime/sim-config.js';
 import { startSimulator } from '../runtime/simulator.js';
 import { createLogger } from '../telemetry/logger.js';
@@ -38,9 +38,10 @@ export const simCommand: Command = {
       }
     }
     let cfg;
+    const file = values.config ?? DEFAULT_CONFIG;
+    const fromFile = values.config !== undefined || existsSync(file);
     try {
-      const file = values.config ?? DEFAULT_CONFIG;
-      cfg = values.config || existsSync(file) ? loadSimConfig(file) : parseSimConfig('');
+      cfg = fromFile ? loadSimConfig(file) : parseSimConfig('');
     } catch (err) {
       process.stderr.write(`rexbot sim: ${err instanceof ConfigError ? err.message : (err as Error).message}\n`);
       return 2;
@@ -49,7 +50,7 @@ export const simCommand: Command = {
     try {
       sim = await startSimulator(cfg, { ...(port !== undefined ? { port } : {}), onInternalError: (err, where) => log.error({ err, where }, 'simulator internal error') });
     } catch (err) {
-      process.stderr.write(`rexbot sim: cannot start: ${(err as Error).message}\n`);
+      process.stderr.write(`rexbot sim: cannot start: ${listenField(err, fromFile ? file : undefined, port !== undefined)}${(err as Error).message}\n`);
       return 1;
     }
     process.stdout.write(`${sim.readyLine()}\n`);
@@ -64,3 +65,22 @@ export const simCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * Where the setting behind a failed listen is (`config/sim.yaml:5:9 server.port: `, or `--port: `), or '' for any
+ * other error: the address in use or the host that does not resolve came from the config or the command line.
+ */
+function listenField(err: unknown, file: string | undefined, portFromCli: boolean): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const field = code === 'EADDRINUSE' || code === 'EACCES' ? 'port' : code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' || code === 'EAI_AGAIN' ? 'host' : undefined;
+  if (field === undefined) return '';
+  if (field === 'port' && portFromCli) return '--port: ';
+  if (file === undefined) return '';
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // Read a moment ago; gone now, the field is still named, without a line.
+  }
+  return formatIssue(file, { path: `server.${field}`, message: '', ...yamlLocator(text)(['server', field]) });
+}

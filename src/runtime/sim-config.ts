@@ -9,10 +9,17 @@ import { defaultSimConfig, type SimConfig } from '../sim/config.js';
 import type { MarketDriverConfig } from '../sim/driver/market-driver.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { marketsFromRecordedList } from '../sim/driver/recorded-markets.js';
-import { loadYamlConfig, parseYamlConfig } from './config/yaml-config.js';
-import { decimalSchema, marketSymbolSchema, nonNegativeDecimal, portSchema, positiveDecimal } from './config/schema-helpers.js';
+import { readFileSync } from 'node:fs';
+import { ConfigError, parseYamlConfig, yamlLocator } from './config/yaml-config.js';
+import { marketSymbolSchema, nonNegativeDecimal, portSchema, positiveDecimal } from './config/schema-helpers.js';
+import { simConfigProblems } from './sim-config-checks.js';
 
-const lotRange = z.tuple([z.number().int().positive(), z.number().int().positive()]);
+const lotRange = z
+  .tuple([z.number().int().positive(), z.number().int().positive()])
+  .refine(([min, max]) => min <= max, 'must be [min, max] with min <= max');
+
+/** A commission rate: a fraction (0.0035 = 0.35 %), never negative, below 1 (a fee of all the proceeds or more). */
+const feeRate = nonNegativeDecimal.refine((d) => d.lt(1), 'must be a fraction below 1 (0.0035 = 0.35 %)');
 
 /** Taker activity: baseline rate, burstiness (see TakerConfig), order sizes. Also settable per market. */
 const takersSchema = z.strictObject({
@@ -25,7 +32,7 @@ const takersSchema = z.strictObject({
 });
 
 const perMarketSchema = z.strictObject({
-  startPrice: z.union([z.string(), z.number()]).optional(),
+  startPrice: positiveDecimal.optional(),
   volatilityPerSqrtSecond: z.number().min(0).max(0.1).optional(),
   anchorPullPerSecond: z.number().min(0).optional(),
   takers: takersSchema.optional(),
@@ -98,7 +105,7 @@ export const simFileSchema = z.strictObject({
   clock: z.enum(['system', 'virtual']).default('system'),
   exchange: z.strictObject({
     markets: z.array(marketSymbolSchema).optional(),
-    fees: z.strictObject({ maker: decimalSchema, taker: decimalSchema }).optional(),
+    fees: z.strictObject({ maker: feeRate, taker: feeRate }).optional(),
     maxOpenOrders: z.number().int().positive().optional(),
     conditionalTriggerDelayMs: z.number().int().min(0).optional(),
     addressProvisionDelayMs: z.number().int().min(0).optional(),
@@ -124,14 +131,43 @@ export const simFileSchema = z.strictObject({
 /** A parsed config/sim.yaml; `baseDir` resolves the relative paths it names. */
 export type SimFileConfig = z.output<typeof simFileSchema> & { baseDir: string };
 
-/** Load and validate a simulator config file (errors name file, line and field). */
+/**
+ * Load and validate a simulator config file. Every error is a ConfigError naming the file, the field path and its
+ * line: schema errors, and the problems only the whole file shows (see sim-config-checks.ts), such as a driver
+ * market the exchange does not list or a capture file that does not exist.
+ */
 export function loadSimConfig(file: string, env: NodeJS.ProcessEnv = process.env): SimFileConfig {
-  return { ...loadYamlConfig(file, simFileSchema, env), baseDir: dirname(resolve(file)) };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, [{ path: '', message: `cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }]);
+  }
+  return parseSimConfig(text, file, dirname(resolve(file)), env);
 }
 
-/** Parse simulator config text (for tests and embedded configs); relative paths resolve against `baseDir`. */
-export function parseSimConfig(text: string, file = '<inline>', baseDir = process.cwd()): SimFileConfig {
-  return { ...parseYamlConfig(text, file, simFileSchema, {}), baseDir };
+/**
+ * Parse simulator config text (for tests and embedded configs) as {@link loadSimConfig} does a file; relative
+ * paths resolve against `baseDir`, `${VAR}` values come from `env` (none by default).
+ */
+export function parseSimConfig(text: string, file = '<inline>', baseDir = process.cwd(), env: NodeJS.ProcessEnv = {}): SimFileConfig {
+  const cfg = parseYamlConfig(text, file, simFileSchema, env);
+  const problems = simConfigProblems(cfg, baseDir);
+  if (problems.length > 0) {
+    const locate = yamlLocator(text);
+    const issues = problems.map((p) => ({ path: pathText(p.key === undefined ? p.path : [...p.path, p.key]), message: p.message, ...locate(p.path, p.key) }));
+    // In the file's reading order, as the schema's own errors come.
+    issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+    throw new ConfigError(file, issues);
+  }
+  return { ...cfg, baseDir };
+}
+
+/** `['driver', 'markets', 0]` as `driver.markets[0]`, as the schema's errors write paths. */
+function pathText(path: readonly PropertyKey[]): string {
+  let s = '';
+  for (const p of path) s += typeof p === 'number' ? `[${p}]` : s ? `.${String(p)}` : String(p);
+  return s;
 }
 
 const at = (cfg: SimFileConfig, p: string): string => (isAbsolute(p) ? p : resolve(cfg.baseDir, p));

@@ -51,7 +51,7 @@ describe('simulator config', () => {
     expect(bad('clock: sundial\n')).toMatch(/clock/);
   });
 
-  it('refuses markets the simulator does not know', () => {
-    expect(() => engineConfigOf(parseSimConfig('exchange:\n  markets: [DOGE-USD]\n'))).toThrow(/unknown market\(s\) DOGE-USD/);
+  it('refuses markets the simulator does not know, naming file, line and field', () => {
+    expect(() => parseSimConfig('exchange:\n  markets: [DOGE-USD]\n', 'sim.yaml')).toThrow(/sim\.yaml:2:13 exchange\.markets\[0\]: unknown market DOGE-USD/);
   });
 });
