@@ -21,6 +21,11 @@ export function summaryTable(report: Report, opts: { color?: boolean } = {}): st
     t.push([row.label, row.value(report.metrics.total), ...symbols.map((s) => row.value(report.metrics.markets[s]!))]);
   }
   let out = t.toString();
+  // A ratio shown as – says why underneath (too short a run, no starting equity, ...), as the page does.
+  for (const row of METRIC_ROWS) {
+    const why = row.summary && row.ratio ? report.metrics.total.unavailable[row.ratio] : undefined;
+    if (why !== undefined) out += `\n${row.label} –: ${why}`;
+  }
   if (report.band.length > 0) {
     const b = new Table({ head: ['queue model', `net PnL (${report.valuationCurrency})`, 'fill rate', 'fills'], style });
     for (const r of report.band) b.push([`${r.queueModel}${r.current && r.queueModel !== 'this run' ? ' (this run)' : ''}`, r.netPnl, `${(100 * r.fillRate).toFixed(1)} %`, String(r.fills)]);

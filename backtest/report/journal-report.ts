@@ -14,15 +14,21 @@
  * - a compacted journal keeps only the fills of orders still open at the compaction, so fills before a
  *   checkpoint are missing from the trade list (the report's assumptions say so).
  * Conditional orders appear through the orders they created (their fills carry the conditional order's id).
+ *
+ * The records are checked across each other on the way (journal-checks.ts): what makes any PnL from the file wrong
+ * is refused with file:line and field, what leaves the fills' PnL standing but is not what a bot writes is listed
+ * in the report's `journalWarnings` (and on the page) with file:line and field.
  */
 import { basename } from 'node:path';
 import { Decimal, ZERO } from '../../src/core/decimal.js';
-import type { NewOrder } from '../../src/model/order.js';
-import { type JournalReadOptions, readJournalAsync } from '../../src/orders/journal.js';
-import type { FillRecord, JournalRecord } from '../../src/orders/journal-records.js';
+import { JournalRecordSink, type JournalReadOptions } from '../../src/orders/journal-parse.js';
+import { type JournalLineSink, readJournalLinesAsync } from '../../src/orders/journal-lines.js';
+import type { JournalRecord } from '../../src/orders/journal-records.js';
+import { JournalDoubts } from './journal-checks.js';
+import { foldJournal } from './journal-fold.js';
 import { marketLedger } from './market-curve.js';
 import { quoteOf } from './metrics.js';
-import type { ReportEquityPoint, ReportFill, ReportInput, ReportOrder } from './report-input.js';
+import type { ReportEquityPoint, ReportFill, ReportInput } from './report-input.js';
 
 /** Options of {@link journalReportInput}. */
 export interface JournalReportOptions {
@@ -38,18 +44,34 @@ export interface JournalReportOptions {
   read?: JournalReadOptions | undefined;
 }
 
-interface OrderState {
-  order: ReportOrder;
-  quantity: Decimal | undefined;
-}
-
 function toWire8(d: Decimal): string {
   return d.toFixed(8);
 }
 
+/** The records of the journal at `path` with the line of each, and what the reader tolerated (a torn last line). */
+async function readNumbered(path: string, options: JournalReadOptions | undefined): Promise<{ records: JournalRecord[]; lines: number[]; warnings: string[] }> {
+  const records: JournalRecord[] = [];
+  const lines: number[] = [];
+  let lineNo = 0;
+  const inner = new JournalRecordSink(path, (r) => {
+    records.push(r);
+    lines.push(lineNo);
+  });
+  // The journal's own sink decides what a line means; this one only remembers which line it was.
+  const sink: JournalLineSink = {
+    line(text, n, last) {
+      lineNo = n;
+      inner.line(text, n, last);
+    },
+    tooLong: (n, last, bytes, limit) => inner.tooLong(n, last, bytes, limit),
+  };
+  const read = await readJournalLinesAsync(path, sink, options);
+  return { records, lines, warnings: inner.result(read.bytes, read.completeBytes).warnings };
+}
+
 /**
- * Read the journal at `file` (a bad line other than a torn last one is an error with file:line) into a report
- * input.
+ * Read the journal at `file` (a bad line other than a torn last one is an error with file:line, as is a record the
+ * cross-record checks refuse) into a report input.
  *
  * @example
  * const input = await journalReportInput('.rexbot/journal/demo/demo-paper-2026-11-25T09-44-54-801Z.jsonl');
@@ -57,133 +79,22 @@ function toWire8(d: Decimal): string {
  */
 export async function journalReportInput(file: string, opts: JournalReportOptions = {}): Promise<ReportInput> {
   // A line at a time: a long run's journal can outgrow the longest string V8 makes.
-  const { records, warnings } = await readJournalAsync(file, opts.read);
-  const input = recordsToReportInput(records, { ...opts, name: opts.name ?? basename(file).replace(/\.jsonl$/, ''), kind: opts.kind ?? (/-paper-/.test(basename(file)) ? 'paper' : 'live') });
-  input.assumptions.push(...warnings);
-  return input;
+  const { records, lines, warnings } = await readNumbered(file, opts.read);
+  const doubts = new JournalDoubts(file, lines);
+  for (const w of warnings) doubts.warnText('a torn last line', w);
+  return recordsToReportInput(records, { ...opts, name: opts.name ?? basename(file).replace(/\.jsonl$/, ''), kind: opts.kind ?? (/-paper-/.test(basename(file)) ? 'paper' : 'live') }, doubts);
 }
 
-/** The report input of journal `records` (see the module note). */
-export function recordsToReportInput(records: readonly JournalRecord[], opts: JournalReportOptions & { name: string; kind: 'paper' | 'live' }): ReportInput {
-  const orders = new Map<string, OrderState>();
-  const strategies = new Set<string>();
-  const fills: ReportFill[] = [];
-  let checkpoints = 0;
-  let lost = 0;
-  let from = Infinity;
-  let to = -Infinity;
-  const add = (clientOrderId: string, strategy: string, o: NewOrder, at: number): void => {
-    strategies.add(strategy);
-    orders.set(clientOrderId, {
-      quantity: o.quantity,
-      order: {
-        clientOrderId,
-        strategy,
-        marketSymbol: o.marketSymbol,
-        direction: o.direction,
-        type: o.type,
-        quantity: o.quantity?.toString(),
-        limit: o.limit?.toString(),
-        ceiling: o.ceiling?.toString(),
-        timeInForce: o.timeInForce,
-        createdAt: at,
-        outcome: 'OPEN',
-        fillQuantity: '0',
-        proceeds: '0',
-        commission: '0',
-      },
-    });
-  };
-  const fillsByOrder = new Map<string, FillRecord[]>();
-  for (const r of records) {
-    from = Math.min(from, r.at);
-    to = Math.max(to, r.at);
-    switch (r.t) {
-      case 'order':
-        add(r.clientOrderId, r.strategy, r.order, r.at);
-        break;
-      case 'batch':
-        for (const o of r.orders) add(o.clientOrderId, r.strategy, o.order, r.at);
-        break;
-      case 'conditional':
-        strategies.add(r.strategy);
-        break;
-      case 'ack': {
-        const s = orders.get(r.id);
-        if (s) s.order.id = r.orderId;
-        break;
-      }
-      case 'rejected':
-      case 'lost': {
-        const s = orders.get(r.id);
-        if (s) {
-          s.order.outcome = 'REJECTED';
-          s.order.rejectCode = r.t === 'lost' ? 'LOST' : r.code;
-          s.order.closedAt = r.at;
-        }
-        if (r.t === 'lost') lost++;
-        break;
-      }
-      case 'closed': {
-        const s = orders.get(r.id);
-        if (s && s.order.outcome === 'OPEN') {
-          s.order.closedAt = r.at;
-          s.order.outcome = 'CLOSED'; // settled below against the fills
-        }
-        break;
-      }
-      case 'fill': {
-        const executed = r.executedAt.getTime();
-        from = Math.min(from, executed);
-        to = Math.max(to, executed);
-        let list = fillsByOrder.get(r.id);
-        if (!list) fillsByOrder.set(r.id, (list = []));
-        // A fill can be journaled twice across a compaction's history copy; the execution id is unique.
-        if (list.some((f) => f.executionId === r.executionId)) break;
-        list.push(r);
-        const strategy = orders.get(r.id)?.order.strategy;
-        fills.push({
-          at: executed,
-          marketSymbol: r.marketSymbol,
-          orderId: r.orderId,
-          clientOrderId: r.id,
-          strategy,
-          direction: r.direction,
-          quantity: r.quantity.toString(),
-          rate: r.rate.toString(),
-          commission: r.commission.toString(),
-          isTaker: r.isTaker,
-        });
-        break;
-      }
-      case 'checkpoint':
-        checkpoints++;
-        break;
-      default:
-        break;
-    }
-  }
-  for (const [cid, s] of orders) {
-    const list = fillsByOrder.get(cid) ?? [];
-    let qty = ZERO;
-    let proceeds = ZERO;
-    let commission = ZERO;
-    for (const f of list) {
-      qty = qty.plus(f.quantity);
-      proceeds = proceeds.plus(f.quantity.times(f.rate));
-      commission = commission.plus(f.commission);
-    }
-    s.order.fillQuantity = qty.toString();
-    s.order.proceeds = proceeds.toString();
-    s.order.commission = commission.toString();
-    // Closed with less than asked for is a cancellation (possibly after part fills), as on the exchange.
-    if (s.order.outcome === 'CLOSED' && (s.quantity === undefined ? qty.isZero() : qty.lt(s.quantity))) s.order.outcome = 'CANCELLED';
-  }
-  fills.sort((a, b) => a.at - b.at);
-  const markets = [...new Set([...[...orders.values()].map((s) => s.order.marketSymbol), ...fills.map((f) => f.marketSymbol)])].sort();
+/**
+ * The report input of journal `records` (see the module note); `doubts` names their file and lines in what it
+ * refuses (thrown) and warns of (the input's `journalWarnings`).
+ */
+export function recordsToReportInput(records: readonly JournalRecord[], opts: JournalReportOptions & { name: string; kind: 'paper' | 'live' }, doubts = new JournalDoubts('journal')): ReportInput {
+  const folded = foldJournal(records, doubts);
+  const { orders, fills, from, to } = folded;
+  const markets = [...new Set([...orders.map((o) => o.marketSymbol), ...fills.map((f) => f.marketSymbol)])].sort();
   const quotes = [...new Set(markets.map(quoteOf))];
   const valuationCurrency = opts.valuationCurrency ?? quotes[0] ?? 'USD';
-  if (!Number.isFinite(from)) from = to = 0;
   const initial = new Decimal(opts.initialEquity ?? 0);
   const assumptions = [
     `Read from the ${opts.kind} run's order journal: orders, their outcomes and fills as the exchange reported them.`,
@@ -191,24 +102,27 @@ export function recordsToReportInput(records: readonly JournalRecord[], opts: Jo
     'Risk denials are not journaled: none are shown.',
   ];
   if (quotes.length > 1) assumptions.push(`Markets are quoted in ${quotes.join(', ')}; the equity curve adds only markets quoted in ${valuationCurrency}.`);
-  if (checkpoints > 0) assumptions.push(`The journal was compacted ${checkpoints} time(s): fills of orders finished before a compaction are not in it, so the trade list and PnL start after them.`);
-  if (lost > 0) assumptions.push(`${lost} order(s) were declared lost (sent, never found on the exchange); they count as rejected.`);
+  if (folded.checkpoints > 0) assumptions.push(`The journal was compacted ${folded.checkpoints} time(s): fills of orders finished before a compaction are not in it, so the trade list and PnL start after them.`);
+  if (folded.lost > 0) assumptions.push(`${folded.lost} order(s) were declared lost (sent, never found on the exchange); they count as rejected.`);
+  if (folded.repeatedFills > 0) assumptions.push(`${folded.repeatedFills} fill record(s) repeat an execution already journaled, with the same figures (a compaction's history copy does): each execution is counted once.`);
+  const journalWarnings = doubts.warnings();
   return {
     kind: opts.kind,
     name: opts.name,
-    strategies: [...strategies].sort(),
+    strategies: folded.strategies,
     markets,
     from,
     to,
     valuationCurrency,
     initialBalances: { [valuationCurrency]: toWire8(initial) },
     finalBalances: {},
-    orders: [...orders.values()].map((s) => s.order).sort((a, b) => a.createdAt - b.createdAt),
+    orders,
     fills,
     equity: equityFromFills(fills, markets, valuationCurrency, initial, from, to),
     prices: Object.fromEntries(markets.map((m) => [m, fills.filter((f) => f.marketSymbol === m).map((f) => ({ at: f.at, price: f.rate }))])),
     denials: {},
     assumptions,
+    journalWarnings: journalWarnings.length > 0 ? journalWarnings : undefined,
   };
 }
 

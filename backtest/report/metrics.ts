@@ -13,14 +13,17 @@
  *   A run that starts with coins sees their price move in its net PnL; this line takes it out. `null` when the
  *   first or last point has no hold value (a journal report).
  * - **CAGR, Sharpe, Sortino, Calmar, max drawdown**: see ratios.ts (365-day year, resampled simple returns).
- *   Per market they are taken on first equity + that market's PnL curve, i.e. as if it alone had traded.
+ *   Per market they are taken on first equity + that market's PnL curve, i.e. as if it alone had traded. Sharpe
+ *   and Sortino need at least 30 hourly returns (a run of 30 hours), CAGR and Calmar a run of 30 days: shorter
+ *   runs annualise into noise. A ratio left out is `null` and `unavailable` says why (curve-stats.ts).
  * - **Fees**: sum of our fills' commissions. **Turnover**: Σ quantity × rate of our fills; **turnover ratio**
  *   is turnover / first equity.
  * - **Trades, win rate, profit factor (gross profit / gross loss), expectancy (mean PnL per round trip),
  *   average win and loss**: over round trips; profit factor is `null` with no losing trade.
  * - **Exposure**: fraction of the run's time with a non-zero position opened by our fills (total: any market).
- * - **Orders**: placed = all orders we sent; filled = orders with any fill; cancelled, rejected and open by
- *   outcome; fill rate = filled / (placed − rejected).
+ * - **Orders** (see {@link OrderCounts}): each order placed is counted once, by how it ended — filled,
+ *   partially filled, cancelled, rejected or open — so the five add up to placed; fill rate = orders with any
+ *   fill / (placed − rejected).
  * Totals of fees, turnover and trade statistics add up markets quoted in the valuation currency only (money in
  * different currencies does not add); the others are listed in `excludedFromTotals`. For such a market the
  * ratios against equity (return, CAGR, Sharpe, Sortino, Calmar, turnover ratio, drawdown fraction) are `null`:
@@ -29,23 +32,33 @@
 import { Decimal, ZERO } from '../../src/core/decimal.js';
 import type { ReportFill, ReportInput, ReportOrder } from './report-input.js';
 import { exposureIntervals, lastPrice, marketLedger, marketPnlCurve, unionLength } from './market-curve.js';
-import { cagr, calmar, finite, intervalReturns, maxDrawdown, returnsInterval, sharpe, sortino, type CurvePoint } from './ratios.js';
+import { curveStats, type CurveStats, moneyCurveStats } from './curve-stats.js';
+import { money } from './money.js';
+import { finite, returnsInterval, type CurvePoint } from './ratios.js';
 import { roundTrips, sum, type MarketTrades, type RoundTrip } from './round-trips.js';
 import { valuedEquity } from './series.js';
 
-/** Money as the report writes it: 8 decimals, banker's rounding. */
-export function money(d: Decimal): string {
-  return d.toFixed(8);
-}
+export { money };
+export type { CurveStats };
 
-/** Order counts. */
+/**
+ * Order counts. Every order placed is in exactly one of `filled`, `partiallyFilled`, `cancelled`, `rejected` and
+ * `open`, so they add up to `placed`; the same definitions for a backtest and a journal report.
+ */
 export interface OrderCounts {
+  /** Orders sent to the venue (intents refused before sending are not orders: see the risk denials). */
   placed: number;
+  /** Ended with all of their quantity filled (a market buy by ceiling: ended with any fill). */
   filled: number;
+  /** Ended with part of their quantity filled and the rest cancelled or expired (e.g. an IOC's remainder). */
+  partiallyFilled: number;
+  /** Ended with nothing filled: cancelled, expired, or an IOC/FOK that found nothing to take. */
   cancelled: number;
+  /** Refused by the venue, or sent and never found there (declared lost): nothing was placed. */
   rejected: number;
+  /** Still open at the end of the run, part filled or not. */
   open: number;
-  /** filled / (placed − rejected); `null` when nothing reached the venue. */
+  /** Orders with any fill (filled, partially filled, open with a fill) / (placed − rejected); `null` when nothing reached the venue. */
   fillRate: number | null;
 }
 
@@ -61,17 +74,6 @@ export interface TradeStats {
   expectancy: string | null;
   averageWin: string | null;
   averageLoss: string | null;
-}
-
-/** Performance of a curve. */
-export interface CurveStats {
-  netPnl: string;
-  return: number | null;
-  cagr: number | null;
-  sharpe: number | null;
-  sortino: number | null;
-  calmar: number | null;
-  maxDrawdown: { fraction: number | null; amount: string; peakAt: number | null; troughAt: number | null; recoveredAt: number | null };
 }
 
 /** One market's metrics. */
@@ -123,20 +125,29 @@ export function quoteOf(symbol: string): string {
   return i < 0 ? symbol : symbol.slice(i + 1);
 }
 
-/** Order counts of `orders`. */
+/**
+ * Order counts of `orders` (see {@link OrderCounts}): by outcome, a cancelled order split by whether it had filled
+ * anything.
+ */
 export function orderCounts(orders: readonly ReportOrder[]): OrderCounts {
   let filled = 0;
+  let partiallyFilled = 0;
   let cancelled = 0;
   let rejected = 0;
   let open = 0;
+  let anyFill = 0;
   for (const o of orders) {
-    if (new Decimal(o.fillQuantity).gt(0)) filled++;
-    if (o.outcome === 'CANCELLED') cancelled++;
-    else if (o.outcome === 'REJECTED') rejected++;
-    else if (o.outcome === 'OPEN') open++;
+    const traded = new Decimal(o.fillQuantity).gt(0);
+    if (traded) anyFill++;
+    if (o.outcome === 'CLOSED') filled++;
+    else if (o.outcome === 'CANCELLED') {
+      if (traded) partiallyFilled++;
+      else cancelled++;
+    } else if (o.outcome === 'REJECTED') rejected++;
+    else open++;
   }
   const live = orders.length - rejected;
-  return { placed: orders.length, filled, cancelled, rejected, open, fillRate: live > 0 ? filled / live : null };
+  return { placed: orders.length, filled, partiallyFilled, cancelled, rejected, open, fillRate: live > 0 ? anyFill / live : null };
 }
 
 /** Trade statistics of `trips`. */
@@ -157,55 +168,6 @@ export function tradeStats(trips: readonly RoundTrip[]): TradeStats {
     expectancy: n > 0 ? money(grossProfit.minus(grossLoss).div(n)) : null,
     averageWin: wins.length > 0 ? money(grossProfit.div(wins.length)) : null,
     averageLoss: losses.length > 0 ? money(grossLoss.div(losses.length).neg()) : null,
-  };
-}
-
-/** Curve statistics of `curve` (absolute account values) over `[from, to]`. */
-export function curveStats(curve: readonly CurvePoint[], from: number, to: number): CurveStats {
-  const first = curve[0]?.value ?? ZERO;
-  const last = curve[curve.length - 1]?.value ?? ZERO;
-  // Without a positive starting equity (a journal report given none) returns are undefined: money only.
-  if (first.lte(0)) return { ...foreignCurveStats(curve), netPnl: money(last.minus(first)) };
-  const net = last.minus(first);
-  const iv = returnsInterval(to - from);
-  const rets = intervalReturns(curve, from, to, iv.ms);
-  const dd = maxDrawdown(curve);
-  const g = cagr(first, last, to - from);
-  return {
-    netPnl: money(net),
-    return: first.gt(0) ? finite(net.div(first).toNumber()) : null,
-    cagr: g,
-    sharpe: sharpe(rets, iv.ms),
-    sortino: sortino(rets, iv.ms),
-    calmar: calmar(g, dd.fraction),
-    maxDrawdown: { fraction: dd.fraction, amount: money(dd.amount), peakAt: dd.peakAt, troughAt: dd.troughAt, recoveredAt: dd.recoveredAt },
-  };
-}
-
-/**
- * Curve statistics of a market quoted in another currency than the equity, or of a curve without a positive
- * start: the drawdown amount and window in money; every ratio against equity is `null`.
- */
-function foreignCurveStats(pnl: readonly CurvePoint[]): CurveStats {
-  let peak: CurvePoint | undefined;
-  let worst = { amount: ZERO, peak: ZERO, peakAt: null as number | null, troughAt: null as number | null, recoveredAt: null as number | null };
-  for (const p of pnl) {
-    if (worst.troughAt !== null && worst.recoveredAt === null && p.at > worst.troughAt && p.value.gte(worst.peak)) worst.recoveredAt = p.at;
-    if (!peak || p.value.gt(peak.value)) {
-      peak = p;
-      continue;
-    }
-    const fall = peak.value.minus(p.value);
-    if (fall.gt(worst.amount)) worst = { amount: fall, peak: peak.value, peakAt: peak.at, troughAt: p.at, recoveredAt: null };
-  }
-  return {
-    netPnl: money(pnl[pnl.length - 1]?.value ?? ZERO),
-    return: null,
-    cagr: null,
-    sharpe: null,
-    sortino: null,
-    calmar: null,
-    maxDrawdown: { fraction: null, amount: money(worst.amount), peakAt: worst.peakAt, troughAt: worst.troughAt, recoveredAt: worst.recoveredAt },
   };
 }
 
@@ -231,7 +193,12 @@ export function computeMetricsAndTrades(input: ReportInput): { metrics: ReportMe
   const final = equity[equity.length - 1]?.value ?? ZERO;
   const times = [...new Set([from, ...points.map((p) => p.at), ...input.fills.map((f) => f.at), to])].sort((a, b) => a - b);
   const trades = roundTrips(input.fills);
-  const symbols = [...new Set([...input.markets, ...input.fills.map((f) => f.marketSymbol), ...input.orders.map((o) => o.marketSymbol)])].sort();
+  // An order whose market is not known ('': a backtest placement the venue refused before naming it) counts in the total only.
+  const symbols = [...new Set([...input.markets, ...input.fills.map((f) => f.marketSymbol), ...input.orders.map((o) => o.marketSymbol)])].filter((s) => s !== '').sort();
+  const noEquity =
+    input.kind === 'backtest'
+      ? `needs a positive starting equity: the starting balances are worth nothing in ${input.valuationCurrency}`
+      : 'needs the starting equity: give it with rexbot report --equity';
 
   const markets: Record<string, MarketMetrics> = {};
   const exposureSpans: Array<[number, number]> = [];
@@ -260,12 +227,19 @@ export function computeMetricsAndTrades(input: ReportInput): { metrics: ReportMe
     const mTurnover = sum(fills.map((f) => new Decimal(f.quantity).times(f.rate)));
     const spans = exposureIntervals(ledger, from, to);
     const sameCurrency = quoteOf(symbol) === input.valuationCurrency;
-    const stats = sameCurrency ? curveStats(pnlCurve, from, to) : foreignCurveStats(marketPnlCurve(ledger, prices, times));
+    const stats = sameCurrency
+      ? curveStats(pnlCurve, from, to, noEquity)
+      : moneyCurveStats(marketPnlCurve(ledger, prices, times), `quoted in ${quoteOf(symbol)}, not ${input.valuationCurrency}: no exchange rate is assumed`);
+    const marketReturn = sameCurrency && initial.gt(0) ? finite(net.div(initial).toNumber()) : null;
+    const unavailable = { ...stats.unavailable };
+    delete unavailable.return;
+    if (marketReturn === null) unavailable.return = stats.unavailable.return ?? 'too large to be a number';
     markets[symbol] = {
       quoteCurrency: quoteOf(symbol),
       ...stats,
+      unavailable,
       netPnl: money(net),
-      return: sameCurrency && initial.gt(0) ? finite(net.div(initial).toNumber()) : null,
+      return: marketReturn,
       realisedPnl: money(realised),
       unrealisedPnl: money(net.minus(realised)),
       fees: money(mFees),
@@ -293,7 +267,7 @@ export function computeMetricsAndTrades(input: ReportInput): { metrics: ReportMe
     valuationCurrency: input.valuationCurrency,
     initialEquity: money(initial),
     finalEquity: money(final),
-    ...curveStats(equity, from, to),
+    ...curveStats(equity, from, to, noEquity),
     fees: money(fees),
     turnover: money(turnover),
     turnoverRatio: initial.gt(0) ? finite(turnover.div(initial).toNumber()) : null,

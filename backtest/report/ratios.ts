@@ -3,15 +3,17 @@
  *
  * Conventions (printed in the report's notes too):
  * - A year is 365 days: crypto venues trade every day, so there is no 252-trading-day year.
- * - Returns for Sharpe and Sortino are simple returns of the equity curve resampled at a fixed interval: the
- *   largest of 1 day, 1 hour, 5 minutes, 1 minute, 10 seconds and 1 second that gives at least 30 intervals in
- *   the run (1 second when none does). The equity at the end of an interval is the last point at or before it (a step curve).
- *   They are annualised by √(intervals per year), with a risk-free rate of zero.
+ * - Returns for Sharpe and Sortino are simple returns of the equity curve resampled at a fixed interval: daily for
+ *   a run of at least {@link MIN_RETURNS} days, hourly otherwise. The equity at the end of an interval is the last
+ *   point at or before it (a step curve). They are annualised by √(intervals per year), with a risk-free rate of
+ *   zero. The report shows them only from {@link MIN_RETURNS} returns on (a run of 30 hours): annualising the
+ *   seconds or minutes of a shorter run gave figures in the hundreds or thousands (1727 for a 12-second paper run)
+ *   that say nothing about a year (see curve-stats.ts, which says why a ratio is left out).
  * - Sharpe = mean / sample standard deviation (n − 1); Sortino = mean / downside deviation, where the
  *   downside deviation is √(Σ min(r, 0)² / n). Either is `null` with fewer than two returns or no spread.
- * - CAGR = (final / initial)^(year / run length) − 1; `null` for a run shorter than one day (compounding minutes
- *   into a year says nothing: −0.03 % in 90 s reads as −100 %), when it is not a finite number, or when the
- *   initial equity is not positive.
+ * - CAGR = (final / initial)^(year / run length) − 1; `null` for a run shorter than {@link MIN_CAGR_SPAN_MS}
+ *   (30 days: compounding a shorter run into a year raises its return to a power above 12 — an ordinary +1 % day
+ *   reads as +3678 %), when it is not a finite number, or when the initial equity is not positive.
  * - Calmar = CAGR / maximum drawdown (as a fraction); `null` without a drawdown or a CAGR.
  */
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
@@ -19,17 +21,16 @@ import { type Decimal, ZERO } from '../../src/core/decimal.js';
 /** Milliseconds in the 365-day year used to annualise. */
 export const YEAR_MS = 365 * 86_400_000;
 
-/** Shortest run with a CAGR (and so a Calmar ratio). */
-export const MIN_CAGR_SPAN_MS = 86_400_000;
+/** Shortest run with a CAGR (and so a Calmar ratio): 30 days. */
+export const MIN_CAGR_SPAN_MS = 30 * 86_400_000;
 
-/** Candidate resampling intervals, largest first. */
+/** Fewest resampled returns behind a Sharpe or Sortino ratio the report shows. */
+export const MIN_RETURNS = 30;
+
+/** Candidate resampling intervals, largest first: nothing shorter than an hour is annualised. */
 const INTERVALS: ReadonlyArray<{ ms: number; name: string }> = [
   { ms: 86_400_000, name: '1d' },
   { ms: 3_600_000, name: '1h' },
-  { ms: 300_000, name: '5m' },
-  { ms: 60_000, name: '1m' },
-  { ms: 10_000, name: '10s' },
-  { ms: 1_000, name: '1s' },
 ];
 
 /** A point of a curve in exact money. */
@@ -86,9 +87,9 @@ export function maxDrawdown(points: readonly CurvePoint[]): Drawdown {
   return { fraction: bestFall.div(bestPeak.value).toNumber(), amount: bestFall, peakAt: bestPeak.at, troughAt: bestTrough!.at, recoveredAt };
 }
 
-/** The resampling interval for a run of `spanMs`. */
+/** The resampling interval for a run of `spanMs`: daily from {@link MIN_RETURNS} days on, else hourly. */
 export function returnsInterval(spanMs: number): { ms: number; name: string } {
-  for (const iv of INTERVALS) if (spanMs / iv.ms >= 30) return iv;
+  for (const iv of INTERVALS) if (spanMs / iv.ms >= MIN_RETURNS) return iv;
   return INTERVALS[INTERVALS.length - 1]!;
 }
 

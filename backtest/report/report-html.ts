@@ -11,6 +11,7 @@ import type { Report } from './report-json.js';
 import { metricTables, tradeTable, orderTable } from './report-tables.js';
 import { fillMarkers, MAX_POINTS } from './series.js';
 import { esc, fmtTime } from './report-format.js';
+import { MIN_RETURNS } from './ratios.js';
 
 /** uPlot's browser bundle and stylesheet, read once. */
 let assets: Promise<{ js: string; css: string }> | undefined;
@@ -80,7 +81,7 @@ ${report.band.map((b) => `<tr${b.current ? ' class="current"' : ''}><td>${esc(b.
 <body>
 <h1>${esc(title)}</h1>
 <div class="sub">${esc(report.strategies.join(', '))} on ${esc(report.markets.join(', '))} · ${fmtTime(report.from)} → ${fmtTime(report.to)}${report.queueModel ? ` · queue model ${esc(report.queueModel)}` : ''}${report.events !== undefined ? ` · ${report.events.toLocaleString('en-US')} events` : ''}${params ? ` · ${params}` : ''}</div>
-${failuresSection(report)}${dataWarningsSection(report)}<h2>Charts</h2>
+${failuresSection(report)}${dataWarningsSection(report)}${journalWarningsSection(report)}<h2>Charts</h2>
 <div class="chart" id="chart-equity"></div>
 <div class="chart" id="chart-drawdown"></div>
 <div class="chart" id="chart-position"></div>
@@ -90,12 +91,13 @@ ${markers.drawn < markers.total ? `<p class="note">${markers.drawn.toLocaleStrin
 ${metricTables(report)}
 <h2>Orders</h2>
 ${orderTable(report)}
-<h2>Risk denials</h2>
+<h2>Denied intents</h2>
+<p class="note">Intents the risk engine denied or the order planner refused, by reason: never sent, so not among the orders placed.</p>
 ${denials.length ? `<table><tr><th>reason</th><th>count</th></tr>${denials.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v}</td></tr>`).join('')}</table>` : '<p>None.</p>'}
 ${band}
 <h2>Assumptions</h2>
 <ul>${report.assumptions.map((a) => `<li>${esc(a)}</li>`).join('\n')}</ul>
-<p class="note">Metric definitions: round trips are our fills matched first-in first-out per market; Sharpe and Sortino use ${esc(t.returnsInterval)} simple returns of the equity curve annualised over a 365-day year with a zero risk-free rate; money in ${esc(report.valuationCurrency)} unless a market's quote currency says otherwise.</p>
+<p class="note">Metric definitions: round trips are our fills matched first-in first-out per market; Sharpe and Sortino use ${t.returnsInterval === '1d' ? 'daily' : 'hourly'} simple returns of the equity curve annualised over a 365-day year with a zero risk-free rate, and are shown from ${MIN_RETURNS} returns on (a run of 30 hours); CAGR and Calmar need a run of 30 days; money in ${esc(report.valuationCurrency)} unless a market's quote currency says otherwise.</p>
 <h2>Trades</h2>
 ${tradeTable(report)}
 <script>${scriptText(js)}</script>
@@ -123,5 +125,15 @@ function dataWarningsSection(report: Report): string {
   return `<h2 class="warned">Data not used</h2>
 <p class="note">The run read these files with <code>onBadLine: skip</code>: the lines below were left out and the figures are of the rest.</p>
 <ul class="warned">${warnings.map((w) => `<li>${esc(w)}</li>`).join('\n')}</ul>
+`;
+}
+
+/** What the journal report doubts in its journal: the figures stand on the fills, but the file is not as a bot writes it. */
+function journalWarningsSection(report: Report): string {
+  const warnings = report.journalWarnings ?? [];
+  if (warnings.length === 0) return '';
+  return `<h2 class="warned">Journal doubts</h2>
+<p class="note">These records are not what a bot writes (an edited, spliced or partly lost file?). The figures below are those of the fills the journal holds, as each line says; check these lines before trusting them.</p>
+<ul class="warned" id="journal-warnings">${warnings.map((w) => `<li>${esc(w)}</li>`).join('\n')}</ul>
 `;
 }

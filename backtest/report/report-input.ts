@@ -20,7 +20,10 @@ export interface ReportOrder {
   timeInForce?: string | undefined;
   createdAt: number;
   closedAt?: number | undefined;
-  /** `OPEN` at the end of the run, `CLOSED` with fills, `CANCELLED` (closed with nothing or part filled and then cancelled), `REJECTED` by the venue. */
+  /**
+   * `OPEN` at the end of the run; `CLOSED` filled in full (a market buy by ceiling: with any fill); `CANCELLED`
+   * ended with less (nothing, or part filled and then cancelled or expired); `REJECTED` by the venue, or lost.
+   */
   outcome: 'OPEN' | 'CLOSED' | 'CANCELLED' | 'REJECTED';
   /** The venue's error code for a rejection. */
   rejectCode?: string | undefined;
@@ -101,7 +104,7 @@ export interface ReportInput {
   fills: ReportFill[];
   equity: ReportEquityPoint[];
   prices: Record<string, ReportPricePoint[]>;
-  /** Risk denials counted by reason code. */
+  /** Intents never sent, counted by reason code: risk denials, and (backtest) intents the order planner refused. */
   denials: Record<string, number>;
   /** Every modelling assumption in force, one sentence each (fill model, queue model, latency, fees, data gaps). */
   assumptions: string[];
@@ -117,4 +120,9 @@ export interface ReportInput {
   strategyFailures?: ReportStrategyFailure[] | undefined;
   /** Recorded lines the readers skipped (`onBadLine: skip`) or a file cut off, one sentence per file; absent when none. */
   dataWarnings?: string[] | undefined;
+  /**
+   * A journal report's doubts about its journal (journal-checks.ts): records that are not what a bot writes but
+   * leave the fills' PnL standing, each with file:line and field; absent when none.
+   */
+  journalWarnings?: string[] | undefined;
 }

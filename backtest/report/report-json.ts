@@ -51,6 +51,8 @@ export interface Report {
   strategyFailures?: ReportStrategyFailure[] | undefined;
   /** Recorded data the run did not use (skipped bad lines, a file cut off), one sentence per file; absent when none. */
   dataWarnings?: string[] | undefined;
+  /** What a journal report doubts in its journal, with file:line and field; absent when nothing. */
+  journalWarnings?: string[] | undefined;
   trades: ReportTrade[];
   orders: ReportOrder[];
   fills: ReportFill[];
@@ -114,6 +116,7 @@ export function buildReport(input: ReportInput): Report {
     assumptions: [...input.assumptions],
     strategyFailures: input.strategyFailures?.length ? input.strategyFailures.map((f) => ({ ...f })) : undefined,
     dataWarnings: input.dataWarnings?.length ? [...input.dataWarnings] : undefined,
+    journalWarnings: input.journalWarnings?.length ? [...input.journalWarnings] : undefined,
     trades,
     orders: [...input.orders].sort((a, b) => a.createdAt - b.createdAt),
     fills: [...input.fills].sort((a, b) => a.at - b.at),

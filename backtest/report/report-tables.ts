@@ -1,4 +1,5 @@
 /** The HTML tables of the report page: metrics (total and per market), orders, trades. */
+import type { RatioName } from './curve-stats.js';
 import { METRIC_ROWS } from './metric-rows.js';
 import { esc, fmtTime } from './report-format.js';
 import type { Report } from './report-json.js';
@@ -26,14 +27,46 @@ export function metricTables(report: Report): string {
   const excluded = t.excludedFromTotals.length
     ? `<p class="note">Money totals leave out ${esc(t.excludedFromTotals.join(', '))}: quoted in another currency than ${esc(t.valuationCurrency)}.</p>`
     : '';
-  return `<table>${head}${rows.join('\n')}${extra.join('\n')}</table>${excluded}`;
+  return `<table>${head}${rows.join('\n')}${extra.join('\n')}</table>${excluded}${unavailableNote(report)}`;
 }
 
-/** Order counts per market. */
+const RATIO_LABELS: ReadonlyArray<[RatioName, string]> = METRIC_ROWS.flatMap((r) => (r.ratio ? [[r.ratio, r.label] as [RatioName, string]] : []));
+
+/** Why the ratios shown as – are left out: one line per reason, with the ratios and columns it is about. */
+export function unavailableNote(report: Report): string {
+  const byReason = new Map<string, { labels: Set<string>; scopes: Set<string> }>();
+  const scopes: Array<[string, Partial<Record<RatioName, string>>]> = [
+    ['total', report.metrics.total.unavailable],
+    ...Object.entries(report.metrics.markets).map(([s, m]) => [s, m.unavailable] as [string, Partial<Record<RatioName, string>>]),
+  ];
+  for (const [scope, unavailable] of scopes) {
+    for (const [name, label] of RATIO_LABELS) {
+      const why = unavailable[name];
+      if (why === undefined) continue;
+      let entry = byReason.get(why);
+      if (!entry) byReason.set(why, (entry = { labels: new Set(), scopes: new Set() }));
+      entry.labels.add(label);
+      entry.scopes.add(scope);
+    }
+  }
+  if (byReason.size === 0) return '';
+  const items = [...byReason].map(([why, e]) => `<li>${esc([...e.labels].join(', '))} (${esc([...e.scopes].join(', '))}): ${esc(why)}</li>`);
+  return `<p class="note">Shown as –:</p><ul class="note" id="unavailable">${items.join('\n')}</ul>`;
+}
+
+/** Order counts per market, and what each column counts. */
 export function orderTable(report: Report): string {
   const rows = [['total', report.metrics.total.orders] as const, ...Object.entries(report.metrics.markets).map(([s, m]) => [s, m.orders] as const)];
-  return `<table><tr><th>market</th><th>placed</th><th>filled</th><th>cancelled</th><th>rejected</th><th>open at end</th><th>fill rate</th></tr>
-${rows.map(([s, o]) => `<tr><td>${esc(s)}</td><td>${o.placed}</td><td>${o.filled}</td><td>${o.cancelled}</td><td>${o.rejected}</td><td>${o.open}</td><td>${o.fillRate === null ? '–' : `${(100 * o.fillRate).toFixed(1)} %`}</td></tr>`).join('\n')}</table>`;
+  return `<table><tr><th>market</th><th>placed</th><th>filled</th><th>partially filled</th><th>cancelled</th><th>rejected</th><th>open at end</th><th>fill rate</th></tr>
+${rows.map(([s, o]) => `<tr><td>${esc(s)}</td><td>${o.placed}</td><td>${o.filled}</td><td>${o.partiallyFilled}</td><td>${o.cancelled}</td><td>${o.rejected}</td><td>${o.open}</td><td>${o.fillRate === null ? '–' : `${(100 * o.fillRate).toFixed(1)} %`}</td></tr>`).join('\n')}</table>
+<p class="note">Each order placed (sent to the venue) is counted once, by how it ended: <b>filled</b> in full; <b>partially filled</b>, then cancelled or expired with the rest; <b>cancelled</b> (or expired) with nothing filled; <b>rejected</b> by the venue, or sent and never found there; <b>open</b> at the end of the run, part filled or not. They add up to placed. Fill rate = orders with any fill (open ones included) / (placed − rejected).${report.metrics.total.orders.placed > sumMarkets(report) ? ' The total includes orders the venue refused before naming their market.' : ''}</p>`;
+}
+
+/** Orders placed, summed over the market columns. */
+function sumMarkets(report: Report): number {
+  let n = 0;
+  for (const m of Object.values(report.metrics.markets)) n += m.orders.placed;
+  return n;
 }
 
 /** The closed trades, at most {@link MAX_TRADE_ROWS}. */

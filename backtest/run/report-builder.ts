@@ -73,7 +73,6 @@ export class ReportBuilder {
   readonly #equity: ReportEquityPoint[] = [];
   readonly #prices: Record<string, ReportPricePoint[]> = {};
   readonly #denials: Record<string, number> = {};
-  #rejected = 0;
   /**
    * Whether a point has valued every holding yet (the curve and its metrics start at the first such point), or no
    * point ever can.
@@ -105,10 +104,18 @@ export class ReportBuilder {
         else this.#orders.set(e.clientOrderId, { order: e.order, strategy: e.strategy, createdAt });
         return;
       }
-      case 'rejected':
-        this.#rejected++;
-        this.#orders.set(e.clientOrderId ?? `rejected-${this.#rejected}`, {
-          clientOrderId: e.clientOrderId ?? `rejected-${this.#rejected}`,
+      case 'rejected': {
+        // Only a placement the venue refused (or that was sent and never found) is an order placed and rejected, as a
+        // journal report counts them. An intent the planner refused was never sent: counted with the denials by its
+        // code. A rejection under the id of an order the venue accepted is a cancel that failed: the order stands.
+        if (e.clientOrderId === undefined) {
+          this.#denials[e.code] = (this.#denials[e.code] ?? 0) + 1;
+          return;
+        }
+        const known = this.#orders.get(e.clientOrderId);
+        if (known && ('order' in known || known.outcome !== 'REJECTED')) return;
+        this.#orders.set(e.clientOrderId, {
+          clientOrderId: e.clientOrderId,
           strategy: e.strategy,
           marketSymbol: '',
           direction: 'BUY',
@@ -122,6 +129,7 @@ export class ReportBuilder {
           commission: toWire8(ZERO),
         });
         return;
+      }
       case 'fill':
         this.#fills.push({
           // When it happened at the venue (the bot hears of it a market-data latency later).

@@ -67,6 +67,7 @@ export const reportCommand: Command = {
       const input = await journalReportInput(a.journal, { kind: a.kind, initialEquity: a.equity, valuationCurrency: a.currency });
       const out = a.out ?? resolve('out', 'report', basename(a.journal).replace(/\.jsonl$/, '').replace(/[^\w.-]+/g, '_'));
       const written = await writeReport(input, out);
+      for (const w of written.report.journalWarnings ?? []) process.stderr.write(`rexbot report: warning: ${w}\n`);
       process.stdout.write(`${summaryTable(written.report, { color: process.stdout.isTTY === true })}\n`);
       process.stdout.write(`report: ${written.html}\n`);
       return 0;

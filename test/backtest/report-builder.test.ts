@@ -87,3 +87,39 @@ describe('ReportBuilder: order lines', () => {
     expect(report.build(RUN).orders).toHaveLength(1);
   });
 });
+
+describe('ReportBuilder: rejections', () => {
+  const rejected = (clientOrderId: string | undefined, code: string): OrderEvent => ({
+    type: 'rejected',
+    strategy: 's',
+    intentKey: 'k',
+    ...(clientOrderId !== undefined ? { clientOrderId } : {}),
+    code,
+    message: code,
+    at: T0 + 1,
+  });
+
+  it('a placement the venue refused is an order placed and rejected; a failed cancel leaves its order as it is', async () => {
+    const { h, report } = await setUp();
+    const placed = h.limit('BUY', '99', '0.5');
+    report.onOrderEvent(event('accepted', { ...placed }));
+    // The cancel of an accepted order failed: the order is still open, not rejected (it was, with no market).
+    report.onOrderEvent(rejected(`c-${placed.id}`, 'ORDER_NOT_OPEN'));
+    report.onOrderEvent(rejected('c-refused', 'INSUFFICIENT_FUNDS'));
+    const built = report.build(RUN);
+    expect(built.orders.map((o) => [o.clientOrderId, o.outcome, o.rejectCode])).toEqual([
+      [`c-${placed.id}`, 'OPEN', undefined],
+      ['c-refused', 'REJECTED', 'INSUFFICIENT_FUNDS'],
+    ]);
+    expect(built.denials).toEqual({});
+  });
+
+  it('an intent the planner refused was never sent: a denial by its code, not an order', async () => {
+    const { report } = await setUp();
+    report.onOrderEvent(rejected(undefined, 'NO_MID_PRICE'));
+    report.onOrderEvent(rejected(undefined, 'NO_MID_PRICE'));
+    const built = report.build(RUN);
+    expect(built.orders).toEqual([]);
+    expect(built.denials).toEqual({ NO_MID_PRICE: 2 });
+  });
+});

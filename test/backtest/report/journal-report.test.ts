@@ -104,7 +104,7 @@ describe('a journal as a report', () => {
     expect(m.total.netPnl).toBe('9.26500000');
     expect(m.total.trades).toBe(2);
     expect(m.total.fees).toBe('0.73500000');
-    expect(m.total.orders).toEqual({ placed: 4, filled: 2, cancelled: 1, rejected: 1, open: 0, fillRate: 2 / 3 });
+    expect(m.total.orders).toEqual({ placed: 4, filled: 2, partiallyFilled: 0, cancelled: 1, rejected: 1, open: 0, fillRate: 2 / 3 });
     expect(m.total.return).toBeCloseTo(9.265 / 10000, 12);
     expect(input.equity.at(-1)!.equity).toBe('10009.26500000');
     expect(input.assumptions.join(' ')).toMatch(/holds no balances or market data/);

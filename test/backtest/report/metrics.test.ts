@@ -69,9 +69,21 @@ describe('metrics of the worked example', () => {
   });
 
   it('order counts and fill rate', () => {
-    expect(btc.orders).toEqual({ placed: 7, filled: 4, cancelled: 2, rejected: 1, open: 1, fillRate: 4 / 6 });
+    // Each order once, by how it ended: o1, o3, o4 filled; o2 part filled then cancelled; o5 cancelled with
+    // nothing; o6 rejected; o7 open. (This was filled 4, cancelled 2: o2 counted in both.)
+    expect(btc.orders).toEqual({ placed: 7, filled: 3, partiallyFilled: 1, cancelled: 1, rejected: 1, open: 1, fillRate: 4 / 6 });
+    const o = btc.orders;
+    expect(o.filled + o.partiallyFilled + o.cancelled + o.rejected + o.open).toBe(o.placed);
     expect(m.total.orders.placed).toBe(8);
     expect(orderCounts([]).fillRate).toBeNull();
+  });
+
+  it('an order refused before its market was known counts in the total only, not as a market of its own', () => {
+    const input = workedExample();
+    input.orders.push({ ...input.orders[5]!, clientOrderId: 'c-x', id: undefined, marketSymbol: '', type: '' });
+    const r = computeMetrics(input);
+    expect(Object.keys(r.markets)).toEqual(['BTC-USD', 'ETH-BTC']);
+    expect(r.total.orders).toMatchObject({ placed: 9, rejected: 2 });
   });
 
   it('totals: equity change, drawdown and its window, other-quote markets left out of money totals', () => {
@@ -101,10 +113,39 @@ describe('metrics of the worked example', () => {
     expect(t.sharpe).toBeCloseTo((mean / sd) * ann, 9);
     const down = Math.sqrt((990 / 1010 - 1) ** 2 / n);
     expect(t.sortino).toBeCloseTo((mean / down) * ann, 9);
-    const cagr = 1.00443 ** 36.5 - 1;
+    // CAGR (and so Calmar) needs 30 days: these were 17.5 % and 8.84, 0.443 % compounded 36.5 times.
+    expect([t.cagr, t.calmar]).toEqual([null, null]);
+    expect(t.unavailable).toEqual({
+      cagr: "needs a run of at least 30 days (a shorter run's return compounded into a year says nothing); this run is 10d 0h",
+      calmar: 'needs a CAGR (see CAGR)',
+    });
+  });
+
+  it('CAGR and Calmar of the same account over 40 days (flat after day 4)', () => {
+    const input = workedExample();
+    input.to = T0 + 40 * DAY;
+    const t = computeMetrics(input).total;
+    const cagr = 1.00443 ** (YEAR_MS / (40 * DAY)) - 1;
     expect(t.cagr).toBeCloseTo(cagr, 9);
     expect(t.calmar).toBeCloseTo(cagr / (20 / 1010), 9);
-    expect(YEAR_MS / (10 * DAY)).toBe(36.5);
+    expect(t.returnsInterval).toBe('1d');
+    expect(t.unavailable).toEqual({});
+  });
+
+  it('Sharpe and Sortino of a run shorter than 30 hourly returns are left out, saying why', () => {
+    const input = workedExample();
+    input.to = T0 + 20 * 3_600_000;
+    input.equity = [
+      { at: T0, equity: '1000', positions: {} },
+      { at: T0 + 3_600_000, equity: '1010', positions: {} },
+      { at: T0 + 2 * 3_600_000, equity: '990', positions: {} },
+    ];
+    const t = computeMetrics(input).total;
+    expect([t.sharpe, t.sortino, t.cagr, t.calmar]).toEqual([null, null, null, null]);
+    expect(t.unavailable.sharpe).toBe('needs at least 30 hourly returns (a run of 30 h); this run of 20h 0m has 20');
+    expect(t.unavailable.sortino).toBe(t.unavailable.sharpe);
+    expect(t.return).toBeCloseTo(-0.01, 12);
+    expect(t.unavailable.return).toBeUndefined();
   });
 
   it('per-market curve: first equity plus the market marked at its prices', () => {

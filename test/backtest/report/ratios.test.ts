@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
-import { cagr, calmar, intervalReturns, maxDrawdown, returnsInterval, sharpe, sortino, YEAR_MS } from '../../../backtest/report/ratios.js';
+import { cagr, calmar, intervalReturns, maxDrawdown, MIN_CAGR_SPAN_MS, MIN_RETURNS, returnsInterval, sharpe, sortino, YEAR_MS } from '../../../backtest/report/ratios.js';
 
 const pts = (vals: number[]) => vals.map((v, i) => ({ at: i * 1000, value: new Decimal(v) }));
 const DAY = 86_400_000;
@@ -15,13 +15,15 @@ describe('ratios', () => {
     expect(maxDrawdown([]).peakAt).toBeNull();
   });
 
-  it('resampling interval: the largest with at least 30 intervals', () => {
+  it('resampling interval: daily from 30 days on, else hourly (nothing shorter is annualised)', () => {
     expect(returnsInterval(60 * DAY).name).toBe('1d');
+    expect(returnsInterval(30 * DAY).name).toBe('1d');
     expect(returnsInterval(10 * DAY).name).toBe('1h');
-    expect(returnsInterval(3 * 3_600_000).name).toBe('5m');
-    expect(returnsInterval(90_000).name).toBe('1s');
-    expect(returnsInterval(600_000).name).toBe('10s');
-    expect(returnsInterval(10).name).toBe('1s');
+    // These were 5m, 10s and 1s: annualising them is what made a 12-second run's Sharpe read 1727.
+    expect(returnsInterval(3 * 3_600_000).name).toBe('1h');
+    expect(returnsInterval(600_000).name).toBe('1h');
+    expect(returnsInterval(10).name).toBe('1h');
+    expect(MIN_RETURNS).toBe(30);
   });
 
   it('interval returns of a step curve', () => {
@@ -48,7 +50,11 @@ describe('ratios', () => {
   it('CAGR and Calmar', () => {
     expect(cagr(new Decimal(100), new Decimal(121), 2 * YEAR_MS)).toBeCloseTo(0.1, 12);
     expect(cagr(new Decimal(100), new Decimal(99.97), 90_000)).toBeNull(); // a 90 s run: no CAGR
-    expect(cagr(new Decimal(100), new Decimal(1e6), DAY)).toBeNull(); // 10000^365 is not a finite number
+    // A +1 % day was a CAGR of +3678 % (1.01^365 − 1): no run shorter than 30 days has one now.
+    expect(MIN_CAGR_SPAN_MS).toBe(30 * DAY);
+    expect(cagr(new Decimal(100), new Decimal(101), DAY)).toBeNull();
+    expect(cagr(new Decimal(100), new Decimal(101), 30 * DAY)).toBeCloseTo(1.01 ** (365 / 30) - 1, 12);
+    expect(cagr(new Decimal(100), new Decimal('1e300'), 30 * DAY)).toBeNull(); // (1e298)^12.2 is not a finite number
     expect(cagr(new Decimal(0), new Decimal(1), YEAR_MS)).toBeNull();
     expect(calmar(0.1, 0.2)).toBeCloseTo(0.5, 12);
     expect(calmar(0.1, 0)).toBeNull();

@@ -118,6 +118,19 @@ describe('report.html', () => {
     for (const text of ['Equity', 'Fill-model band', 'pessimistic', 'Assumptions', 'MAX_POSITION', '4.79000000', 'win rate']) expect(html).toContain(text);
   });
 
+  it('says why each ratio shown as – is left out, and what each order count counts', async () => {
+    // The worked example runs 10 days: Sharpe and Sortino are shown (240 hourly returns), CAGR and Calmar are not.
+    const html = await renderReportHtml(buildReport(workedExample()));
+    expect(html).toContain('<li>CAGR (total, BTC-USD): needs a run of at least 30 days');
+    expect(html).toContain('<li>Calmar (total, BTC-USD): needs a CAGR (see CAGR)</li>');
+    // ETH-BTC is quoted in BTC: every ratio of it, for that reason
+    expect(html).toContain('<li>return, CAGR, Sharpe, Sortino, Calmar (ETH-BTC): quoted in BTC, not USD: no exchange rate is assumed</li>');
+    expect(html).not.toMatch(/<li>Sharpe[^<]*\(total/);
+    expect(html).toContain('<th>partially filled</th>');
+    expect(html).toContain('They add up to placed.');
+    expect(html).toContain('<tr><td>BTC-USD</td><td>7</td><td>3</td><td>1</td><td>1</td><td>1</td><td>1</td><td>66.7 %</td></tr>');
+  });
+
   it('escapes what it shows', async () => {
     const input = workedExample();
     input.name = '<script>alert(1)</script>';

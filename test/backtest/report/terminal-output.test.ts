@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BacktestProgress, progressLine } from '../../../backtest/cli/progress.js';
 import { summaryTable } from '../../../backtest/cli/summary-table.js';
 import { buildReport } from '../../../backtest/report/report-json.js';
-import { workedExample } from './fixture.js';
+import { T0, workedExample } from './fixture.js';
 
 function sink(tty: boolean): { stream: PassThrough & { isTTY?: boolean }; text: () => string } {
   const stream = new PassThrough() as PassThrough & { isTTY?: boolean };
@@ -48,5 +48,15 @@ describe('terminal output', () => {
     const text = summaryTable(buildReport(workedExample()));
     for (const s of ['net PnL', '4.43000000', 'BTC-USD', 'ETH-BTC', 'win rate', '66.67 %', 'pessimistic', '40.0 %']) expect(text).toContain(s);
     expect(text).not.toContain('Sortino');
+    // 240 hourly returns: Sharpe is shown, nothing is explained
+    expect(text).not.toContain(' –: ');
+  });
+
+  it('summary table of a short run: Sharpe is –, and the line under the table says why', () => {
+    const input = workedExample();
+    input.to = T0 + 600_000;
+    input.equity = [{ at: T0, equity: '1000', positions: {} }, { at: T0 + 300_000, equity: '1001', positions: {} }];
+    const text = summaryTable(buildReport(input));
+    expect(text).toContain('Sharpe –: needs at least 30 hourly returns (a run of 30 h); this run of 10m 0s has 0');
   });
 });
