@@ -26,7 +26,7 @@ report.json and report.html (open it in a browser; it needs no network).
   --band             also run under the pessimistic and optimistic queue models; the report shows the range
   --sweep key=v,...  sweep a parameter: a strategy param name (spread) or a dotted config path
                      (venue.latency.orderEntry); repeat for a grid; values are read as YAML
-  --metric NAME      rank a sweep by this metric (default sharpe): netPnl, netPnlVsHold, return, cagr, sharpe,
+  --metric NAME      rank a sweep by this metric (default netPnl): netPnl, netPnlVsHold, return, cagr, sharpe,
                      sortino, calmar, maxDrawdown, winRate, profitFactor, expectancy, fees, trades, fillRate,
                      exposure
   --jobs N           worker threads for a sweep (default: every core)
@@ -58,7 +58,7 @@ export function parseBacktestArgs(args: string[]): BacktestArgs {
       out: { type: 'string' },
       band: { type: 'boolean', default: false },
       sweep: { type: 'string', multiple: true },
-      metric: { type: 'string', default: 'sharpe' },
+      metric: { type: 'string', default: 'netPnl' },
       jobs: { type: 'string' },
       queue: { type: 'string' },
       'queue-name': { type: 'string' },
@@ -82,7 +82,7 @@ export function parseBacktestArgs(args: string[]): BacktestArgs {
     out: values.out,
     band: values.band ?? false,
     sweeps,
-    metric: values.metric ?? 'sharpe',
+    metric: values.metric ?? 'netPnl',
     jobs,
     queue: values.queue,
     queueName,

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { writeSyntheticRecording } from '../bench/backtest/write-recording.js';
+import { parseBacktestArgs } from '../../src/cli/backtest-command.js';
 import { repoPath } from '../helpers/shared.js';
 import { failingBacktestYaml } from '../helpers/failing-backtest-config.js';
 
@@ -108,6 +109,11 @@ strategies:
     expect(stderr).toContain('rexbot backtest: interrupted (SIGINT); the run in progress wrote no report');
     expect(readdirSync(temp).filter((f) => f.startsWith('rexbot-backtest-'))).toEqual([]);
     expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
+  });
+
+  it('ranks a sweep by net PnL unless told otherwise (Sharpe needs 30 h of data, which short runs lack)', () => {
+    expect(parseBacktestArgs(['config/backtest.yaml', '--sweep', 'spread=1,2']).metric).toBe('netPnl');
+    expect(parseBacktestArgs(['config/backtest.yaml', '--sweep', 'spread=1,2', '--metric', 'sharpe']).metric).toBe('sharpe');
   });
 
   it('says what is wrong with a command line, exit 2; --help exits 0', async () => {
