@@ -164,6 +164,18 @@ strategies: [{ name: mm, use: market-maker, markets: [BTC-USD] }]
     expect(existsSync(join(dir, 'out', 'report.json'))).toBe(true);
   });
 
+  it('a YAML syntax error in a backtest config is said as file:line:col YAML syntax, alone or in a sweep', async () => {
+    const dir = await tmp();
+    const config = join(dir, 'bt.yaml');
+    await writeFile(config, 'venue:\n  kind: backtest\n  data: [{ format: rexbot, path: events.jsonl }\nstrategies: []\n');
+    for (const extra of [[], ['--sweep', 'venue.latency.orderEntry=1,2']]) {
+      const r = await run([config, '--out', join(dir, 'out'), ...extra]);
+      expect(r.code, extra.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`${config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:1 YAML syntax: Flow sequence`));
+      expect(r.stderr).not.toContain('<root>');
+    }
+  });
+
   it('a config that does not run exits 1 with the reason and where', async () => {
     const r = await run(['config/paper.yaml', '--out', await tmp()]);
     expect(r.code).toBe(1);

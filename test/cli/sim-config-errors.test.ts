@@ -34,8 +34,8 @@ const recorded = repoPath('test/fixtures/v3-replay/BITTREX.0');
 
 /** One case per class of mistake: the config text and the `line:col path: message` its error must say. */
 const cases: { what: string; yaml: string; where: string; message: RegExp }[] = [
-  { what: 'bad YAML', yaml: 'server:\n  port: [1, 2\nclock: system\n', where: '3:1 <root>', message: /Flow sequence/ },
-  { what: 'a key twice', yaml: 'clock: system\nclock: virtual\n', where: '2:1 <root>', message: /Map keys must be unique/ },
+  { what: 'bad YAML', yaml: 'server:\n  port: [1, 2\nclock: system\n', where: '3:1 YAML syntax', message: /Flow sequence/ },
+  { what: 'a key twice', yaml: 'clock: system\nclock: virtual\n', where: '2:1 YAML syntax', message: /Map keys must be unique/ },
   { what: 'a wrong type', yaml: 'server:\n  port: "abc"\n', where: '2:9 server.port', message: /expected number, received string/ },
   { what: 'an unknown key', yaml: 'exchange:\n  feez: 1\n', where: '2:3 exchange.feez', message: /unknown field "feez"; did you mean "fees"\?/ },
   { what: 'a number out of range', yaml: 'driver:\n  kind: synthetic\n  tickMs: -5\n', where: '3:11 driver.tickMs', message: /expected number to be >=10/ },

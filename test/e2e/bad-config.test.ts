@@ -88,7 +88,7 @@ const configCases: { file: string; issues: { path: string; line?: number; col?: 
 
 /** `file:line:col path: message` as formatIssue writes it (file alone when the issue has no position). */
 const issueLine = (file: string, i: { path: string; line?: number; col?: number }) =>
-  `${file}${i.line === undefined ? '' : `:${i.line}:${i.col}`} ${i.path || '<root>'}: `;
+  `${file}${i.line === undefined ? '' : `:${i.line}:${i.col}`} ${i.path || 'YAML syntax'}: `;
 
 describe('bad configs', () => {
   it.each(configCases)('$file: loadBotConfig names file, line, column and field', ({ file, issues }) => {

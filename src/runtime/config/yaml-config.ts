@@ -11,8 +11,13 @@ import { knownKeysAt, unknownKeyMessage } from './did-you-mean.js';
 
 /** One problem found in a config file. */
 export interface ConfigIssue {
-  /** Dotted field path, e.g. `strategies[0].params.spread`. */
+  /** Dotted field path, e.g. `strategies[0].params.spread`; empty when the problem is not in one field. */
   path: string;
+  /**
+   * What the problem is about when it is in no field (`path` empty): `YAML syntax` for text the YAML parser
+   * refuses, `top level` for a document that is not a mapping. Absent for a file that cannot be read at all.
+   */
+  what?: string | undefined;
   message: string;
   line?: number;
   col?: number;
@@ -29,11 +34,18 @@ export class ConfigError extends RexbotError {
   }
 }
 
-/** `file:line:col path: message`. */
+/**
+ * `file:line:col path: message`; in place of the path, what the problem is about when it is in no field
+ * (`file:3:1 YAML syntax: ...`), or nothing (`file: cannot read file: ENOENT`).
+ */
 export function formatIssue(file: string, i: ConfigIssue): string {
   const at = i.line !== undefined ? `${file}:${i.line}:${i.col ?? 1}` : file;
-  return `${at} ${i.path || '<root>'}: ${i.message}`;
+  const subject = i.path || i.what;
+  return `${at}${subject ? ` ${subject}` : ''}: ${i.message}`;
 }
+
+/** The subject of an issue the YAML parser raised, which no field path can name. */
+export const YAML_SYNTAX = 'YAML syntax';
 
 const ENV_RE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
@@ -126,7 +138,7 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, file: string,
       let message = e.message.split('\n')[0]!;
       const source = at.line === undefined ? '' : (lines[at.line - 1] ?? '');
       if (/[{[][^}\]]*(?<!["'])\$\{/.test(source)) message += '; an unquoted ${VAR} inside { } or [ ] is read as YAML syntax: quote it ("${VAR}") or use block style';
-      shown.push({ path: '', message, ...at });
+      shown.push({ path: '', what: YAML_SYNTAX, message, ...at });
     }
     const hidden = doc.errors.length - shown.length;
     if (hidden > 0) shown[shown.length - 1]!.message += ` (and ${hidden} more syntax error${hidden > 1 ? 's' : ''} they caused)`;
@@ -146,7 +158,7 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, file: string,
     }) as unknown;
   } catch (err) {
     // The yaml library refuses an alias bomb here ("Excessive alias count ..."): a config error of this file.
-    throw new ConfigError(file, [{ path: '', message: (err as Error).message }]);
+    throw new ConfigError(file, [{ path: '', what: 'YAML', message: (err as Error).message }]);
   }
   const result = schema.safeParse(data ?? {});
   const issues: ConfigIssue[] = [...missing];
@@ -163,7 +175,7 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, file: string,
       const at = pos(node?.range?.[0]);
       // The empty string a missing variable left is not a second mistake: said once, as the missing variable.
       if (at.line !== undefined && missing.some((m) => m.line === at.line)) continue;
-      issues.push({ path: pathString(iss.path), message: iss.message, ...at });
+      issues.push({ path: pathString(iss.path), ...(iss.path.length === 0 ? { what: 'top level' } : {}), message: iss.message, ...at });
     }
   }
   if (issues.length > 0) throw new ConfigError(file, issues);

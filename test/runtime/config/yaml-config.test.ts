@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, parseYamlConfig } from '../../../src/runtime/config/yaml-config.js';
+import { ConfigError, loadYamlConfig, parseYamlConfig } from '../../../src/runtime/config/yaml-config.js';
 
 const schema = z.strictObject({
   name: z.string(),
@@ -39,8 +39,14 @@ describe('parseYamlConfig', () => {
     expect(issues(bomb)).toMatch(/^invalid config bot\.yaml:\n.*Excessive alias count/);
   });
 
-  it('reports YAML syntax errors with a line', () => {
-    expect(issues('name: a\n  port: : 0\n')).toMatch(/bot\.yaml:2:/);
+  it('reports YAML syntax errors with a line, as YAML syntax rather than a field', () => {
+    expect(issues('name: a\n  port: : 0\n')).toMatch(/bot\.yaml:2:\d+ YAML syntax: /);
+    expect(issues('name: a\n  port: : 0\n')).not.toContain('<root>');
+  });
+
+  it('a document that is not a mapping is a top-level problem; a file that cannot be read names no field', () => {
+    expect(issues('- name: a\n')).toMatch(/bot\.yaml:1:1 top level: .*expected object/);
+    expect(() => loadYamlConfig('/nonexistent/bot.yaml', schema, {})).toThrow(/^invalid config \/nonexistent\/bot\.yaml:\n {2}\/nonexistent\/bot\.yaml: cannot read file: ENOENT$/);
   });
 
   it('reports one syntax error per line, counting the rest, with a hint for ${VAR} in a flow map', () => {
