@@ -30,8 +30,10 @@ report.json and report.html (open it in a browser; it needs no network).
                      sortino, calmar, maxDrawdown, winRate, profitFactor, expectancy, fees, trades, fillRate,
                      exposure
   --jobs N           worker threads for a sweep (default: every core)
-  --queue URL        run the sweep's jobs on \`rexbot worker --redis URL\` processes (any machine that sees the
-                     config, data and --out at the same absolute paths) instead of local threads
+  --queue URL        run the sweep's jobs on \`rexbot worker --redis URL\` processes instead of local threads; a
+                     job names the config and --out by absolute path: a worker sees them at the same paths, or
+                     is told where it sees them (rexbot worker --map FROM=TO); data named relative to the config
+                     follows it, an absolute path written in the config or a --sweep value is used as written
   --queue-name NAME  the workers' --queue (default rexbot-sweep)
   --queue-prefix P   the workers' --prefix, Redis key prefix (default bull)
   --help             this text`;

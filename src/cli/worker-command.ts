@@ -21,7 +21,8 @@ Takes backtest sweep jobs (rexbot backtest config.yaml --sweep ... --queue redis
 them on worker threads, writing each report where the job says (the coordinator's --out). Each job names its
 config and output folder by absolute path: this machine must see them at the same paths (a shared filesystem,
 or the same checkout and data at the same place, with --out on a shared mount), or --map says where it sees
-them instead. Anyone who can write the queue names those paths: a job whose config, output folder or any file
+them instead (data the config names relative to itself follows it; an absolute path written in the config or
+a --sweep value is used as written). Anyone who can write the queue names those paths: a job whose config, output folder or any file
 its config names (data, latency files, strategy plugins by path) lies outside this worker's folders (--root;
 after '..' and symbolic links) fails, saying which, and nothing of it is read or run. Stop with Ctrl-C: jobs in
 hand finish first; a worker killed outright has its jobs run again by another worker.

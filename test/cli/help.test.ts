@@ -24,6 +24,18 @@ describe('rexbot help', () => {
     expect(r.stdout).toContain('rexbot run config/paper.yaml');
   });
 
+  it("backtest --help on --queue: a worker sees the paths as they are or maps them with its --map, as rexbot worker says", async () => {
+    const backtest = await run(['backtest', '--help']);
+    expect(backtest.code).toBe(0);
+    const queue = backtest.stdout.slice(backtest.stdout.indexOf('--queue URL'), backtest.stdout.indexOf("--queue-name NAME  the workers'"));
+    expect(queue.replace(/\s+/g, ' ')).toContain('a worker sees them at the same paths, or is told where it sees them (rexbot worker --map FROM=TO)');
+    expect(queue).not.toMatch(/any machine that sees/);
+    // What the worker really maps: the config and the output folder; data relative to the config follows it.
+    const worker = await run(['worker', '--help']);
+    expect(worker.stdout).toMatch(/^ {2}--map FROM=TO +the coordinator's path FROM is TO here/m);
+    expect(queue.replace(/\s+/g, ' ')).toContain('data named relative to the config follows it');
+  });
+
   it('refuses an unknown command with exit 2, naming it, and shows the list', async () => {
     const r = await run(['frobnicate']);
     expect(r.code).toBe(2);
