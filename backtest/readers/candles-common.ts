@@ -79,7 +79,7 @@ export class CandleSequence {
     }
     const bad = candleRangeProblem(v);
     if (bad !== undefined) {
-      throw new ReplayFormatError(ref, `${bad.field} ${bad.problem}`, { withoutText: bad.field === 'low' ? 'low is above high' : `${bad.field} is outside [low, high]` });
+      throw new ReplayFormatError(ref, `${bad.field} ${bad.problem}`, { withoutText: `${bad.field} ${bad.reason}` });
     }
     this.#last = v.startsAt;
     const { startsAt, ...prices } = v;

@@ -25,11 +25,12 @@
  * **Params**: none.
  */
 import { decodeStreamMessage, streamMessageName } from '../../src/bittrex/hub/messages.js';
-import { decodeOrderBook } from '../../src/model/market.js';
+import { WireFormatError } from '../../src/core/errors.js';
+import { type OrderBook, decodeOrderBook } from '../../src/model/market.js';
 import { decode } from '../../src/model/decode.js';
 import { readEntry, readHeader } from '../../src/recorder/recording-reader.js';
 import type { RecordingEntry } from '../../src/recorder/recording-format.js';
-import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
+import { type LineRef, ReplayFormatError, asReplayFormatError } from '../../src/sim/driver/replay-error.js';
 import { type LineParser, type ParseSink, UnreadableFileError, lineReader } from './line-reader.js';
 import type { MarketDataReader, ReaderFactory, ReaderOpenOptions } from './reader.js';
 import { MARKET_MESSAGES, emitMessage, snapshotEvent } from './stream-events.js';
@@ -99,7 +100,9 @@ class RecordingParser implements LineParser {
         try {
           msg = decodeStreamMessage(name, entry.payload);
         } catch (err) {
-          throw new ReplayFormatError(ref, `payload of ${entry.name}: ${(err as Error).message}`, { cause: err, withoutText: 'a message payload cannot be decoded' });
+          // Told without the file's text by field and reason, named by the canonical name (not the line's spelling).
+          const withoutText = err instanceof WireFormatError ? err.messageWithoutValue(`${name} message`) : 'a message payload cannot be decoded';
+          throw new ReplayFormatError(ref, `payload of ${entry.name}: ${(err as Error).message}`, { cause: err, withoutText });
         }
         return emitMessage(msg, entry.t, ref, out);
       }
@@ -112,7 +115,13 @@ class RecordingParser implements LineParser {
         } catch {
           throw new ReplayFormatError(ref, `snapshot path ${entry.snapshot} has a bad market symbol`, { withoutText: 'a snapshot path has a bad market symbol' });
         }
-        const book = decode(decodeOrderBook, entry.body, `snapshot ${entry.snapshot}`);
+        let book: OrderBook;
+        try {
+          book = decode(decodeOrderBook, entry.body, `snapshot ${entry.snapshot}`);
+        } catch (err) {
+          // Named in the reader's words: the decoder's `where` quotes the line's snapshot path.
+          throw asReplayFormatError(err, ref, 'orderBook snapshot');
+        }
         const depth = Number(/[?&]depth=(\d+)/.exec(entry.snapshot)?.[1]);
         return out.event(snapshotEvent(book, marketSymbol, entry.sequence, entry.t, ref, depth > 0 ? depth : undefined));
       }

@@ -80,17 +80,52 @@ export class TimeoutError extends RexbotError {
 }
 
 /**
+ * What is wrong with a wire value, told apart from the value: `reason` quotes nothing received, `text` is what the
+ * message says, value and all. Giving one (rather than a plain text) also says the error's `path` names fields and
+ * indexes only, never a key or value received, so {@link WireFormatError.messageWithoutValue} can tell both.
+ */
+export interface WireProblem {
+  /** What is wrong in rexbot's words, quoting nothing received: `is not a decimal`. */
+  reason: string;
+  /** The problem as the message tells it, quoting the value (`is not a decimal: "abc"`); `reason` when absent. */
+  text?: string | undefined;
+}
+
+/**
  * A wire value did not match the model: a missing required field, wrong type, NaN, unknown enum value.
  * `path` names the field (`[3].quantity`), `where` the endpoint or stream it came from.
  */
 export class WireFormatError extends RexbotError {
   readonly path: string;
   readonly where: string;
-  constructor(where: string, path: string, problem: string) {
-    super('WIRE_FORMAT', `${where}: ${path || '<root>'} ${problem}`);
+  /**
+   * The problem quoting nothing received (`is not a decimal`), when the thrower gave it apart from the value (a
+   * {@link WireProblem}); undefined when it gave one text, which may quote the value (and a path built from keys
+   * received).
+   */
+  readonly reason: string | undefined;
+
+  constructor(where: string, path: string, problem: string | WireProblem) {
+    const text = typeof problem === 'string' ? problem : (problem.text ?? problem.reason);
+    super('WIRE_FORMAT', `${where}: ${path || '<root>'} ${text}`);
     this.where = where;
     this.path = path;
+    this.reason = typeof problem === 'string' ? undefined : problem.reason;
     // Keep the plain message (no code prefix) so it reads as one sentence.
+  }
+
+  /**
+   * The error told without anything received, for whoever may not see the data (a queued backtest job's author):
+   * `<resource>: <path> <reason>`, or `<resource>: cannot be read` when the reason was not given apart. `resource`
+   * names what was decoded in the caller's words, because `where` may quote what was received (a recorded URL).
+   *
+   * @example
+   * new WireFormatError('GET /v3/markets/BTC-USD/orderbook', 'bid[3].quantity', { reason: 'is negative', text: 'is negative: -1' })
+   *   .messageWithoutValue('orderBook snapshot')
+   * // orderBook snapshot: bid[3].quantity is negative
+   */
+  messageWithoutValue(resource: string): string {
+    return this.reason === undefined ? `${resource}: cannot be read` : `${resource}: ${this.path || '<root>'} ${this.reason}`;
   }
 }
 

@@ -25,31 +25,36 @@ function show(value: unknown): string {
   return s === undefined ? String(value) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
 
-function fail(where: string, path: string, problem: string): never {
-  throw new WireFormatError(where, path, problem);
+/**
+ * Throw the error of the field at `path`: `reason` (quoting nothing received), then, in the message only, the value
+ * received as `: <value>` when one is given. The reason stays apart (WireFormatError.reason) for readers that tell
+ * errors without the data's text.
+ */
+function fail(where: string, path: string, reason: string, ...value: [] | [unknown]): never {
+  throw new WireFormatError(where, path, { reason, text: value.length === 0 ? reason : `${reason}: ${show(value[0])}` });
 }
 
 /** A JSON string. */
 export const str: Decoder<string> = (v, path, where) =>
-  typeof v === 'string' ? v : fail(where, path, `is not a string: ${show(v)}`);
+  typeof v === 'string' ? v : fail(where, path, 'is not a string', v);
 
 /** A non-empty string used as an identifier (uuid on the real service). */
 export const id: Decoder<string> = (v, path, where) =>
-  typeof v === 'string' && v.length > 0 ? v : fail(where, path, `is not an id: ${show(v)}`);
+  typeof v === 'string' && v.length > 0 ? v : fail(where, path, 'is not an id', v);
 
 /** A JSON boolean. */
 export const bool: Decoder<boolean> = (v, path, where) =>
-  typeof v === 'boolean' ? v : fail(where, path, `is not a boolean: ${show(v)}`);
+  typeof v === 'boolean' ? v : fail(where, path, 'is not a boolean', v);
 
 /** A safe integer, as a JSON number or an integer string (int64 fields may arrive quoted). */
 export const int: Decoder<number> = (v, path, where) => {
   const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
-  return typeof n === 'number' && Number.isSafeInteger(n) ? n : fail(where, path, `is not an integer: ${show(v)}`);
+  return typeof n === 'number' && Number.isSafeInteger(n) ? n : fail(where, path, 'is not an integer', v);
 };
 
 /** An exact decimal from a JSON string (`"0.00010000"`) or number. NaN, Infinity and garbage are rejected. */
 export const dec: Decoder<Decimal> = (v, path, where) =>
-  parseDecimal(v) ?? fail(where, path, `is not a decimal: ${show(v)}`);
+  parseDecimal(v) ?? fail(where, path, 'is not a decimal', v);
 
 /**
  * A decimal that is not negative (an amount a venue holds for us: a balance). A venue that sends a negative one,
@@ -58,7 +63,7 @@ export const dec: Decoder<Decimal> = (v, path, where) =>
 export const amount: Decoder<Decimal> = (v, path, where) => {
   const d = dec(v, path, where);
   const problem = amountProblem(d, false);
-  return problem === undefined ? d : fail(where, path, `${problem}: ${show(v)}`);
+  return problem === undefined ? d : fail(where, path, problem, v);
 };
 
 /**
@@ -68,7 +73,7 @@ export const amount: Decoder<Decimal> = (v, path, where) => {
 export const positive: Decoder<Decimal> = (v, path, where) => {
   const d = dec(v, path, where);
   const problem = amountProblem(d, true);
-  return problem === undefined ? d : fail(where, path, `${problem}: ${show(v)}`);
+  return problem === undefined ? d : fail(where, path, problem, v);
 };
 
 /**
@@ -84,13 +89,16 @@ export function amountProblem(d: Decimal, mustBePositive: boolean): string | und
 
 /**
  * `decoder`, then `rule` over the value it built: a problem the rule answers is refused naming its field under
- * `path` (a rule across fields, e.g. a candle's low not above its high).
+ * `path` (a rule across fields, e.g. a candle's low not above its high). `problem` may quote values; `reason`, when
+ * the rule gives it, says the same quoting none.
  */
-export function refine<T>(decoder: Decoder<T>, rule: (value: T) => { field: string; problem: string } | undefined): Decoder<T> {
+export function refine<T>(decoder: Decoder<T>, rule: (value: T) => { field: string; problem: string; reason?: string } | undefined): Decoder<T> {
   return (v, path, where) => {
     const value = decoder(v, path, where);
     const bad = rule(value);
-    return bad === undefined ? value : fail(where, path ? `${path}.${bad.field}` : bad.field, bad.problem);
+    if (bad === undefined) return value;
+    const field = path ? `${path}.${bad.field}` : bad.field;
+    throw new WireFormatError(where, field, bad.reason === undefined ? bad.problem : { reason: bad.reason, text: bad.problem });
   };
 }
 
@@ -100,10 +108,10 @@ let lastDateMs = 0;
 
 /** An ISO 8601 date-time, decoded to a `Date` (a new one each time: callers may change theirs). */
 export const date: Decoder<Date> = (v, path, where) => {
-  if (typeof v !== 'string') return fail(where, path, `is not a date-time string: ${show(v)}`);
+  if (typeof v !== 'string') return fail(where, path, 'is not a date-time string', v);
   if (v === lastDateText) return new Date(lastDateMs);
   const ms = Date.parse(v);
-  if (Number.isNaN(ms)) return fail(where, path, `is not an ISO 8601 date-time: ${show(v)}`);
+  if (Number.isNaN(ms)) return fail(where, path, 'is not an ISO 8601 date-time', v);
   // Only UTC texts are remembered: one without an offset is local time, and TZ may change while running.
   if (v.endsWith('Z')) {
     lastDateText = v;
@@ -123,14 +131,14 @@ export function oneOf<const T extends readonly string[]>(values: T): Decoder<T[n
   const own = new Map<string, T[number]>(values.map((v) => [v, v]));
   return (v, path, where) => {
     const known = typeof v === 'string' ? own.get(v) : undefined;
-    return known !== undefined ? known : fail(where, path, `is not one of ${values.join('|')}: ${show(v)}`);
+    return known !== undefined ? known : fail(where, path, `is not one of ${values.join('|')}`, v);
   };
 }
 
 /** A JSON array whose items all decode with `item`. */
 export function arrayOf<T>(item: Decoder<T>): Decoder<T[]> {
   return (v, path, where) => {
-    if (!Array.isArray(v)) return fail(where, path, `is not an array: ${show(v)}`);
+    if (!Array.isArray(v)) return fail(where, path, 'is not an array', v);
     const out = new Array<T>(v.length);
     for (let i = 0; i < v.length; i++) out[i] = item(v[i], `${path}[${i}]`, where);
     return out;
@@ -174,7 +182,7 @@ const COMPILE_AFTER_CALLS = 16;
 function walkedObject<T>(reqKeys: string[], reqDecoders: Decoder<unknown>[], optKeys: string[], optDecoders: Decoder<unknown>[]): Decoder<T> {
   return (v, path, where) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      return fail(where, path, `is not an object: ${show(v)}`);
+      return fail(where, path, 'is not an object', v);
     }
     const src = v as Record<string, unknown>;
     const out: Record<string, unknown> = {};
@@ -209,7 +217,7 @@ function walkedObject<T>(reqKeys: string[], reqDecoders: Decoder<unknown>[], opt
 function compiledObject<T>(reqKeys: string[], reqDecoders: Decoder<unknown>[], optKeys: string[], optDecoders: Decoder<unknown>[]): Decoder<T> | undefined {
   const q = (s: string) => JSON.stringify(s);
   let code = 'return function decodeObject(v, path, where) {\n';
-  code += "  if (typeof v !== 'object' || v === null || Array.isArray(v)) return fail(where, path, 'is not an object: ' + show(v));\n";
+  code += "  if (typeof v !== 'object' || v === null || Array.isArray(v)) return fail(where, path, 'is not an object', v);\n";
   code += '  const out = {};\n  let fv;\n  let fp;\n';
   reqKeys.forEach((key, i) => {
     code += `  fv = v[${q(key)}];\n  fp = path ? path + ${q(`.${key}`)} : ${q(key)};\n`;
@@ -223,7 +231,7 @@ function compiledObject<T>(reqKeys: string[], reqDecoders: Decoder<unknown>[], o
   code += '  return out;\n};';
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see above: field names only, quoted as JSON.
-    return new Function('req', 'opt', 'fail', 'show', code)(reqDecoders.slice(), optDecoders.slice(), fail, show) as Decoder<T>;
+    return new Function('req', 'opt', 'fail', code)(reqDecoders.slice(), optDecoders.slice(), fail) as Decoder<T>;
   } catch {
     return undefined;
   }
@@ -241,4 +249,4 @@ export const json: Decoder<unknown> = (v) => v;
 export const record: Decoder<Record<string, unknown>> = (v, path, where) =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
     ? (v as Record<string, unknown>)
-    : fail(where, path, `is not an object: ${show(v)}`);
+    : fail(where, path, 'is not an object', v);

@@ -150,13 +150,13 @@ export const decodeCandle: Decoder<Candle> = refine(
 
 /**
  * What is wrong with a candle's prices, or undefined: a low above its high, or an open or close outside
- * [low, high], which no run of trades makes. Also the rule of the backtest's candle readers
- * (backtest/readers/candles-common.ts), so a candle file and the venue agree.
+ * [low, high], which no run of trades makes. `problem` quotes the prices, `reason` says it quoting none. Also the
+ * rule of the backtest's candle readers (backtest/readers/candles-common.ts), so a candle file and the venue agree.
  */
-export function candleRangeProblem(c: Pick<Candle, 'open' | 'high' | 'low' | 'close'>): { field: 'low' | 'open' | 'close'; problem: string } | undefined {
+export function candleRangeProblem(c: Pick<Candle, 'open' | 'high' | 'low' | 'close'>): { field: 'low' | 'open' | 'close'; problem: string; reason: string } | undefined {
   const range = `[low ${c.low.toFixed()}, high ${c.high.toFixed()}]`;
-  if (c.low.gt(c.high)) return { field: 'low', problem: `is above high: ${range}` };
-  if (c.open.lt(c.low) || c.open.gt(c.high)) return { field: 'open', problem: `${c.open.toFixed()} is outside ${range}` };
-  if (c.close.lt(c.low) || c.close.gt(c.high)) return { field: 'close', problem: `${c.close.toFixed()} is outside ${range}` };
+  if (c.low.gt(c.high)) return { field: 'low', problem: `is above high: ${range}`, reason: 'is above high' };
+  if (c.open.lt(c.low) || c.open.gt(c.high)) return { field: 'open', problem: `${c.open.toFixed()} is outside ${range}`, reason: 'is outside [low, high]' };
+  if (c.close.lt(c.low) || c.close.gt(c.high)) return { field: 'close', problem: `${c.close.toFixed()} is outside ${range}`, reason: 'is outside [low, high]' };
   return undefined;
 }

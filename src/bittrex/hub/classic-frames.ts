@@ -66,10 +66,10 @@ function parseObject(text: string, where: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new WireFormatError(where, '', `is not JSON: ${(err as Error).message}`);
+    throw new WireFormatError(where, '', { reason: 'is not JSON', text: `is not JSON: ${(err as Error).message}` });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new WireFormatError(where, '', 'is not a JSON object');
+    throw new WireFormatError(where, '', { reason: 'is not a JSON object' });
   }
   return value as Record<string, unknown>;
 }
@@ -77,7 +77,7 @@ function parseObject(text: string, where: string): Record<string, unknown> {
 function optionalString(frame: Record<string, unknown>, key: string): string | undefined {
   const v = frame[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new WireFormatError(WHERE, key, `is not a string: ${JSON.stringify(v)}`);
+  if (typeof v !== 'string') throw new WireFormatError(WHERE, key, { reason: 'is not a string', text: `is not a string: ${JSON.stringify(v)}` });
   return v;
 }
 
@@ -85,21 +85,21 @@ function optionalString(frame: Record<string, unknown>, key: string): string | u
 function callId(v: unknown, path: string, where: string): string {
   if (typeof v === 'string' && v.length > 0) return v;
   if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  throw new WireFormatError(where, path, `is not a call id: ${JSON.stringify(v)}`);
+  throw new WireFormatError(where, path, { reason: 'is not a call id', text: `is not a call id: ${JSON.stringify(v)}` });
 }
 
 function parsePush(entry: unknown, i: number): HubPush {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-    throw new WireFormatError(WHERE, `M[${i}]`, 'is not an object');
+    throw new WireFormatError(WHERE, `M[${i}]`, { reason: 'is not an object' });
   }
   const e = entry as Record<string, unknown>;
-  if (typeof e.H !== 'string') throw new WireFormatError(WHERE, `M[${i}].H`, 'is not a string');
+  if (typeof e.H !== 'string') throw new WireFormatError(WHERE, `M[${i}].H`, { reason: 'is not a string' });
   if (typeof e.M !== 'string' || e.M.length === 0) {
-    throw new WireFormatError(WHERE, `M[${i}].M`, 'is not a method name');
+    throw new WireFormatError(WHERE, `M[${i}].M`, { reason: 'is not a method name' });
   }
   // heartbeat and authenticationExpiring carry an empty A; tolerate a missing one the same way.
   const args = e.A === undefined || e.A === null ? [] : e.A;
-  if (!Array.isArray(args)) throw new WireFormatError(WHERE, `M[${i}].A`, 'is not an array');
+  if (!Array.isArray(args)) throw new WireFormatError(WHERE, `M[${i}].A`, { reason: 'is not an array' });
   return { hub: e.H, method: e.M, args };
 }
 
@@ -131,11 +131,11 @@ export function parseClassicFrame(text: string): ClassicFrame {
     if (frame.T === 1 || frame.T === true) out.reconnect = true;
     return out;
   }
-  if (frame.M !== undefined && frame.M !== null) throw new WireFormatError(WHERE, 'M', 'is not an array');
+  if (frame.M !== undefined && frame.M !== null) throw new WireFormatError(WHERE, 'M', { reason: 'is not an array' });
 
   if (frame.P !== undefined && frame.P !== null) {
     const p = frame.P;
-    if (typeof p !== 'object' || Array.isArray(p)) throw new WireFormatError(WHERE, 'P', 'is not an object');
+    if (typeof p !== 'object' || Array.isArray(p)) throw new WireFormatError(WHERE, 'P', { reason: 'is not an object' });
     const progress = p as Record<string, unknown>;
     return { kind: 'progress', id: callId(progress.I, 'P.I', WHERE), data: progress.D };
   }

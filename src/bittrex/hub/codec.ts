@@ -39,10 +39,10 @@ const BASE64_RE = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 function toBytes(base64: unknown): Buffer {
   if (typeof base64 !== 'string') {
-    throw new WireFormatError(WHERE, '', `is not a base64 string: ${typeof base64}`);
+    throw new WireFormatError(WHERE, '', { reason: 'is not a base64 string', text: `is not a base64 string: ${typeof base64}` });
   }
   if (base64.length === 0 || !BASE64_RE.test(base64)) {
-    throw new WireFormatError(WHERE, '', `is not base64 text (${base64.length} chars)`);
+    throw new WireFormatError(WHERE, '', { reason: 'is not base64 text', text: `is not base64 text (${base64.length} chars)` });
   }
   return Buffer.from(base64, 'base64');
 }
@@ -52,12 +52,12 @@ function parseJson(text: string): unknown {
   try {
     return parseVenueJson(text);
   } catch (err) {
-    throw new WireFormatError(WHERE, '', `is not JSON after inflate: ${(err as Error).message}`);
+    throw new WireFormatError(WHERE, '', { reason: 'is not JSON after inflate', text: `is not JSON after inflate: ${(err as Error).message}` });
   }
 }
 
 function inflateFailed(err: unknown): never {
-  throw new WireFormatError(WHERE, '', `is not raw deflate data: ${(err as Error).message ?? String(err)}`);
+  throw new WireFormatError(WHERE, '', { reason: 'is not raw deflate data', text: `is not raw deflate data: ${(err as Error).message ?? String(err)}` });
 }
 
 function serialise(value: unknown): string {
@@ -119,10 +119,10 @@ class ReusableInflate {
 
   text(base64: unknown): string {
     if (typeof base64 !== 'string') {
-      throw new WireFormatError(WHERE, '', `is not a base64 string: ${typeof base64}`);
+      throw new WireFormatError(WHERE, '', { reason: 'is not a base64 string', text: `is not a base64 string: ${typeof base64}` });
     }
     if (base64.length === 0 || !BASE64_RE.test(base64)) {
-      throw new WireFormatError(WHERE, '', `is not base64 text (${base64.length} chars)`);
+      throw new WireFormatError(WHERE, '', { reason: 'is not base64 text', text: `is not base64 text (${base64.length} chars)` });
     }
     // 3 bytes per 4 characters, rounded up, plus the inflater's look-ahead padding.
     const need = Math.ceil((base64.length * 3) / 4) + INFLATE_INPUT_PADDING;

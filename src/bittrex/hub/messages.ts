@@ -150,20 +150,20 @@ export type SequencedMessageName =
  */
 const bookDelta: Decoder<OrderBookEntry> = (v, path, where) => {
   const e = object<{ quantity: Decimal; rate: Decimal }>({ quantity: decimal, rate: decimal }, {})(v, path, where);
-  if (e.quantity.isNegative()) throw new WireFormatError(where, `${path}.quantity`, `is negative: ${e.quantity}`);
-  if (!e.rate.isPositive() || e.rate.isZero()) throw new WireFormatError(where, `${path}.rate`, `is not positive: ${e.rate}`);
+  if (e.quantity.isNegative()) throw new WireFormatError(where, `${path}.quantity`, { reason: 'is negative', text: `is negative: ${e.quantity}` });
+  if (!e.rate.isPositive() || e.rate.isZero()) throw new WireFormatError(where, `${path}.rate`, { reason: 'is not positive', text: `is not positive: ${e.rate}` });
   return e;
 };
 
 const depth: Decoder<OrderBookDepth> = (v, path, where) => {
   const n = int(v, path, where);
-  if (n !== 1 && n !== 25 && n !== 500) throw new WireFormatError(where, path, `is not 1, 25 or 500: ${n}`);
+  if (n !== 1 && n !== 25 && n !== 500) throw new WireFormatError(where, path, { reason: 'is not 1, 25 or 500', text: `is not 1, 25 or 500: ${n}` });
   return n;
 };
 
 const sequence: Decoder<number> = (v, path, where) => {
   const n = int(v, path, where);
-  if (n < 0) throw new WireFormatError(where, path, `is negative: ${n}`);
+  if (n < 0) throw new WireFormatError(where, path, { reason: 'is negative', text: `is negative: ${n}` });
   return n;
 };
 

@@ -9,9 +9,9 @@
  * (seed rule 4). Responses of other endpoints are counted in `ignored`. Bodies are decoded with the model's
  * order-book decoder, so a bad decimal is reported with its field path, file and line.
  */
-import { decodeOrderBook } from '../../model/market.js';
+import { type OrderBook, decodeOrderBook } from '../../model/market.js';
 import { decode } from '../../model/decode.js';
-import { type LineRef, type ReaderOptions, ReplayFormatError } from './replay-error.js';
+import { type LineRef, type ReaderOptions, ReplayFormatError, asReplayFormatError } from './replay-error.js';
 import { type ReaderResult, type ReplaySnapshot, recordedSecondsToMs } from './replay-events.js';
 import { readCaptureLines } from './replay-lines.js';
 
@@ -60,12 +60,18 @@ export function parseHttpCaptureLine(line: string, ref: LineRef): ReplaySnapshot
   const body = parseJson(rest.slice(0, sep), ref, 'body');
   const headers = parseJson(rest.slice(sep + HEADER_SEP.length), ref, 'header');
   const sequence = sequenceHeader(headers, ref);
-  const book = decode(decodeOrderBook, body, `GET ${url.pathname}`);
+  let book: OrderBook;
+  try {
+    book = decode(decodeOrderBook, body, `GET ${url.pathname}`);
+  } catch (err) {
+    // Named in the reader's words: the decoder's `where` quotes the recorded URL.
+    throw asReplayFormatError(err, ref, 'orderBook snapshot');
+  }
   for (const [side, levels] of [['bid', book.bid], ['ask', book.ask]] as const) {
     levels.forEach((l, i) => {
       // A snapshot lists existing levels only: a zero, negative or non-positive-rate level would corrupt the book.
       if (!l.quantity.isPositive() || l.quantity.isZero() || !l.rate.isPositive() || l.rate.isZero()) {
-        throw new ReplayFormatError(ref, `${side}[${i}] is not a positive level: ${l.quantity.toFixed()} @ ${l.rate.toFixed()}`);
+        throw new ReplayFormatError(ref, `${side}[${i}] is not a positive level: ${l.quantity.toFixed()} @ ${l.rate.toFixed()}`, { withoutText: `${side}[${i}] is not a positive level` });
       }
     });
   }

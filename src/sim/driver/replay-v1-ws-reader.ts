@@ -19,16 +19,16 @@
  * The QueryExchangeState result carries no market besides its payload's `M`, and the recorder reused call ids
  * across methods, so results are recognised by their payload, not their id: a string `R` is a compressed state.
  */
-import { parseClassicFrame } from '../../bittrex/hub/classic-frames.js';
 import type { OrderBookEntry, Trade } from '../../model/market.js';
 import { tradeFromV1 } from '../../wire/v1/mapping/market-data.js';
 import { symbolFromV1 } from '../../wire/v1/mapping/market-data.js';
 import { exchangeDeltaFromV1 } from '../../wire/v1/mapping/streams.js';
-import type { V1StateFill } from '../../wire/v1/hub/messages.js';
+import type { V1MessageName, V1Messages, V1StateFill } from '../../wire/v1/hub/messages.js';
 import { decodeV1Payload } from '../../wire/v1/hub/protocol.js';
-import { type LineRef, type ReaderOptions, ReplayFormatError } from './replay-error.js';
+import { type LineRef, type ReaderOptions, ReplayFormatError, asReplayFormatError } from './replay-error.js';
 import { type ReaderResult, type ReplayEvent, recordedSecondsToMs } from './replay-events.js';
 import { type ParsedLine, readCaptureLines } from './replay-lines.js';
+import { parseCaptureFrame } from './replay-ws-reader.js';
 
 const RECEIVED_RE = /^(\d+(?:\.\d+)?): (.*)$/s;
 const CONNECT_RE = /^wss?:\/\/\S+ <-> (\d+(?:\.\d+)?)$/;
@@ -70,6 +70,15 @@ function stateTrade(f: V1StateFill): Trade {
   return tradeFromV1({ Id: f.Id, TimeStamp: f.TimeStamp, Quantity: f.Quantity, Price: f.Price, Total: f.Total, FillType: f.FillType, OrderType: f.OrderType, Uuid: f.Uuid ?? null });
 }
 
+/** A v1.1 payload decoded at `ref`; a bad one is told without the file's text as `<name> payload: <field> <reason>`. */
+function payloadAt<K extends V1MessageName>(name: K, base64: unknown, ref: LineRef): V1Messages[K] {
+  try {
+    return decodeV1Payload(name, base64);
+  } catch (err) {
+    throw asReplayFormatError(err, ref, `${name} payload`);
+  }
+}
+
 /**
  * What one line of a v1.1 capture means. Throws {@link ReplayFormatError} (or a WireFormatError the caller wraps)
  * for a line it cannot read; nothing is emitted for such a line.
@@ -93,11 +102,11 @@ export function parseV1CaptureLine(line: string, ref: LineRef, state: V1CaptureS
   if (!m) throw new ReplayFormatError(ref, 'is neither "<ts>: <frame>", "<url> <- <ts>: <json>", "<url> <-> <ts>" nor "configuration: <json>"');
   const at = recordedSecondsToMs(m[1] as string);
   if (at === undefined) throw new ReplayFormatError(ref, `bad timestamp ${m[1]}`, { withoutText: 'bad timestamp' });
-  const frame = parseClassicFrame(m[2] as string);
+  const frame = parseCaptureFrame(m[2] as string, ref);
 
   if (frame.kind === 'result') {
     if (typeof frame.result !== 'string') return { events: [], ignored: ['result'] };
-    const s = decodeV1Payload('QueryExchangeState', frame.result);
+    const s = payloadAt('QueryExchangeState', frame.result, ref);
     const marketSymbol = symbolFromV1(s.MarketName);
     state.markets.add(marketSymbol);
     const events: ReplayEvent[] = [{ kind: 'snapshot', at, marketSymbol, sequence: s.Nonce, bid: levels(s.Buys), ask: levels(s.Sells), source: ref }];
@@ -118,14 +127,14 @@ export function parseV1CaptureLine(line: string, ref: LineRef, state: V1CaptureS
     const payload = push.args[0];
     if (push.method === 'uE') {
       if (typeof payload !== 'string') throw new ReplayFormatError(ref, `M[${i}] (uE) has no payload`);
-      const d = exchangeDeltaFromV1(decodeV1Payload('uE', payload));
+      const d = exchangeDeltaFromV1(payloadAt('uE', payload, ref));
       const marketSymbol = d.marketSymbol;
       state.markets.add(marketSymbol);
       events.push({ kind: 'orderBookDelta', at, marketSymbol, depth: 500, sequence: d.sequence, bidDeltas: d.bidDeltas, askDeltas: d.askDeltas, source: ref });
       if (d.trades.length > 0) events.push({ kind: 'trade', at, marketSymbol, sequence: d.sequence, trades: d.trades, source: ref });
     } else if (push.method === 'uS') {
       if (typeof payload !== 'string') throw new ReplayFormatError(ref, `M[${i}] (uS) has no payload`);
-      const s = decodeV1Payload('uS', payload);
+      const s = payloadAt('uS', payload, ref);
       let others = false;
       for (const d of s.Deltas) {
         const marketSymbol = symbolFromV1(d.MarketName);

@@ -12,10 +12,10 @@
  * candles, heartbeats, ...) is counted in `ignored`. A line that does not parse is a {@link ReplayFormatError}
  * naming file and line; with `onBadLine: 'skip'` the WHOLE line is dropped (no message of it is half used).
  */
-import { parseClassicFrame } from '../../bittrex/hub/classic-frames.js';
+import { type ClassicFrame, parseClassicFrame } from '../../bittrex/hub/classic-frames.js';
 import { type StreamMessage, streamMessageName } from '../../bittrex/hub/messages.js';
 import { decodeStreamPayload } from '../../bittrex/hub/stream-payload.js';
-import { type LineRef, type ReaderOptions, ReplayFormatError } from './replay-error.js';
+import { type LineRef, type ReaderOptions, ReplayFormatError, asReplayFormatError } from './replay-error.js';
 import { type ReaderResult, type ReplayEvent, recordedSecondsToMs } from './replay-events.js';
 import { type ParsedLine, readCaptureLines } from './replay-lines.js';
 
@@ -58,7 +58,7 @@ export function decodeWsCaptureLine(line: string, ref: LineRef, used: ReadonlySe
   if (!m) throw new ReplayFormatError(ref, 'is neither "<ts>: <frame>", "<url> <- <ts>: <json>" nor "<url> <-> <ts>"');
   const at = recordedSecondsToMs(m[1] as string);
   if (at === undefined) throw new ReplayFormatError(ref, `bad timestamp ${m[1]}`, { withoutText: 'bad timestamp' });
-  const frame = parseClassicFrame(m[2] as string);
+  const frame = parseCaptureFrame(m[2] as string, ref);
   if (frame.kind !== 'push') return { at, messages: [], ignored: [frame.kind] };
   if (frame.messages.length === 0) return { at, messages: [], ignored: ['push-empty'] };
 
@@ -71,12 +71,28 @@ export function decodeWsCaptureLine(line: string, ref: LineRef, used: ReadonlySe
       return;
     }
     const payload = push.args[0];
-    if (typeof payload !== 'string') throw new ReplayFormatError(ref, `M[${i}] (${push.method}) has no payload`);
+    if (typeof payload !== 'string') throw new ReplayFormatError(ref, `M[${i}] (${push.method}) has no payload`, { withoutText: `M[${i}] has no payload` });
     // The hub client's own decoding (with its order-book fast path): the same messages and errors as
     // decodeStreamMessage(name, decodePayload(payload)).
-    messages.push(decodeStreamPayload(name, payload));
+    try {
+      messages.push(decodeStreamPayload(name, payload));
+    } catch (err) {
+      throw asReplayFormatError(err, ref, `${name} message`);
+    }
   });
   return { at, messages, ignored: skipped };
+}
+
+/**
+ * The classic SignalR frame of a received line at `ref`; a bad one is told without the file's text as
+ * `hub frame: <field> <reason>`. Shared with the v1.1 capture reader.
+ */
+export function parseCaptureFrame(text: string, ref: LineRef): ClassicFrame {
+  try {
+    return parseClassicFrame(text);
+  } catch (err) {
+    throw asReplayFormatError(err, ref, 'hub frame');
+  }
 }
 
 function parseLine(line: string, ref: LineRef): ParsedLine {

@@ -16,34 +16,35 @@ function show(value: unknown): string {
   return s === undefined ? String(value) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
 
-function fail(where: string, path: string, problem: string): never {
-  throw new WireFormatError(where, path, problem);
+/** Throw the error of the field at `path`: `reason`, then, in the message only, `: <value>` when one is given. */
+function fail(where: string, path: string, reason: string, ...value: [] | [unknown]): never {
+  throw new WireFormatError(where, path, { reason, text: value.length === 0 ? reason : `${reason}: ${show(value[0])}` });
 }
 
 /** An exact decimal from a lossless number (or a plain number or decimal string, which some proxies send). */
 export const v1dec: Decoder<Decimal> = (v, path, where) => {
   const d = parseDecimal(isLosslessNumber(v) ? v.value : v);
-  return d ?? fail(where, path, `is not a decimal: ${show(v)}`);
+  return d ?? fail(where, path, 'is not a decimal', v);
 };
 
 /** A safe integer. */
 export const v1int: Decoder<number> = (v, path, where) => {
   const n = isLosslessNumber(v) ? Number(v.value) : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
-  return typeof n === 'number' && Number.isSafeInteger(n) ? n : fail(where, path, `is not an integer: ${show(v)}`);
+  return typeof n === 'number' && Number.isSafeInteger(n) ? n : fail(where, path, 'is not an integer', v);
 };
 
 /** A string. */
 export const v1str: Decoder<string> = (v, path, where) =>
-  typeof v === 'string' ? v : fail(where, path, `is not a string: ${show(v)}`);
+  typeof v === 'string' ? v : fail(where, path, 'is not a string', v);
 
 /** A boolean. */
 export const v1bool: Decoder<boolean> = (v, path, where) =>
-  typeof v === 'boolean' ? v : fail(where, path, `is not a boolean: ${show(v)}`);
+  typeof v === 'boolean' ? v : fail(where, path, 'is not a boolean', v);
 
 /** A v1.1 date-time (`2014-07-09T07:22:16.72`, UTC) or epoch milliseconds. */
 export const v1date: Decoder<Date> = (v, path, where) => {
   const n = isLosslessNumber(v) ? Number(v.value) : v;
-  return parseV1Date(n) ?? fail(where, path, `is not a v1.1 date-time: ${show(v)}`);
+  return parseV1Date(n) ?? fail(where, path, 'is not a v1.1 date-time', v);
 };
 
 /** `d`, or null when the value is null or absent. */
@@ -65,7 +66,7 @@ export function v1object<T extends object>(fields: { [K in keyof T]-?: Decoder<T
   );
   return (v, path, where) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v) || isLosslessNumber(v)) {
-      return fail(where, path, `is not an object: ${show(v)}`);
+      return fail(where, path, 'is not an object', v);
     }
     const src = v as Record<string, unknown>;
     const out: Record<string, unknown> = {};
@@ -91,7 +92,7 @@ function acceptsMissing(d: Decoder<unknown>): boolean {
 /** A JSON array whose items all decode with `item`. */
 export function v1array<T>(item: Decoder<T>): Decoder<T[]> {
   return (v, path, where) => {
-    if (!Array.isArray(v)) return fail(where, path, `is not an array: ${show(v)}`);
+    if (!Array.isArray(v)) return fail(where, path, 'is not an array', v);
     const out = new Array<T>(v.length);
     for (let i = 0; i < v.length; i++) out[i] = item(v[i], `${path}[${i}]`, where);
     return out;
@@ -102,5 +103,5 @@ export function v1array<T>(item: Decoder<T>): Decoder<T[]> {
 export function v1oneOf<const T extends readonly string[]>(values: T): Decoder<T[number]> {
   const set = new Set<string>(values);
   return (v, path, where) =>
-    typeof v === 'string' && set.has(v) ? (v as T[number]) : fail(where, path, `is not one of ${values.join('|')}: ${show(v)}`);
+    typeof v === 'string' && set.has(v) ? (v as T[number]) : fail(where, path, `is not one of ${values.join('|')}`, v);
 }

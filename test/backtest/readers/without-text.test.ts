@@ -6,7 +6,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openReader } from '../../../backtest/readers/index.js';
 import { snapshotEvent } from '../../../backtest/readers/stream-events.js';
+import { encodePayload } from '../../../src/bittrex/hub/codec.js';
 import { dec } from '../../../src/core/decimal.js';
+import { encodeV1Payload } from '../../../src/wire/v1/hub/protocol.js';
 import type { ReplayFormatError } from '../../../src/sim/driver/replay-error.js';
 import { readEvents, tempFiles } from './read-helpers.js';
 
@@ -70,13 +72,20 @@ describe("a bad line told without the file's text", () => {
     expect(told(await errorsOf('tardis', tardis), ['top-secret-8'])).toEqual([[1, "header names a column twice (the file's text left out)"]]);
   });
 
-  it('order-book snapshots: no quantity or rate of a bad level', async () => {
-    // A snapshot body goes through the wire decoder, whose error quotes the value: told as unreadable, nothing more.
+  it('order-book snapshots: the field and reason of a bad level, no quantity or rate', async () => {
+    // A snapshot body goes through the wire decoder: told by resource, field and reason, never the value or the
+    // snapshot's recorded path or URL (the decoder's `where` quotes them).
     const book = '{"bid":[{"quantity":"1","rate":"30000"},{"quantity":"-31313.1313","rate":"30001"}],"ask":[]}';
     const rec = tmp.write('rec.jsonl', `${HEADER}\n{"t":1705320005100,"snapshot":"/markets/BTC-USD/orderbook?depth=25","channel":"orderbook_BTC-USD_25","sequence":88,"body":${book}}\n`);
-    expect(told(await errorsOf('rexbot', rec), ['31313.1313'])).toEqual([[2, "cannot be read (the file's text left out)"]]);
+    const [fromRecording] = await errorsOf('rexbot', rec);
+    expect(fromRecording?.message).toBe(`${rec}:2: snapshot /markets/BTC-USD/orderbook?depth=25: bid[1].quantity is negative: "-31313.1313"`);
+    expect(told([fromRecording!], ['31313.1313'])).toEqual([[2, "orderBook snapshot: bid[1].quantity is negative (the file's text left out)"]]);
+    expect(fromRecording!.messageWithoutText()).not.toContain('/markets/');
     const http = tmp.write('BITTREX.http.1', `https://api.bittrex.com/v3/markets/BTC-USD/orderbook?depth=500 -> 1623635619.188: ${book} header: {"Sequence": "3209228"}\n`);
-    expect(told(await errorsOf('bittrex-v3-ws', http), ['31313.1313'])).toEqual([[1, "cannot be read (the file's text left out)"]]);
+    const [fromCapture] = await errorsOf('bittrex-v3-ws', http);
+    expect(fromCapture?.message).toBe(`${http}:1: GET /v3/markets/BTC-USD/orderbook: bid[1].quantity is negative: "-31313.1313"`);
+    expect(told([fromCapture!], ['31313.1313'])).toEqual([[1, "orderBook snapshot: bid[1].quantity is negative (the file's text left out)"]]);
+    expect(fromCapture!.messageWithoutText()).not.toContain('/v3/');
     // The readers' own check behind the decoder (a decoded book whose level is not positive).
     const level = (q: string, r: string) => ({ quantity: dec(q), rate: dec(r) });
     let error: ReplayFormatError | undefined;
@@ -87,5 +96,43 @@ describe("a bad line told without the file's text", () => {
     }
     expect(error?.message).toBe('rec.jsonl:2: bid[1] is not a positive level: 0 @ 31313.1313');
     expect(told([error!], ['31313.1313'])).toEqual([[2, "bid[1] is not a positive level (the file's text left out)"]]);
+  });
+
+  it("a recording's messages: the message, field and reason, no value", async () => {
+    const orderBook = '{"marketSymbol":"BTC-USD","depth":25,"sequence":89,"bidDeltas":[{"quantity":"1","rate":"30000"}],"askDeltas":[{"quantity":"-42424.2424","rate":"30001"}]}';
+    const candle = '{"sequence":90,"marketSymbol":"BTC-USD","interval":"MINUTE_1","delta":{"startsAt":"2024-01-15T12:00:00Z","open":"61616.16","high":"30010","low":"29990","close":"30005","volume":"1","quoteVolume":"30000"}}';
+    const ticker = '{"symbol":"BTC-USD","lastTradeRate":"30000","bidRate":"abc-73737","askRate":"30001"}';
+    const lines = [`{"t":1705320005100,"name":"orderBook","payload":${orderBook}}`, `{"t":1705320005200,"name":"candle","payload":${candle}}`, `{"t":1705320005300,"name":"TICKER","payload":${ticker}}`];
+    const rec = tmp.write('rec.jsonl', `${HEADER}\n${lines.join('\n')}\n`);
+    expect(told(await errorsOf('rexbot', rec), ['42424.2424', '61616.16', 'abc-73737'])).toEqual([
+      [2, "orderBook message: askDeltas[0].quantity is negative (the file's text left out)"],
+      [3, "candle message: delta.open is outside [low, high] (the file's text left out)"],
+      [4, "ticker message: bidRate is not a decimal (the file's text left out)"],
+    ]);
+  });
+
+  it("a v3 capture's hub lines: the frame or message, field and reason, no value", async () => {
+    const push = (method: string, payload: unknown) => `1623635619.188: {"C":"d-1","M":[{"H":"C3","M":"${method}","A":["${encodePayload(payload)}"]}]}`;
+    const lines = [
+      push('orderBook', { marketSymbol: 'BTC-USD', depth: 25, sequence: 7, bidDeltas: [{ quantity: '1', rate: '-51515.5151' }], askDeltas: [] }),
+      push('trade', { sequence: 8, marketSymbol: 'BTC-USD', deltas: [{ id: 'x', executedAt: '2021-06-14T01:00:00Z', quantity: '1', rate: '30000', takerSide: 'SIDEWAYS-8282' }] }),
+      '1623635619.200: {"C":"d-2","M":[{"H":"C3","M":"orderBook","A":["!!not-base64-9393!!"]}]}',
+      '1623635619.300: {"C":["FRAME-6464"],"M":[]}',
+    ];
+    const ws = tmp.write('BITTREX.ws.1', `${lines.join('\n')}\n`);
+    const errors = await errorsOf('bittrex-v3-ws', ws);
+    // the base64 text is not quoted even locally, only its length
+    expect(told(errors, ['51515.5151', 'SIDEWAYS-8282', '(19 chars)', 'FRAME-6464'])).toEqual([
+      [1, "orderBook message: bidDeltas[0].rate is not positive (the file's text left out)"],
+      [2, "trade message: deltas[0].takerSide is not one of BUY|SELL (the file's text left out)"],
+      [3, "orderBook message: <root> is not base64 text (the file's text left out)"],
+      [4, "hub frame: C is not a string (the file's text left out)"],
+    ]);
+  });
+
+  it("a v1.1 capture's hub lines: the payload, field and reason, no value", async () => {
+    const payload = encodeV1Payload({ MarketName: 'USD-BTC', Nonce: 9, Buys: [{ Type: 0, Rate: 30000, Quantity: 'abc-1212' }], Sells: [], Fills: [] });
+    const ws = tmp.write('BITTREX.ws.21', `1623635619.188: {"C":"d-1","M":[{"H":"C2","M":"uE","A":["${payload}"]}]}\n`);
+    expect(told(await errorsOf('bittrex-v1-ws', ws), ['abc-1212'])).toEqual([[1, "uE payload: Buys[0].Quantity is not a decimal (the file's text left out)"]]);
   });
 });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runSweepJobsOnQueue } from '../../../backtest/sweep/queue-sweep.js';
+import { encodePayload } from '../../../src/bittrex/hub/codec.js';
 import { runSweep } from '../../../backtest/sweep/run-sweep.js';
 import type { SweepJob } from '../../../backtest/sweep/sweep-job.js';
 import { parseSweepArg } from '../../../backtest/sweep/sweep-grid.js';
@@ -300,6 +301,12 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
     // candles whose bad values (a price, a time) are numbers the reader parsed: told by field, never by value
     await writeFile(join(q.dir, 'bars.csv'), 'time,open,high,low,close\n2024-01-15T11:59:00Z,30000,30010,29990,30005\n2024-01-15T12:00:00Z,-98765.4321,30010,29990,30005\n');
     await writeFile(join(q.dir, 'late.csv'), 'time,open,high,low,close\n2024-01-15T11:58:00Z,30000,30010,29990,30005\n2024-01-15T11:59:00Z,30000,30010,29990,30005\n2024-01-15T11:47:00Z,30000,30010,29990,30005\n');
+    // wire values the readers decode (a recording's order-book snapshot, a v3 capture's hub message): told by field
+    const header = '{"format":"rexbot-recording","version":1,"startedAt":1705320005000,"channels":[],"source":{"hub":"http://127.0.0.1:1/signalr","rest":"http://127.0.0.1:1/v3","transport":"classic"}}';
+    const snapshot = '{"t":1705320005100,"snapshot":"/markets/BTC-USD/orderbook?depth=25","channel":"orderbook_BTC-USD_25","sequence":88,"body":{"bid":[{"quantity":"-24680.1357","rate":"30000"}],"ask":[]}}';
+    await writeFile(join(q.dir, 'rec.jsonl'), `${header}\n${snapshot}\n`);
+    const orderBook = encodePayload({ marketSymbol: 'BTC-USD', depth: 25, sequence: 7, bidDeltas: [{ quantity: '1', rate: '-13579.8642' }], askDeltas: [] });
+    await writeFile(join(q.dir, 'BITTREX.ws.1.0'), `1705320005.1: {"C":"d-1","M":[{"H":"C3","M":"orderBook","A":["${orderBook}"]}]}\n`);
     await worker(q, ['--root', q.dir]);
     const job = (index: number, data: Record<string, unknown>): SweepJob => ({ index, configPath: join(q.dir, 'bt.yaml'), params: { 'venue.data.0': data }, outDir: join(q.dir, 'out', String(index)) });
     // the candles beside the recording
@@ -312,6 +319,8 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
         { index: 2, configPath: join(q.dir, 'bt.yaml'), params: { 'venue.latency.orderEntry': { kind: 'file', path: '.env' } }, outDir: join(q.dir, 'out', '2') },
         bars(3, 'bars.csv'),
         bars(4, 'late.csv'),
+        job(5, { format: 'rexbot', path: 'rec.jsonl', markets: ['BTC-USD'] }),
+        job(6, { format: 'bittrex-v3-ws', path: 'BITTREX.ws.1.0', markets: ['BTC-USD'] }),
       ],
       { redis: REDIS_URL, name: q.name, prefix: q.prefix },
     );
@@ -320,13 +329,15 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
     expect(results[2]).toMatchObject({ ok: false, error: `${join(q.dir, '.env')}:1: a latency is not a number of milliseconds ≥ 0 (the file's text left out)` });
     expect(results[3]).toMatchObject({ ok: false, error: `${join(q.dir, 'bars.csv')}:3: open is negative (the file's text left out)` });
     expect(results[4]).toMatchObject({ ok: false, error: `${join(q.dir, 'late.csv')}:4: starts not after the previous candle: rows must be in time order (the file's text left out)` });
+    expect(results[5]).toMatchObject({ ok: false, error: `${join(q.dir, 'rec.jsonl')}:2: orderBook snapshot: bid[0].quantity is negative (the file's text left out)` });
+    expect(results[6]).toMatchObject({ ok: false, error: `${join(q.dir, 'BITTREX.ws.1.0')}:1: orderBook message: bidDeltas[0].rate is not positive (the file's text left out)` });
     const report = await readFile(join(q.dir, 'out', '1', 'report.json'), 'utf8');
     expect((JSON.parse(report) as { dataWarnings?: string[] }).dataWarnings).toEqual([
       `${join(q.dir, 'book.csv')}: 2 bad lines skipped (onBadLine: skip): ${join(q.dir, 'book.csv')}:3: side is not bid or ask (the file's text left out); ${join(q.dir, 'book.csv')}:4: is_snapshot is not true or false (the file's text left out)`,
     ]);
     const told = JSON.stringify(results) + report + (await readFile(join(q.dir, 'out', '1', 'report.html'), 'utf8'));
     expect(told).not.toContain('TOP-SECRET');
-    expect(told).not.toMatch(/98765|11:47/);
+    expect(told).not.toMatch(/98765|11:47|24680|13579/);
   });
 
   it('a job past --job-timeout fails saying so and its thread is terminated: the next job runs on the one thread there is', { timeout: 90_000 }, async () => {

@@ -80,7 +80,7 @@ describe('v1.1 decoders', () => {
 
   it('name the field and the endpoint on a bad value', () => {
     expect(() => decodeV1Order(parseV1Json('{"OrderUuid":"x","Exchange":"BTC-LTC","OrderType":"LIMIT_BUY","Quantity":"abc"}'), '[0]', 'GET /market/getopenorders')).toThrow(
-      new WireFormatError('GET /market/getopenorders', '[0].Quantity', 'is not a decimal: "abc"'),
+      new WireFormatError('GET /market/getopenorders', '[0].Quantity', { reason: 'is not a decimal', text: 'is not a decimal: "abc"' }),
     );
     expect(() => decodeV1Market(parseV1Json('{"MarketCurrency":"LTC"}'), '', 'GET /public/getmarkets')).toThrow(/BaseCurrency is missing/);
   });

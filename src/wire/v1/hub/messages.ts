@@ -162,7 +162,7 @@ export const v1Date: Decoder<Date> = v1date;
 function intIn<const T extends number>(values: readonly T[]): Decoder<T> {
   return (v, path, where) => {
     const n = int(v, path, where);
-    if (!(values as readonly number[]).includes(n)) throw new WireFormatError(where, path, `is not one of ${values.join('|')}: ${n}`);
+    if (!(values as readonly number[]).includes(n)) throw new WireFormatError(where, path, { reason: `is not one of ${values.join('|')}`, text: `is not one of ${values.join('|')}: ${n}` });
     return n as T;
   };
 }

@@ -60,7 +60,7 @@ export function inflateV1Payload(base64: unknown): unknown {
   try {
     return parseV1Json(text);
   } catch (err) {
-    throw new WireFormatError('hub payload', '', `is not JSON after inflate: ${(err as Error).message}`);
+    throw new WireFormatError('hub payload', '', { reason: 'is not JSON after inflate', text: `is not JSON after inflate: ${(err as Error).message}` });
   }
 }
 
