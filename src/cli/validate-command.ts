@@ -9,6 +9,7 @@ import { ConfigError } from '../runtime/config/yaml-config.js';
 import { loadBotConfig } from '../runtime/bot-config.js';
 import { loadBotPlugins } from '../runtime/bot-plugins.js';
 import { dryRun, DRY_RUN_MS } from '../runtime/dry-run.js';
+import type { RiskDenials } from '../runtime/rehearsal-findings.js';
 import { PluginError } from '../strategy/strategy-errors.js';
 import { formatTypeError, typecheckPlugins } from '../strategy/typecheck-plugins.js';
 import type { Command } from './main.js';
@@ -22,7 +23,9 @@ Check a bot config without trading:
   4. each strategy's setup() and first intents run for ${DRY_RUN_MS / 1000} simulated seconds against an
      in-process simulated market (--no-dry-run skips); a strategy that fails or emits a malformed intent
      (a quantity or rate that is not a Decimal), places an order the venue cannot (a MARKET order on v1.1)
-     without declaring it, or lets a rejection go unhandled, fails validation
+     without declaring it, or lets a rejection go unhandled, fails validation; the ok line counts each
+     strategy's intents and the orders the risk engine denied, by reason (INSUFFICIENT_BALANCE: the
+     simulated account lacks what the orders need; a paper venue's account is its simulator's demo.balances)
 Exit 0 when everything passes, 1 when something does not, 2 on a bad command line.`;
 
 /** The `validate` command. */
@@ -82,7 +85,7 @@ export const validateCommand: Command = {
             process.stderr.write(`${file}: ${problems.join(`\n${file}: `)}\n`);
             return 1;
           }
-          rehearsal = `; ${r.ranMs / 1000} s simulated: ${r.strategies.map((s) => `${s.name} ${s.intents} intent${s.intents === 1 ? '' : 's'}`).join(', ')}`;
+          rehearsal = `; ${r.ranMs / 1000} s simulated: ${r.strategies.map((s) => `${s.name} ${s.intents} intent${s.intents === 1 ? '' : 's'}${deniedText(s.riskDenials)}`).join(', ')}`;
         }
       }
       const n = cfg.strategies.length;
@@ -94,3 +97,14 @@ export const validateCommand: Command = {
     }
   },
 };
+
+/**
+ * ` (12 orders denied by risk: INSUFFICIENT_BALANCE 10, PRICE_BAND 2)`, or '' when none was: a rehearsal whose
+ * orders were all denied is not one that traded, and the reason (an account without the balance) says what to fix.
+ */
+function deniedText(d: RiskDenials | undefined): string {
+  if (!d) return '';
+  const codes = [...d.codes].sort((a, b) => b[1] - a[1]);
+  const list = codes.length === 1 ? codes[0]![0] : codes.map(([c, n]) => `${c} ${n}`).join(', ');
+  return ` (${d.count} order${d.count === 1 ? '' : 's'} denied by risk: ${list})`;
+}

@@ -22,7 +22,7 @@ import { venueLacks } from '../model/venue-features.js';
 import { venueDialect, type BotConfig } from './bot-config.js';
 import { Kernel } from './kernel.js';
 import { assertPaperMarkets } from './paper-markets.js';
-import { watchRehearsal, type InvalidIntents, type UnsupportedOrders } from './rehearsal-findings.js';
+import { watchRehearsal, type InvalidIntents, type RiskDenials, type UnsupportedOrders } from './rehearsal-findings.js';
 import { captureStrayErrors, describeStrayError } from './stray-errors.js';
 import { demoBalancesOf, driverConfigOf, engineConfigOf, loadSimConfig, parseSimConfig } from './sim-config.js';
 
@@ -39,6 +39,8 @@ export interface DryRunResult {
     invalidIntents?: InvalidIntents | undefined;
     /** Orders the bot's venue cannot place (a MARKET order on v1.1) that the strategy did not declare in `uses`. */
     unsupportedOrders?: UnsupportedOrders | undefined;
+    /** Orders the risk engine denied (INVALID_INTENT aside), by reason code. */
+    riskDenials?: RiskDenials | undefined;
   }[];
   /**
    * Errors that escaped every strategy's isolation during the rehearsal (unhandled rejections, uncaught
@@ -133,6 +135,7 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
         intents: s.intentCount,
         invalidIntents: findings.invalidIntents.get(s.name),
         unsupportedOrders: findings.unsupportedOrders.get(s.name),
+        riskDenials: findings.riskDenials.get(s.name),
       })),
     };
   } finally {

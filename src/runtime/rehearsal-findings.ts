@@ -3,7 +3,9 @@
  * the order manager denied as malformed (a quantity given as a number, not a Decimal), which a run would deny one
  * by one while the strategy went on; and orders the bot's venue cannot place (a MARKET order on the v1.1
  * interface) from a strategy that did not declare them in `uses`, which the rehearsal's simulator accepts but a run
- * on that venue would see refused, one by one. Both are the plugin's mistakes, found before trading.
+ * on that venue would see refused, one by one. Both are the plugin's mistakes, found before trading. It also counts
+ * the orders the risk engine denied, by reason, so that a rehearsal whose every order was denied (an account with
+ * nothing to trade) does not pass as a strategy that traded.
  */
 import type { Observable, Subscription } from 'rxjs';
 import { featureOfOrder, type VenueCapability, type VenueLacks } from '../model/venue-features.js';
@@ -30,10 +32,18 @@ export interface UnsupportedOrders {
   feature: VenueCapability;
 }
 
+/** Orders of one strategy the risk engine denied (INVALID_INTENT aside: see {@link InvalidIntents}). */
+export interface RiskDenials {
+  count: number;
+  /** How many denials named each reason code (a denial may name several), in the order first met. */
+  codes: Map<string, number>;
+}
+
 /** The findings per strategy name, filled while the events flow. */
 export interface RehearsalFindings {
   readonly invalidIntents: ReadonlyMap<string, InvalidIntents>;
   readonly unsupportedOrders: ReadonlyMap<string, UnsupportedOrders>;
+  readonly riskDenials: ReadonlyMap<string, RiskDenials>;
   /** Stop watching. */
   stop(): void;
 }
@@ -50,6 +60,7 @@ export interface RehearsalFindings {
 export function watchRehearsal(events$: Observable<OrderEvent>, lacks: VenueLacks): RehearsalFindings {
   const invalidIntents = new Map<string, InvalidIntents>();
   const unsupportedOrders = new Map<string, UnsupportedOrders>();
+  const riskDenials = new Map<string, RiskDenials>();
   const conditionals = new Set<string>();
   const unsupported = (strategy: string, key: string, feature: VenueCapability | undefined): void => {
     const lacked = feature === undefined ? undefined : lacks[feature];
@@ -68,13 +79,19 @@ export function watchRehearsal(events$: Observable<OrderEvent>, lacks: VenueLack
     }
     else if (e.type === 'denied') {
       const bad = e.reasons.find((r) => r.code === 'INVALID_INTENT');
-      if (!bad) return;
+      if (!bad) {
+        let d = riskDenials.get(e.strategy);
+        if (!d) riskDenials.set(e.strategy, (d = { count: 0, codes: new Map() }));
+        d.count++;
+        for (const code of new Set(e.reasons.map((r) => r.code))) d.codes.set(code, (d.codes.get(code) ?? 0) + 1);
+        return;
+      }
       const seen = invalidIntents.get(e.strategy);
       if (seen) seen.count++;
       else invalidIntents.set(e.strategy, { count: 1, key: e.intentKey, reason: withoutStrategyPrefix(bad.message, e.strategy) });
     }
   });
-  return { invalidIntents, unsupportedOrders, stop: () => sub.unsubscribe() };
+  return { invalidIntents, unsupportedOrders, riskDenials, stop: () => sub.unsubscribe() };
 }
 
 /** The order manager's reasons begin `strategy 'name': `; the rehearsal's report names the strategy itself. */

@@ -1,10 +1,10 @@
 /**
  * The simulator's YAML configuration (`config/sim.yaml`): where it listens, which clock it runs on, the exchange's
  * rules, the demo account's starting balances and what moves the markets. Every field has a default, so an empty
- * file is a working simulator.
+ * file is a working simulator: one whose demo account can trade ({@link DEFAULT_DEMO_BALANCES}).
  */
 import { z } from 'zod';
-import type { Decimal } from '../core/decimal.js';
+import { dec, type Decimal } from '../core/decimal.js';
 import { defaultSimConfig, type SimConfig } from '../sim/config.js';
 import type { MarketDriverConfig } from '../sim/driver/market-driver.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
@@ -83,6 +83,22 @@ const replaySchema = z.strictObject({
 });
 
 
+/**
+ * The demo account's balances when a config names none (`demo.balances`): those config/sim.yaml writes out. A paper
+ * bot without `venue.simulator`, `rexbot sim` without a config and `rexbot validate`'s rehearsal run on these;
+ * an empty default left such a bot running with every order denied INSUFFICIENT_BALANCE. `balances: {}` still
+ * starts the account empty.
+ */
+export const DEFAULT_DEMO_BALANCES: Readonly<Record<string, string>> = Object.freeze({
+  USD: '100000',
+  USDT: '100000',
+  BTC: '2',
+  ETH: '20',
+  LTC: '100',
+  XRP: '50000',
+  ADA: '50000',
+});
+
 /** Schema of config/sim.yaml. */
 export const simFileSchema = z.strictObject({
   server: z.strictObject({
@@ -121,7 +137,8 @@ export const simFileSchema = z.strictObject({
     recordedMarkets: z.strictObject({ file: z.string(), symbols: z.array(marketSymbolSchema).min(1) }).optional(),
   }).prefault({}),
   demo: z.strictObject({
-    balances: z.record(z.string().regex(/^[A-Z0-9]+$/), positiveDecimal).default({}),
+    /** Starting balances by currency; default {@link DEFAULT_DEMO_BALANCES}. */
+    balances: z.record(z.string().regex(/^[A-Z0-9]+$/), positiveDecimal).default(() => Object.fromEntries(Object.entries(DEFAULT_DEMO_BALANCES).map(([c, v]) => [c, dec(v)]))),
     /** Whether the demo account is a partner (sub-accounts, transfers). Default true. */
     partner: z.boolean().default(true),
   }).prefault({}),

@@ -39,8 +39,10 @@ describe('the validate rehearsal', { timeout: 120_000 }, () => {
   it.each(['BTC-USD', 'ETH-BTC'])('moves the traded market %s with the simulator defaults', async (market) => {
     const r = await dryRun(loadBotConfig(bot('defaults', market)));
     expect(r.skipped).toBeUndefined();
-    // One intent, then its observable completes (take(1)): the strategy stops without an error.
-    expect(r.strategies).toEqual([{ name: 's', status: 'stopped', error: undefined, intents: 1 }]);
+    // One intent, then its observable completes (take(1)): the strategy stops without an error. Its order, at
+    // half the trade's price, is outside the risk engine's price band, and the rehearsal counts that denial.
+    expect(r.strategies).toEqual([{ name: 's', status: 'stopped', error: undefined, intents: 1, riskDenials: expect.objectContaining({ count: 1 }) }]);
+    expect(r.strategies[0]!.riskDenials!.codes.get('PRICE_BAND')).toBe(1);
   });
 
   it('moves it when the simulator config names its markets, and a market it does not name stays still', async () => {

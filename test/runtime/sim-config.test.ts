@@ -11,6 +11,17 @@ describe('simulator config', () => {
     expect(engineConfigOf(cfg).markets.length).toBeGreaterThan(3);
   });
 
+  it("funds the demo account by default with config/sim.yaml's balances; balances: {} leaves it empty", () => {
+    const balances = (c: ReturnType<typeof parseSimConfig>) => Object.fromEntries(Object.entries(c.demo.balances).map(([k, v]) => [k, v.toFixed()]));
+    // A paper bot without venue.simulator, and rexbot sim without a config, run on these: an empty default left
+    // such a bot with every order denied INSUFFICIENT_BALANCE.
+    expect(balances(parseSimConfig(''))).toEqual(balances(loadSimConfig(repoPath('config/sim.yaml'))));
+    expect(balances(parseSimConfig(''))).toMatchObject({ USD: '100000', BTC: '2' });
+    expect(balances(parseSimConfig('demo: { partner: false }'))).toMatchObject({ USD: '100000' });
+    expect(balances(parseSimConfig('demo: { balances: {} }'))).toEqual({});
+    expect(balances(parseSimConfig('demo: { balances: { USD: "5" } }'))).toEqual({ USD: '5' });
+  });
+
   it('sets the price slippage limit of market orders, or switches it off with null', () => {
     expect(engineConfigOf(parseSimConfig('')).maxSlippage?.toString()).toBe('0.1');
     expect(engineConfigOf(parseSimConfig('exchange: { maxSlippage: "0.05" }')).maxSlippage?.toString()).toBe('0.05');
