@@ -4,9 +4,9 @@
  * never a torn one, and its error names the file.
  */
 import { constants } from 'node:fs';
-import { type FileHandle, mkdir, open, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { assertOpenedInside } from '../sweep/confined-files.js';
+import { assertOpenedInside, makeJobFolder } from '../sweep/confined-files.js';
 import type { ReportInput } from './report-input.js';
 import { writeReportJson } from './json-file.js';
 import { buildReport, type Report } from './report-json.js';
@@ -30,7 +30,8 @@ export interface WrittenReport {
 export async function writeReport(input: ReportInput, dir: string): Promise<WrittenReport> {
   const report = buildReport(input);
   const abs = resolve(dir);
-  await mkdir(abs, { recursive: true });
+  // For a queued job each folder made is checked to lie in the job's folders (confined-files.ts).
+  await makeJobFolder(abs);
   const json = join(abs, 'report.json');
   const html = join(abs, 'report.html');
   await replaceFile(json, (tmp) => writeReportJson(tmp, report));

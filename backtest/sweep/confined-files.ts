@@ -7,9 +7,10 @@
  * lie in the roots. Whatever the path pointed to at the moment of the open, the file read or written through the
  * descriptor is one inside (fstat and realpath, rather than /proc/self/fd, so it holds on every platform).
  *
+ * The output folder is made one folder at a time, each checked as soon as it is made ({@link makeJobFolder}).
+ *
  * Not covered: strategy plugins, which `import()` loads by path (no descriptor to check; and whoever can swap a
- * link inside a root can as well put a plugin there), and the making of the output folder (mkdir by path: a folder
- * swapped just before could have empty folders made outside, but no file is written there).
+ * link inside a root can as well put a plugin there).
  *
  * The roots reach the opens through an async context ({@link confineFiles}): the readers, the latency and
  * recorded-market loaders and the report writer are shared with local runs, which have no roots, and a parameter
@@ -18,6 +19,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstat, mkdir, realpath, rmdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { insideRoots, JobPathError } from './allowed-roots.js';
 
 const confinement = new AsyncLocalStorage<readonly string[]>();
@@ -77,4 +80,72 @@ export function readJobFile(path: string): string {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Make the folder `dir` and its missing parents, as `mkdir -p` does. Inside {@link confineFiles} the missing ones
+ * are made one at a time, each under the real path of the one above it, and checked as soon as it is made: its
+ * real path must be a folder in the roots (or on the way to a root not made yet: a `--map` share), else it is
+ * removed again (just made, so empty) and a {@link JobPathError} says where it went. A symbolic link swapped in a
+ * root while the job ran (the report is written long after the worker checked the job) thus leaves no folder
+ * outside, and the job fails.
+ *
+ * Still open, for want of a mkdirat in node: a link swapped out and back again between one mkdir and its check,
+ * microseconds apart, leaves that one empty folder outside (the job still fails: the check finds nothing there).
+ * No file can follow it: each is checked where it is opened.
+ *
+ * @example
+ * await makeJobFolder('/srv/rexbot/out/run-3'); // inside confineFiles(['/srv/rexbot'], ...)
+ */
+export async function makeJobFolder(dir: string): Promise<void> {
+  const roots = confinement.getStore();
+  if (roots === undefined) {
+    await mkdir(dir, { recursive: true });
+    return;
+  }
+  // The nearest part of the path there is (a link to nothing counts, and is refused), and the names below it.
+  const missing: string[] = [];
+  let existing = resolve(dir);
+  while (!(await lstat(existing).then(() => true, () => false))) {
+    const up = dirname(existing);
+    if (up === existing) break;
+    missing.unshift(basename(existing));
+    existing = up;
+  }
+  let real = await checkedFolder(existing, roots, false);
+  for (let i = 0; i < missing.length; i++) {
+    const next = join(real, missing[i]!);
+    // Never made where the worker's check would not have let it be (a job checked before never gets here).
+    if (!allowedFolder(next, roots)) throw outside(join(existing, ...missing.slice(0, i + 1)), next, roots);
+    let made = true;
+    try {
+      await mkdir(next);
+    } catch (e) {
+      // made meanwhile by someone else: checked all the same
+      if ((e as { code?: string }).code !== 'EEXIST') throw e;
+      made = false;
+    }
+    real = await checkedFolder(next, roots, made);
+  }
+}
+
+/** True when `real` (a real path) is in `roots` or on the way to one (a root not made yet lies under it). */
+function allowedFolder(real: string, roots: readonly string[]): boolean {
+  return insideRoots(real, roots) || roots.some((r) => insideRoots(r, [real]));
+}
+
+function outside(path: string, real: string, roots: readonly string[]): JobPathError {
+  return new JobPathError(`${real === path ? path : `${path} (really ${real})`} is outside the folders this worker may use (${roots.join(', ')}); it changed after it was checked`);
+}
+
+/** `path`'s real path when that is a folder {@link allowedFolder} allows; else removes `path` if `made` (by the caller, just now) and throws. */
+async function checkedFolder(path: string, roots: readonly string[], made: boolean): Promise<string> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real !== undefined && allowedFolder(real, roots)) {
+    if ((await stat(real)).isDirectory()) return real;
+    throw new JobPathError(`${path} is not a folder`);
+  }
+  if (made && real !== undefined) await rmdir(real).catch(() => undefined);
+  if (real === undefined) throw new JobPathError(`${path} changed while the output folder was made (a symbolic link replaced?); refused`);
+  throw outside(path, real, roots);
 }

@@ -1,23 +1,37 @@
 /**
  * A queued job's files are checked where they are opened, not only before: a symbolic link inside the worker's root
  * swapped to a file outside between the check and the open is refused, and nothing outside is read or written. The
- * swap is made at a fixed point of the real run (right after the config's files were checked, or after the
- * worker's own check of the config and output folder), never by timing.
+ * swap is made at a fixed point of the real run (right after the config's files were checked, after the worker's
+ * own check of the config and output folder, or right before a folder of the output is made), never by timing.
  */
-import { copyFile, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openReader } from '../../../backtest/readers/index.js';
 import { runBacktest } from '../../../backtest/run-backtest.js';
 import { assertJobPaths } from '../../../backtest/sweep/allowed-roots.js';
-import { confineFiles, readJobFile } from '../../../backtest/sweep/confined-files.js';
+import { confineFiles, makeJobFolder, readJobFile } from '../../../backtest/sweep/confined-files.js';
 import { runSweepJob, type SweepJob } from '../../../backtest/sweep/sweep-job.js';
 import { repoPath } from '../../helpers/shared.js';
 import { readEvents } from '../readers/read-helpers.js';
 
-/** What runs right after runBacktest has checked the config's files (data, latency, recorded markets). */
-const hook = vi.hoisted(() => ({ afterCheck: undefined as (() => Promise<void>) | undefined }));
+/**
+ * What runs right after runBacktest has checked the config's files (data, latency, recorded markets), and right
+ * before each mkdir (with the path it is about to make).
+ */
+const hook = vi.hoisted(() => ({
+  afterCheck: undefined as (() => Promise<void>) | undefined,
+  beforeMkdir: undefined as ((path: string) => Promise<void>) | undefined,
+}));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>();
+  const mkdir = async (...args: Parameters<typeof real.mkdir>) => {
+    await hook.beforeMkdir?.(String(args[0]));
+    return real.mkdir(...args);
+  };
+  return { ...real, default: { ...real, mkdir }, mkdir };
+});
 vi.mock('../../../backtest/sweep/config-files.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../backtest/sweep/config-files.js')>();
   return {
@@ -32,6 +46,7 @@ vi.mock('../../../backtest/sweep/config-files.js', async (importOriginal) => {
 let dir = '';
 afterEach(async () => {
   hook.afterCheck = undefined;
+  hook.beforeMkdir = undefined;
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -104,9 +119,39 @@ describe('a queued job\'s files, checked where they are opened', () => {
     await assertJobPaths(job, [root]);
     await swap('out');
     const result = await runSweepJob(job, runBacktest);
-    const tmp = `report.json.${process.pid}.tmp`;
-    expect(result).toMatchObject({ ok: false, error: `could not write ${join(root, 'out', 'report.json')}: ${refusal(root, join('out', tmp), join(outside, 'out', tmp))}` });
+    expect(result).toMatchObject({ ok: false, error: refusal(root, 'out', join(outside, 'out')) });
     expect(await readdir(join(outside, 'out'))).toEqual([]);
+  });
+
+  it('a folder of the output made through a link swapped just before is removed again: none is left outside', { timeout: 60_000 }, async () => {
+    const { root, outside, job } = await setUp();
+    // run/0 is still to be made, under `out` (a link to out-real); out-real is swapped for a link to a folder
+    // outside right before the first folder under the root is made
+    hook.beforeMkdir = async (path) => {
+      if (!path.startsWith(root)) return;
+      hook.beforeMkdir = undefined;
+      await rename(join(root, 'out-real'), join(root, 'out-moved'));
+      await symlink(join(outside, 'out'), join(root, 'out-real'));
+    };
+    const result = await runSweepJob({ ...job, outDir: join(root, 'out', 'run', '0') }, runBacktest);
+    expect(await readdir(join(outside, 'out'))).toEqual([]);
+    expect(result).toMatchObject({ ok: false, error: refusal(root, join('out-real', 'run'), join(outside, 'out', 'run')) });
+  });
+
+  it('the folders of the output are made, each under the real path of the one above', async () => {
+    const { root } = await setUp();
+    await confineFiles([root], () => makeJobFolder(join(root, 'out', 'run', '0')));
+    expect((await stat(join(root, 'out-real', 'run', '0'))).isDirectory()).toBe(true);
+    // already there: nothing to make, and still checked
+    await confineFiles([root], () => makeJobFolder(join(root, 'out', 'run', '0')));
+    await writeFile(join(root, 'plain'), '');
+    await expect(confineFiles([root], () => makeJobFolder(join(root, 'plain')))).rejects.toThrow(`${join(root, 'plain')} is not a folder`);
+    // a root not made yet (a --map share): the folders on the way to it are made too, none beside it
+    const share = join(dir, 'share', 'out');
+    await confineFiles([share], () => makeJobFolder(join(share, 'run')));
+    expect((await stat(join(share, 'run'))).isDirectory()).toBe(true);
+    await expect(confineFiles([share], () => makeJobFolder(join(dir, 'share', 'other', 'run')))).rejects.toThrow(`${join(dir, 'share', 'other')} is outside the folders`);
+    expect(await readdir(join(dir, 'share'))).toEqual(['out']);
   });
 
   it('outside a job nothing is checked: a local run reads through the same links', async () => {
