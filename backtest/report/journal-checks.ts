@@ -45,67 +45,74 @@ function short(d: Decimal): string {
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
-/** The findings about one journal file: {@link refuse} throws, {@link warn} collects. */
+/** One quoted warning and where it sorts among the others. */
+interface Quoted {
+  rank: number;
+  text: string;
+}
+
+/**
+ * The findings about one journal file: {@link refuse} throws, {@link warn} collects. Records are named by their
+ * file line. A warning has a rank, the place it takes among the others: the report folds the journal while reading
+ * it and learns of some doubts later than of others (a record before its order is known only once the order comes),
+ * yet lists them in one order, whatever the order they were found in. Of each kind only the first few (by rank) are
+ * quoted, so what is held stays small however many there are.
+ */
 export class JournalDoubts {
   readonly file: string;
-  readonly #lines: readonly number[] | undefined;
-  readonly #byKind = new Map<string, { quoted: string[]; count: number }>();
+  readonly #byKind = new Map<string, { quoted: Quoted[]; count: number; first: number }>();
 
-  /** `lines[i]` is the file line of record `i` (absent: records are numbered from 1, as if one per line). */
-  constructor(file: string, lines?: readonly number[]) {
+  /** `file` names the journal in every message. */
+  constructor(file: string) {
     this.file = file;
-    this.#lines = lines;
   }
 
-  /** The file line of record `index`. */
-  line(index: number): number {
-    return this.#lines?.[index] ?? index + 1;
+  /** Refuse the journal: the record at file line `line` has `field` `problem`. */
+  refuse(line: number, field: string, problem: string): never {
+    throw new JournalCorruptError(this.file, line, `${field} ${problem}`);
   }
 
-  /** Refuse the journal: record `index`'s `field` is `problem`. */
-  refuse(index: number, field: string, problem: string): never {
-    throw new JournalCorruptError(this.file, this.line(index), `${field} ${problem}`);
+  /** Note a doubt of `kind` about the `field` of the record at file line `line`; `rank` orders it (default: the line). */
+  warn(kind: string, line: number, field: string, problem: string, rank = line): void {
+    this.warnText(kind, `${this.file}:${line}: ${field} ${problem}`, rank);
   }
 
-  /** Note a doubt of `kind` about record `index`'s `field`. */
-  warn(kind: string, index: number, field: string, problem: string): void {
+  /** A doubt already written as `file:line: ...` (the reader's torn last line), ranked `rank`. */
+  warnText(kind: string, text: string, rank: number): void {
     let k = this.#byKind.get(kind);
-    if (!k) this.#byKind.set(kind, (k = { quoted: [], count: 0 }));
+    if (!k) this.#byKind.set(kind, (k = { quoted: [], count: 0, first: rank }));
     k.count++;
-    if (k.quoted.length < QUOTED) k.quoted.push(`${this.file}:${this.line(index)}: ${field} ${problem}`);
+    k.first = Math.min(k.first, rank);
+    if (k.quoted.length === QUOTED && rank >= k.quoted[QUOTED - 1]!.rank) return;
+    let at = k.quoted.length;
+    while (at > 0 && k.quoted[at - 1]!.rank > rank) at--;
+    k.quoted.splice(at, 0, { rank, text });
+    if (k.quoted.length > QUOTED) k.quoted.pop();
   }
 
-  /** A doubt already written as `file:line: ...` (the reader's torn last line). */
-  warnText(kind: string, text: string): void {
-    let k = this.#byKind.get(kind);
-    if (!k) this.#byKind.set(kind, (k = { quoted: [], count: 0 }));
-    k.count++;
-    if (k.quoted.length < QUOTED) k.quoted.push(text);
-  }
-
-  /** The warnings, kind by kind in the order first met: the first few quoted, then how many more. */
+  /** The warnings, kind by kind in the order of their first (by rank): the first few quoted, then how many more. */
   warnings(): string[] {
     const out: string[] = [];
-    for (const [kind, k] of this.#byKind) {
-      out.push(...k.quoted);
+    for (const [kind, k] of [...this.#byKind].sort((a, b) => a[1].first - b[1].first)) {
+      out.push(...k.quoted.map((q) => q.text));
       if (k.count > k.quoted.length) out.push(`${this.file}: ${k.count - k.quoted.length} more like these (${kind})`);
     }
     return out;
   }
 
   /** Refuse an order record whose amounts are out of bounds (`at` is the field path of the order in the record). */
-  checkOrder(index: number, at: string, o: NewOrder): void {
+  checkOrder(line: number, at: string, o: NewOrder): void {
     for (const f of ['quantity', 'limit', 'ceiling'] as const) {
       const d = o[f];
       if (d === undefined) continue;
       const problem = decimalProblem(d, true);
-      if (problem) this.refuse(index, `${at}.${f}`, problem);
+      if (problem) this.refuse(line, `${at}.${f}`, problem);
     }
   }
 
-  /** Refuse `d` at `field` of record `index` when it is out of bounds. */
-  checkDecimal(index: number, field: string, d: Decimal, positive: boolean): void {
+  /** Refuse `d` at `field` of the record at file line `line` when it is out of bounds. */
+  checkDecimal(line: number, field: string, d: Decimal, positive: boolean): void {
     const problem = decimalProblem(d, positive);
-    if (problem) this.refuse(index, field, problem);
+    if (problem) this.refuse(line, field, problem);
   }
 }

@@ -17,7 +17,9 @@
  *
  * The records are checked across each other on the way (journal-checks.ts): what makes any PnL from the file wrong
  * is refused with file:line and field, what leaves the fills' PnL standing but is not what a bot writes is listed
- * in the report's `journalWarnings` (and on the page) with file:line and field.
+ * in the report's `journalWarnings` (and on the page) with file:line and field. The file is folded while it is read
+ * (journal-fold.ts), a record at a time, so a journal of any length is reported in the memory of its orders and
+ * fills.
  */
 import { basename } from 'node:path';
 import { Decimal, ZERO } from '../../src/core/decimal.js';
@@ -25,7 +27,7 @@ import { JournalRecordSink, type JournalReadOptions } from '../../src/orders/jou
 import { type JournalLineSink, readJournalLinesAsync } from '../../src/orders/journal-lines.js';
 import type { JournalRecord } from '../../src/orders/journal-records.js';
 import { JournalDoubts } from './journal-checks.js';
-import { foldJournal } from './journal-fold.js';
+import { foldJournal, JournalFold, type FoldedJournal } from './journal-fold.js';
 import { marketLedger } from './market-curve.js';
 import { quoteOf } from './metrics.js';
 import type { ReportEquityPoint, ReportFill, ReportInput } from './report-input.js';
@@ -48,49 +50,45 @@ function toWire8(d: Decimal): string {
   return d.toFixed(8);
 }
 
-/** The records of the journal at `path` with the line of each, and what the reader tolerated (a torn last line). */
-async function readNumbered(path: string, options: JournalReadOptions | undefined): Promise<{ records: JournalRecord[]; lines: number[]; warnings: string[] }> {
-  const records: JournalRecord[] = [];
-  const lines: number[] = [];
-  let lineNo = 0;
-  const inner = new JournalRecordSink(path, (r) => {
-    records.push(r);
-    lines.push(lineNo);
-  });
-  // The journal's own sink decides what a line means; this one only remembers which line it was.
-  const sink: JournalLineSink = {
-    line(text, n, last) {
-      lineNo = n;
-      inner.line(text, n, last);
-    },
-    tooLong: (n, last, bytes, limit) => inner.tooLong(n, last, bytes, limit),
-  };
-  const read = await readJournalLinesAsync(path, sink, options);
-  return { records, lines, warnings: inner.result(read.bytes, read.completeBytes).warnings };
-}
-
 /**
  * Read the journal at `file` (a bad line other than a torn last one is an error with file:line, as is a record the
- * cross-record checks refuse) into a report input.
+ * cross-record checks refuse) into a report input. Each record is folded as it is read and none is kept: memory is
+ * what the report lists (its orders and fills), whatever the file's length.
  *
  * @example
  * const input = await journalReportInput('.rexbot/journal/demo/demo-paper-2026-11-25T09-44-54-801Z.jsonl');
  * await writeReport(input, 'out/report/demo');
  */
 export async function journalReportInput(file: string, opts: JournalReportOptions = {}): Promise<ReportInput> {
+  const doubts = new JournalDoubts(file);
+  const fold = new JournalFold(doubts);
+  let lineNo = 0;
+  const records = new JournalRecordSink(file, (r) => fold.add(r, lineNo));
+  // The journal's own sink decides what a line means; this one only tells the fold which line it was.
+  const sink: JournalLineSink = {
+    line(text, n, last) {
+      lineNo = n;
+      records.line(text, n, last);
+    },
+    tooLong: (n, last, bytes, limit) => records.tooLong(n, last, bytes, limit),
+  };
   // A line at a time: a long run's journal can outgrow the longest string V8 makes.
-  const { records, lines, warnings } = await readNumbered(file, opts.read);
-  const doubts = new JournalDoubts(file, lines);
-  for (const w of warnings) doubts.warnText('a torn last line', w);
-  return recordsToReportInput(records, { ...opts, name: opts.name ?? basename(file).replace(/\.jsonl$/, ''), kind: opts.kind ?? (/-paper-/.test(basename(file)) ? 'paper' : 'live') }, doubts);
+  const read = await readJournalLinesAsync(file, sink, opts.read);
+  // Said first, before what the records themselves raise: the file's own state.
+  for (const w of records.result(read.bytes, read.completeBytes).warnings) doubts.warnText('a torn last line', w, -1);
+  return reportInputOf(fold.finish(), { ...opts, name: opts.name ?? basename(file).replace(/\.jsonl$/, ''), kind: opts.kind ?? (/-paper-/.test(basename(file)) ? 'paper' : 'live') }, doubts);
 }
 
 /**
- * The report input of journal `records` (see the module note); `doubts` names their file and lines in what it
- * refuses (thrown) and warns of (the input's `journalWarnings`).
+ * The report input of journal `records` already in memory, one a line from line 1 (see the module note); `doubts`
+ * names their file in what it refuses (thrown) and warns of (the input's `journalWarnings`).
  */
 export function recordsToReportInput(records: readonly JournalRecord[], opts: JournalReportOptions & { name: string; kind: 'paper' | 'live' }, doubts = new JournalDoubts('journal')): ReportInput {
-  const folded = foldJournal(records, doubts);
+  return reportInputOf(foldJournal(records, doubts), opts, doubts);
+}
+
+/** The report input of a folded journal. */
+function reportInputOf(folded: FoldedJournal, opts: JournalReportOptions & { name: string; kind: 'paper' | 'live' }, doubts: JournalDoubts): ReportInput {
   const { orders, fills, from, to } = folded;
   const markets = [...new Set([...orders.map((o) => o.marketSymbol), ...fills.map((f) => f.marketSymbol)])].sort();
   const quotes = [...new Set(markets.map(quoteOf))];
