@@ -9,6 +9,7 @@ import { ConfigError } from '../runtime/config/yaml-config.js';
 import { loadBotConfig } from '../runtime/bot-config.js';
 import { loadBotPlugins } from '../runtime/bot-plugins.js';
 import { dryRun, DRY_RUN_MS } from '../runtime/dry-run.js';
+import type { RealTimerUse } from '../runtime/real-timer-watch.js';
 import type { RiskDenials } from '../runtime/rehearsal-findings.js';
 import { PluginError } from '../strategy/strategy-errors.js';
 import { formatTypeError, typecheckPlugins } from '../strategy/typecheck-plugins.js';
@@ -25,7 +26,9 @@ Check a bot config without trading:
      (a quantity or rate that is not a Decimal), places an order the venue cannot (a MARKET order on v1.1)
      without declaring it, or lets a rejection go unhandled, fails validation; the ok line counts each
      strategy's intents and the orders the risk engine denied, by reason (INSUFFICIENT_BALANCE: the
-     simulated account lacks what the orders need; a paper venue's account is its simulator's demo.balances)
+     simulated account lacks what the orders need; a paper venue's account is its simulator's demo.balances);
+     a strategy that starts wall-clock timers (setTimeout, setInterval, RxJS operators without ctx.scheduler),
+     which on the rehearsal's and a backtest's virtual time fire late or never, is a warning on stderr
 Exit 0 when everything passes, 1 when something does not, 2 on a bad command line.`;
 
 /** The `validate` command. */
@@ -86,6 +89,8 @@ export const validateCommand: Command = {
             return 1;
           }
           rehearsal = `; ${r.ranMs / 1000} s simulated: ${r.strategies.map((s) => `${s.name} ${s.intents} intent${s.intents === 1 ? '' : 's'}${deniedText(s.riskDenials)}`).join(', ')}`;
+          // Not a failure (a live run works, and so does the backtest, only differently): said, with the fix.
+          for (const s of r.strategies) if (s.realTimers) process.stderr.write(`${file}: warning: ${realTimersText(s.name, s.realTimers, r.ranMs)}\n`);
         }
       }
       const n = cfg.strategies.length;
@@ -107,4 +112,20 @@ function deniedText(d: RiskDenials | undefined): string {
   const codes = [...d.codes].sort((a, b) => b[1] - a[1]);
   const list = codes.length === 1 ? codes[0]![0] : codes.map(([c, n]) => `${c} ${n}`).join(', ');
   return ` (${d.count} order${d.count === 1 ? '' : 's'} denied by risk: ${list})`;
+}
+
+/**
+ * The warning for a strategy that started wall-clock timers in the rehearsal: what it started (and where, when its
+ * own code did), why that matters, and the clock rules' fix (strategies/README.md).
+ */
+function realTimersText(strategy: string, t: RealTimerUse, ranMs: number): string {
+  const how = t.via === 'rxjs' ? 'by an RxJS operator or interval()/timer() on its default scheduler' : 'by the plugin itself';
+  const where = t.at === undefined ? '' : `, at ${t.at}`;
+  return (
+    `strategy '${strategy}' started ${t.count} wall-clock timer${t.count === 1 ? '' : 's'} in the ${ranMs / 1000} s simulated run ` +
+    `(e.g. ${t.api} of ${t.ms} ms, ${how}${where}): a wall-clock timer runs on real time, so in this rehearsal and in a backtest (virtual time) it fires late or ` +
+    `never and the strategy does less than it does live; pass ctx.scheduler to every time-based RxJS operator (interval(ms, ctx.scheduler), ` +
+    `timer, delay, throttleTime, debounceTime, ...) and use ctx.every(ms) or ctx.clock.setTimeout/setInterval instead of the global timers ` +
+    `(strategies/README.md, "Time: the clock rules")`
+  );
 }

@@ -6,8 +6,10 @@
  * live run; so does one whose intents are malformed (a quantity given as a number or a string, not a Decimal), which
  * a run would deny one by one (INVALID_INTENT) while the strategy went on; one placing orders the bot's venue cannot
  * place without declaring them (a MARKET order on v1.1: rehearsal-findings.ts); and an error that escapes every
- * strategy's isolation (an unhandled rejection of a plugin's own `async` callback), which stops a run. No socket is
- * opened and nothing outside the process is touched; the journal goes to a temp folder.
+ * strategy's isolation (an unhandled rejection of a plugin's own `async` callback), which stops a run. It also
+ * notes the wall-clock timers a strategy starts (real-timer-watch.ts), which on this virtual time, as in a
+ * backtest, fire late or never. No socket is opened and nothing outside the process is touched; the journal goes to
+ * a temp folder.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,8 @@ import { Kernel } from './kernel.js';
 import { assertPaperMarkets } from './paper-markets.js';
 import { watchRehearsal, type InvalidIntents, type RiskDenials, type UnsupportedOrders } from './rehearsal-findings.js';
 import { captureStrayErrors, describeStrayError } from './stray-errors.js';
+import { watchRealTimers, type RealTimerUse } from './real-timer-watch.js';
+import { resolveStrategyPath } from '../strategy/load-strategy.js';
 import { demoBalancesOf, driverConfigOf, engineConfigOf, loadSimConfig, parseSimConfig } from './sim-config.js';
 
 /** What the rehearsal found, per strategy. */
@@ -41,6 +45,11 @@ export interface DryRunResult {
     unsupportedOrders?: UnsupportedOrders | undefined;
     /** Orders the risk engine denied (INVALID_INTENT aside), by reason code. */
     riskDenials?: RiskDenials | undefined;
+    /**
+     * Wall-clock timers the strategy started (setTimeout/setInterval, or RxJS operators on their default
+     * scheduler): on virtual time they fire late or never, here and in a backtest (real-timer-watch.ts).
+     */
+    realTimers?: RealTimerUse | undefined;
   }[];
   /**
    * Errors that escaped every strategy's isolation during the rehearsal (unhandled rejections, uncaught
@@ -98,6 +107,7 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
   const dir = mkdtempSync(join(tmpdir(), 'rexbot-validate-'));
   let kernel: Kernel | undefined;
   const strays = captureStrayErrors();
+  const timers = watchRealTimers(pluginFiles(enabled, baseDir));
   try {
     driver.start();
     // Let the synthetic market build its books before the strategies look at them, as the paper venue does.
@@ -136,11 +146,14 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
         invalidIntents: findings.invalidIntents.get(s.name),
         unsupportedOrders: findings.unsupportedOrders.get(s.name),
         riskDenials: findings.riskDenials.get(s.name),
+        realTimers: timers.uses.get(s.name),
       })),
     };
   } finally {
     await strays.stop();
     await kernel?.stop({ cancelOpenOrders: false }).catch(() => undefined);
+    // After the strategies stopped: the wall-clock timers they left pending are cleared with the watch.
+    timers.stop();
     driver.stop();
     await gateway.close();
     engine.dispose();
@@ -158,6 +171,20 @@ function rehearsalDriver(cfg: MarketDriverConfig, traded: ReadonlySet<string>, t
   if (cfg.kind !== 'synthetic') return cfg;
   // With no list of its own the driver moves every ONLINE market; with one, the markets it names.
   return { ...cfg, markets: cfg.markets === undefined ? tradedOnline : cfg.markets.filter((m) => traded.has(m)) };
+}
+
+/** Each strategy's plugin file and the (first) strategy running it, to name a plugin's timers made outside every scope. */
+function pluginFiles(strategies: readonly { name: string; use: string }[], baseDir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const s of strategies) {
+    try {
+      const file = resolveStrategyPath(s.use, { baseDir });
+      if (!files.has(file)) files.set(file, s.name);
+    } catch {
+      // Not resolvable here: the kernel's own load says so, with the reason.
+    }
+  }
+  return files;
 }
 
 /** Each distinct line once, in first-seen order, with how many times it came when more than once. */

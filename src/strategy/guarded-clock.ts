@@ -5,6 +5,7 @@
  * failed or stopped strategy leaves nothing ticking behind.
  */
 import type { Clock, TimerHandle } from '../core/clock.js';
+import { currentStrategy, enterStrategy, leaveStrategy } from './strategy-scope.js';
 
 /** A {@link Clock} owned by one strategy; see {@link guardClock}. */
 export interface GuardedClock extends Clock {
@@ -77,24 +78,28 @@ class GuardedTimer implements TimerHandle {
 
 /**
  * Wrap `clock` for one strategy: callbacks that throw are reported to `onError` (which must not throw), and
- * {@link GuardedClock.dispose} cancels what is still scheduled.
+ * {@link GuardedClock.dispose} cancels what is still scheduled. Given the strategy's name, its callbacks run in its
+ * scope (strategy-scope.ts).
  *
  * @example
  * const clock = guardClock(runtimeClock, (err) => runner.fail(err));
  * clock.setInterval(() => { throw new Error('bug') }, 1000); // reported to onError, the process lives on
  * clock.dispose(); // the interval is cancelled
  */
-export function guardClock(clock: Clock, onError: (err: unknown) => void): GuardedClock {
+export function guardClock(clock: Clock, onError: (err: unknown) => void, strategy?: string): GuardedClock {
   const live = new LiveTimers();
   let disposed = false;
 
   // A callback that throws is the strategy's failure, never an uncaught exception; none runs once disposed.
   function run(fn: () => void): void {
     if (disposed) return;
+    const outer = strategy === undefined ? currentStrategy() : enterStrategy(strategy);
     try {
       fn();
     } catch (err) {
       onError(err);
+    } finally {
+      leaveStrategy(outer);
     }
   }
 

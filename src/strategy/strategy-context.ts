@@ -19,6 +19,7 @@ import type { ReadonlyOrderBook } from '../store/order-book.js';
 import type { Logger } from '../telemetry/logger.js';
 import { clockScheduler } from './clock-scheduler.js';
 import { guardClock } from './guarded-clock.js';
+import { enterStrategy, leaveStrategy } from './strategy-scope.js';
 import { readonlyAccountView, readonlyMarketView, type ReadonlyAccountView } from './read-only-views.js';
 
 /** A fill of one of this strategy's orders. */
@@ -140,21 +141,47 @@ const SEEN_TRADES = 2000;
 export function createStrategyContext<P>(deps: StrategyContextDeps<P>): StrategyContext<P> {
   const { name } = deps;
   const faults = new Subject<unknown>();
-  const clock = guardClock(deps.clock, (err) => faults.next(err));
+  const clock = guardClock(deps.clock, (err) => faults.next(err), name);
   const scheduler = clockScheduler(clock);
   const market = readonlyMarketView(deps.marketStore);
   const account = readonlyAccountView(deps.account);
   const subscriptions = new Set<Subscription>();
   let disposed = false;
 
-  // Every observable handed out is owned: its subscriptions close when the strategy stops.
+  // Every observable handed out is owned: its subscriptions close when the strategy stops. What it delivers
+  // reaches the strategy's operators in the strategy's scope (strategy-scope.ts).
   const own = <T>(source: Observable<T>): Observable<T> =>
     new Observable<T>((subscriber) => {
       if (disposed) {
         subscriber.complete();
         return undefined;
       }
-      const sub = source.subscribe(subscriber);
+      const sub = source.subscribe({
+        next(value) {
+          const outer = enterStrategy(name);
+          try {
+            subscriber.next(value);
+          } finally {
+            leaveStrategy(outer);
+          }
+        },
+        error(err: unknown) {
+          const outer = enterStrategy(name);
+          try {
+            subscriber.error(err);
+          } finally {
+            leaveStrategy(outer);
+          }
+        },
+        complete() {
+          const outer = enterStrategy(name);
+          try {
+            subscriber.complete();
+          } finally {
+            leaveStrategy(outer);
+          }
+        },
+      });
       subscriptions.add(sub);
       return () => {
         subscriptions.delete(sub);

@@ -12,6 +12,7 @@ import type { Intent, IntentKind } from '../model/intent.js';
 import type { StrategyDefinition, StrategyParams } from './define-strategy.js';
 import { contextLifecycle, type StrategyContext } from './strategy-context.js';
 import { InvalidIntentError, StrategyFailure, type StrategyPhase } from './strategy-errors.js';
+import { enterStrategy, leaveStrategy } from './strategy-scope.js';
 
 /** `running` after a successful setup; `failed` and `stopped` are final. */
 export type StrategyStatus = 'running' | 'failed' | 'stopped';
@@ -96,6 +97,16 @@ class StrategyRun implements RunningStrategy {
   }
 
   start(): void {
+    // setup() and the subscription (where RxJS starts the strategy's sources and timers) run in its scope.
+    const outer = enterStrategy(this.name);
+    try {
+      this.#start();
+    } finally {
+      leaveStrategy(outer);
+    }
+  }
+
+  #start(): void {
     const lifecycle = contextLifecycle(this.ctx);
     if (lifecycle) this.#faults = lifecycle.faults$.subscribe((err) => this.#fail('run', err));
     let intents: Observable<Intent>;
