@@ -15,7 +15,7 @@
  * keep `rexbot validate` from exiting.
  */
 import { fileURLToPath } from 'node:url';
-import { currentStrategy, enterStrategy, leaveStrategy } from '../strategy/strategy-scope.js';
+import { currentStrategy, enterStrategy, leaveStrategy, trackStrategyScopes } from '../strategy/strategy-scope.js';
 
 /** The wall-clock timers one strategy started: how many, and the first one. */
 export interface RealTimerUse {
@@ -83,6 +83,7 @@ const isLibrary = (file: string): boolean => file.includes('/node_modules/') || 
  */
 export function watchRealTimers(plugins: ReadonlyMap<string, string>): RealTimerWatch {
   const uses = new Map<string, RealTimerUse>();
+  const untrack = trackStrategyScopes();
   const pending = new Set<{ handle: NodeJS.Timeout; api: RealTimerUse['api'] }>();
   const realSetTimeout = globalThis.setTimeout;
   const realSetInterval = globalThis.setInterval;
@@ -146,6 +147,7 @@ export function watchRealTimers(plugins: ReadonlyMap<string, string>): RealTimer
     stop() {
       if (stopped) return;
       stopped = true;
+      untrack();
       globalThis.setTimeout = realSetTimeout;
       globalThis.setInterval = realSetInterval;
       for (const { handle, api } of pending) {

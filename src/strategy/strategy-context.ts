@@ -19,7 +19,7 @@ import type { ReadonlyOrderBook } from '../store/order-book.js';
 import type { Logger } from '../telemetry/logger.js';
 import { clockScheduler } from './clock-scheduler.js';
 import { guardClock } from './guarded-clock.js';
-import { enterStrategy, leaveStrategy } from './strategy-scope.js';
+import { enterStrategy, leaveStrategy, strategyScopesTracked } from './strategy-scope.js';
 import { readonlyAccountView, readonlyMarketView, type ReadonlyAccountView } from './read-only-views.js';
 
 /** A fill of one of this strategy's orders. */
@@ -149,14 +149,15 @@ export function createStrategyContext<P>(deps: StrategyContextDeps<P>): Strategy
   let disposed = false;
 
   // Every observable handed out is owned: its subscriptions close when the strategy stops. What it delivers
-  // reaches the strategy's operators in the strategy's scope (strategy-scope.ts).
+  // reaches the strategy's operators in the strategy's scope while a watcher tracks scopes (strategy-scope.ts).
   const own = <T>(source: Observable<T>): Observable<T> =>
     new Observable<T>((subscriber) => {
       if (disposed) {
         subscriber.complete();
         return undefined;
       }
-      const sub = source.subscribe({
+      // Scopes only when a watcher reads them (rexbot validate): otherwise every value would pay for the wrapper.
+      const sub = !strategyScopesTracked() ? source.subscribe(subscriber) : source.subscribe({
         next(value) {
           const outer = enterStrategy(name);
           try {

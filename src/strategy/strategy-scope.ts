@@ -10,6 +10,33 @@
  */
 
 let current: string | undefined;
+/** How many watchers want scopes kept (see {@link trackStrategyScopes}). */
+let trackers = 0;
+
+/**
+ * Ask for scopes on what strategies' contexts deliver from now on, until the returned function is called. Without a
+ * tracker (a backtest, a live bot) a context hands values straight to the strategy: the scope would cost every
+ * market event a wrapper that nobody reads. A context decides when the strategy subscribes, so start tracking
+ * before the strategies start (as `rexbot validate`'s rehearsal does).
+ *
+ * @example
+ * const untrack = trackStrategyScopes();
+ * try { await rehearse(); } finally { untrack(); }
+ */
+export function trackStrategyScopes(): () => void {
+  trackers++;
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    trackers--;
+  };
+}
+
+/** True while some watcher tracks scopes ({@link trackStrategyScopes}). */
+export function strategyScopesTracked(): boolean {
+  return trackers > 0;
+}
 
 /**
  * The strategy whose code is running, or undefined.

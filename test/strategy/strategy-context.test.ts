@@ -7,6 +7,7 @@ import type { OrderEvent } from '../../src/orders/order-events.js';
 import { AccountStore } from '../../src/store/account-store.js';
 import { MarketStore } from '../../src/store/market-store.js';
 import { contextLifecycle, createStrategyContext } from '../../src/strategy/strategy-context.js';
+import { currentStrategy, strategyScopesTracked, trackStrategyScopes } from '../../src/strategy/strategy-scope.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { testMarket } from '../helpers/strategy-harness.js';
 
@@ -89,6 +90,22 @@ describe('createStrategyContext', () => {
     marketStore.addTrades(M, [trade('c', '3'), trade('b', '2'), trade('a', '1')], true); // snapshot after a resync
     marketStore.addTrades(M, [trade('d', '4')]);
     expect(seen).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it("delivers in the strategy's scope only while a watcher tracks scopes (rexbot validate), straight otherwise", () => {
+    const { ctx, marketStore } = build();
+    const scopes: (string | undefined)[] = [];
+    ctx.trades$(M).subscribe(() => scopes.push(currentStrategy()));
+    const untrack = trackStrategyScopes();
+    try {
+      ctx.trades$(M).subscribe(() => scopes.push(currentStrategy()));
+      marketStore.addTrades(M, [trade('a', '1')]);
+    } finally {
+      untrack();
+    }
+    // The subscription made before tracking began pays for no scope; the one made during it is in 'mm'.
+    expect(scopes).toEqual([undefined, 'mm']);
+    expect(strategyScopesTracked()).toBe(false);
   });
 
   it("orderEvents$ and fills$ carry only this strategy's events", () => {
