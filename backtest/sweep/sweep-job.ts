@@ -23,10 +23,19 @@ export interface SweepJob {
   allowedRoots?: readonly string[] | undefined;
 }
 
+/** What every job's outcome says besides its figures or its error. */
+interface SweepResultNotes {
+  /**
+   * Wall-clock timers the run's strategies left running after it, which its worker thread cleared before its next
+   * job (job-timers.ts); absent when none.
+   */
+  leftTimers?: number | undefined;
+}
+
 /** A job's outcome. */
 export type SweepResult =
-  | { index: number; params: Record<string, unknown>; ok: true; outDir: string; html: string; metrics: TotalMetrics; events: number; wallMs: number }
-  | { index: number; params: Record<string, unknown>; ok: false; error: string };
+  | ({ index: number; params: Record<string, unknown>; ok: true; outDir: string; html: string; metrics: TotalMetrics; events: number; wallMs: number } & SweepResultNotes)
+  | ({ index: number; params: Record<string, unknown>; ok: false; error: string } & SweepResultNotes);
 
 /**
  * Run `job` with the backtest runner `run`.

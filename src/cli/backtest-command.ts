@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SCRATCH_ENV } from '../../backtest/run/scratch-dir.js';
+import { notePluginsOf } from './exit-when-done.js';
 import type { Command } from './main.js';
 
 const USAGE = `usage: rexbot backtest <config.yaml> [--out DIR] [--band] [--sweep key=v1,v2 ...] [--metric NAME] [--jobs N]
@@ -115,6 +116,8 @@ async function runSingle(a: BacktestArgs): Promise<number> {
   const { BacktestProgress } = await import('../../backtest/cli/progress.js');
   const { summaryTable } = await import('../../backtest/cli/summary-table.js');
   const out = a.out ?? resolve('out', 'backtest', folderName(await botName(a.config)));
+  // the strategies run in this process: a timer one leaves behind is theirs (exit-when-done.ts)
+  notePluginsOf(a.config);
   let bar: InstanceType<typeof BacktestProgress> | undefined;
   const result = await runAndReport(runBacktest, {
     configPath: a.config,
@@ -145,6 +148,7 @@ async function runGrid(a: BacktestArgs): Promise<number> {
   const { runSweep } = await import('../../backtest/sweep/run-sweep.js');
   const { rankMetric, sweepTable } = await import('../../backtest/sweep/sweep-rank.js');
   const { defaultThreads } = await import('../../backtest/sweep/sweep-pool.js');
+  const { leftTimersText } = await import('../../backtest/sweep/job-timers.js');
   const axes = a.sweeps.map(parseSweepArg);
   rankMetric(a.metric);
   const total = sweepGrid(axes).length;
@@ -179,8 +183,10 @@ async function runGrid(a: BacktestArgs): Promise<number> {
     threads,
     band: a.band,
     queue,
-    onResult: (r, done, n, worker) =>
-      say(`[${done}/${n}] ${JSON.stringify(r.params)} ${r.ok ? `net PnL ${r.metrics.netPnl}` : `FAILED: ${r.error}`}${worker ? ` (${worker})` : ''}`),
+    onResult: (r, done, n, worker) => {
+      say(`[${done}/${n}] ${JSON.stringify(r.params)} ${r.ok ? `net PnL ${r.metrics.netPnl}` : `FAILED: ${r.error}`}${worker ? ` (${worker})` : ''}`);
+      if (r.leftTimers) say(`rexbot backtest: warning: run ${JSON.stringify(r.params)}: ${leftTimersText(r.leftTimers, a.config)}`);
+    },
   });
   process.stdout.write(`${sweepTable(ranked, a.metric, { color: process.stdout.isTTY === true })}\n`);
   process.stdout.write(`index: ${index}\n`);

@@ -11,6 +11,7 @@ import { loadBotConfig } from '../runtime/bot-config.js';
 import { runBot } from '../runtime/bot-runner.js';
 import { PluginError } from '../strategy/strategy-errors.js';
 import { createLogger, resolveLogFormat, type LogFormat } from '../telemetry/logger.js';
+import { notePluginsOf } from './exit-when-done.js';
 import type { Command } from './main.js';
 
 const USAGE = `usage: rexbot run <config.yaml> [--pretty | --json]
@@ -45,6 +46,7 @@ export const runCommand: Command = {
       process.stderr.write(`rexbot run: ${err instanceof ConfigError ? err.message : (err as Error).message}\n`);
       return 2;
     }
+    notePluginsOf(file);
     const flag: LogFormat | undefined = values.pretty ? 'pretty' : values.json ? 'json' : undefined;
     const format = resolveLogFormat(cfg.log.format, flag, process.stdout.isTTY);
     const logger = createLogger({ name: cfg.bot.name, level: cfg.log.level, format });

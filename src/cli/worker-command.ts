@@ -134,6 +134,7 @@ export const workerCommand: Command = {
       return 1;
     }
     const { startSweepWorker, DEFAULT_JOB_TIMEOUT_MS } = await import('../../backtest/sweep/queue-worker.js');
+    const { leftTimersText } = await import('../../backtest/sweep/job-timers.js');
     const log = (line: string) => process.stderr.write(`rexbot worker ${worker.id}: ${line}\n`);
     const worker = startSweepWorker({
       redis: a.redis,
@@ -148,7 +149,10 @@ export const workerCommand: Command = {
       handler: a.handler === undefined ? undefined : pathToFileURL(resolve(a.handler)),
       onEvent: (e) => {
         if (e.kind === 'start') log(`job ${e.jobId} started ${JSON.stringify(e.params)}`);
-        else if (e.kind === 'done') log(`job ${e.jobId} ${e.result.ok ? `done, net PnL ${e.result.metrics.netPnl}` : `failed: ${e.result.error}`}`);
+        else if (e.kind === 'done') {
+          log(`job ${e.jobId} ${e.result.ok ? `done, net PnL ${e.result.metrics.netPnl}` : `failed: ${e.result.error}`}`);
+          if (e.result.leftTimers) log(`job ${e.jobId} warning: ${leftTimersText(e.result.leftTimers)}`);
+        }
         else log(`error: ${e.message}`);
       },
     });

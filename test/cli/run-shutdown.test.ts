@@ -81,6 +81,8 @@ describe('rexbot run: graceful shutdown', () => {
     const exit = await bot.exited;
     expect(exit.code, `exit code; last lines:\n${bot.tail()}`).toBe(0);
     expect(bot.lines.some((l) => l.msg === 'stopped')).toBe(true);
+    // It ended by itself: nothing of rexbot's own (hub, REST, journal) outlived the shutdown (exit-when-done.ts).
+    expect(bot.lines.filter((l) => String(l.msg).includes('still held open'))).toEqual([]);
 
     // The exchange: the quotes are gone, or still resting, as configured.
     if (cancelOpenOrders) expect(open()).toEqual([]);
