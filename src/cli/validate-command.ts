@@ -9,6 +9,7 @@ import { ConfigError } from '../runtime/config/yaml-config.js';
 import { loadBotConfig } from '../runtime/bot-config.js';
 import { loadBotPlugins } from '../runtime/bot-plugins.js';
 import { dryRun, DRY_RUN_MS } from '../runtime/dry-run.js';
+import type { ClockReadUse } from '../runtime/clock-read-watch.js';
 import type { RealTimerUse } from '../runtime/real-timer-watch.js';
 import type { RiskDenials } from '../runtime/rehearsal-findings.js';
 import { PluginError } from '../strategy/strategy-errors.js';
@@ -28,7 +29,9 @@ Check a bot config without trading:
      strategy's intents and the orders the risk engine denied, by reason (INSUFFICIENT_BALANCE: the
      simulated account lacks what the orders need; a paper venue's account is its simulator's demo.balances);
      a strategy that starts wall-clock timers (setTimeout, setInterval, RxJS operators without ctx.scheduler),
-     which on the rehearsal's and a backtest's virtual time fire late or never, is a warning on stderr
+     which on the rehearsal's and a backtest's virtual time fire late or never, is a warning on stderr, and so
+     is one that reads the wall clock (Date.now(), new Date(), performance.now(), process.hrtime) instead of
+     ctx.clock.now(): there the machine's time is past every event the strategy has seen
 Exit 0 when everything passes, 1 when something does not, 2 on a bad command line.`;
 
 /** The `validate` command. */
@@ -91,6 +94,7 @@ export const validateCommand: Command = {
           rehearsal = `; ${r.ranMs / 1000} s simulated: ${r.strategies.map((s) => `${s.name} ${s.intents} intent${s.intents === 1 ? '' : 's'}${deniedText(s.riskDenials)}`).join(', ')}`;
           // Not a failure (a live run works, and so does the backtest, only differently): said, with the fix.
           for (const s of r.strategies) if (s.realTimers) process.stderr.write(`${file}: warning: ${realTimersText(s.name, s.realTimers, r.ranMs)}\n`);
+          for (const s of r.strategies) if (s.clockReads) process.stderr.write(`${file}: warning: ${clockReadsText(s.name, s.clockReads, r.ranMs)}\n`);
         }
       }
       const n = cfg.strategies.length;
@@ -126,6 +130,28 @@ function realTimersText(strategy: string, t: RealTimerUse, ranMs: number): strin
     `(e.g. ${t.api} of ${t.ms} ms, ${how}${where}): a wall-clock timer runs on real time, so in this rehearsal and in a backtest (virtual time) it fires late or ` +
     `never and the strategy does less than it does live; pass ctx.scheduler to every time-based RxJS operator (interval(ms, ctx.scheduler), ` +
     `timer, delay, throttleTime, debounceTime, ...) and use ctx.every(ms) or ctx.clock.setTimeout/setInterval instead of the global timers ` +
+    `(strategies/README.md, "Time: the clock rules")`
+  );
+}
+
+/**
+ * The warning for a strategy that read the wall clock in the rehearsal: with what (and where, when its own code
+ * did), why that matters, and the clock rules' fix (strategies/README.md).
+ */
+function clockReadsText(strategy: string, t: ClockReadUse, ranMs: number): string {
+  const what = t.apis.length === 1 ? t.apis[0]! : `${t.apis.slice(0, -1).join(', ')} and ${t.apis[t.apis.length - 1]!}`;
+  const how =
+    t.via === 'plugin'
+      ? 'by the plugin itself'
+      : t.via === 'rxjs'
+        ? 'by an RxJS operator or scheduler on its default clock (timestamp, timeInterval, debounceTime, ... without ctx.scheduler)'
+        : `by ${t.library === 'node' ? "Node's own code" : `the library ${t.library ?? ''}`}, which the plugin called`;
+  const where = t.at === undefined ? '' : `, at ${t.at}`;
+  return (
+    `strategy '${strategy}' read the wall clock ${t.count === 1 ? 'once' : `${t.count} times`} in the ${ranMs / 1000} s simulated run ` +
+    `(${what}, ${how}${where}): the wall clock is the machine's time, not the bot's: in this rehearsal and in a backtest (virtual time) it is past every ` +
+    `recorded event, so the strategy decides on a time the bot is not at and behaves otherwise than live; use ctx.clock.now() (epoch ms on the ` +
+    `bot's clock; new Date(ctx.clock.now()) for a Date) and pass ctx.scheduler to RxJS operators that read the time ` +
     `(strategies/README.md, "Time: the clock rules")`
   );
 }

@@ -8,7 +8,8 @@
  * place without declaring them (a MARKET order on v1.1: rehearsal-findings.ts); and an error that escapes every
  * strategy's isolation (an unhandled rejection of a plugin's own `async` callback), which stops a run. It also
  * notes the wall-clock timers a strategy starts (real-timer-watch.ts), which on this virtual time, as in a
- * backtest, fire late or never. No socket is opened and nothing outside the process is touched; the journal goes to
+ * backtest, fire late or never, and its reads of the wall clock (clock-read-watch.ts: `Date.now()`, `new Date()`,
+ * ...), which there give a time past every event the bot has seen. No socket is opened and nothing outside the process is touched; the journal goes to
  * a temp folder.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +28,7 @@ import { assertPaperMarkets } from './paper-markets.js';
 import { watchRehearsal, type InvalidIntents, type RiskDenials, type UnsupportedOrders } from './rehearsal-findings.js';
 import { captureStrayErrors, describeStrayError } from './stray-errors.js';
 import { watchRealTimers, type RealTimerUse } from './real-timer-watch.js';
+import { watchClockReads, type ClockReadUse } from './clock-read-watch.js';
 import { resolveStrategyPath } from '../strategy/load-strategy.js';
 import { demoBalancesOf, driverConfigOf, engineConfigOf, loadSimConfig, parseSimConfig } from './sim-config.js';
 
@@ -50,6 +52,11 @@ export interface DryRunResult {
      * scheduler): on virtual time they fire late or never, here and in a backtest (real-timer-watch.ts).
      */
     realTimers?: RealTimerUse | undefined;
+    /**
+     * Reads of the wall clock in the strategy's code (`Date.now()`, `new Date()`, `performance.now()`,
+     * `process.hrtime`): the machine's time, not the bot's, here and in a backtest (clock-read-watch.ts).
+     */
+    clockReads?: ClockReadUse | undefined;
   }[];
   /**
    * Errors that escaped every strategy's isolation during the rehearsal (unhandled rejections, uncaught
@@ -107,7 +114,9 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
   const dir = mkdtempSync(join(tmpdir(), 'rexbot-validate-'));
   let kernel: Kernel | undefined;
   const strays = captureStrayErrors();
-  const timers = watchRealTimers(pluginFiles(enabled, baseDir));
+  const plugins = pluginFiles(enabled, baseDir);
+  const timers = watchRealTimers(plugins);
+  const reads = watchClockReads(plugins);
   try {
     driver.start();
     // Let the synthetic market build its books before the strategies look at them, as the paper venue does.
@@ -147,12 +156,15 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
         unsupportedOrders: findings.unsupportedOrders.get(s.name),
         riskDenials: findings.riskDenials.get(s.name),
         realTimers: timers.uses.get(s.name),
+        clockReads: reads.uses.get(s.name),
       })),
     };
   } finally {
     await strays.stop();
     await kernel?.stop({ cancelOpenOrders: false }).catch(() => undefined);
-    // After the strategies stopped: the wall-clock timers they left pending are cleared with the watch.
+    // After the strategies stopped: the wall-clock timers they left pending are cleared with the watch, and the
+    // wall-clock functions (and the global Date) are the originals again, whatever went wrong.
+    reads.stop();
     timers.stop();
     driver.stop();
     await gateway.close();
@@ -173,7 +185,7 @@ function rehearsalDriver(cfg: MarketDriverConfig, traded: ReadonlySet<string>, t
   return { ...cfg, markets: cfg.markets === undefined ? tradedOnline : cfg.markets.filter((m) => traded.has(m)) };
 }
 
-/** Each strategy's plugin file and the (first) strategy running it, to name a plugin's timers made outside every scope. */
+/** Each strategy's plugin file and the (first) strategy running it, to name a plugin's timers and reads made outside every scope. */
 function pluginFiles(strategies: readonly { name: string; use: string }[], baseDir: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const s of strategies) {

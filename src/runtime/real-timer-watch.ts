@@ -15,6 +15,7 @@
  * keep `rexbot validate` from exiting.
  */
 import { fileURLToPath } from 'node:url';
+import { callerFrames, isNodeInternal, isOwn, libraryOf, type Frame } from './caller-frames.js';
 import { currentStrategy, enterStrategy, leaveStrategy, trackStrategyScopes } from '../strategy/strategy-scope.js';
 
 /** The wall-clock timers one strategy started: how many, and the first one. */
@@ -37,40 +38,13 @@ export interface RealTimerWatch {
   stop(): void;
 }
 
-/** This package's own code: its calls are rexbot's, never a strategy's. Plugins (even `strategies/`) are not in it. */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const OWN = [`${ROOT}src/`, `${ROOT}backtest/`];
-
-// A stack frame's file position: `(file:///x/mine.ts:6:81)`, `at /x/mine.ts:6:81`.
-const FRAME = /\(?((?:file:\/\/)?\/[^\s():]+|[A-Za-z]:\\[^\s():]+):(\d+):(\d+)\)?$/;
-
-interface Frame {
-  file: string;
-  at: string;
-}
-
 /** This file: its frames (the wrappers) are not the caller's. */
-const SELF = fileURLToPath(import.meta.url);
+const SELF = new Set([fileURLToPath(import.meta.url)]);
 
-/** The frames of the current stack below the watch's own. */
-function callerFrames(): Frame[] {
-  const limit = Error.stackTraceLimit;
-  // Deep enough to reach the plugin's frame under RxJS operator chains.
-  Error.stackTraceLimit = 100;
-  const stack = new Error().stack ?? '';
-  Error.stackTraceLimit = limit;
-  const frames: Frame[] = [];
-  for (const line of stack.split('\n').slice(1)) {
-    const m = FRAME.exec(line.trim());
-    if (!m) continue;
-    const file = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!;
-    if (file !== SELF) frames.push({ file, at: `${file}:${m[2]}:${m[3]}` });
-  }
-  return frames;
-}
+/** The frames of the current stack below the watch's own, Node's own modules left out. */
+const frameList = (): Frame[] => callerFrames(SELF).filter((f) => !isNodeInternal(f.file));
 
-const isOwn = (file: string): boolean => OWN.some((dir) => file.startsWith(dir));
-const isLibrary = (file: string): boolean => file.includes('/node_modules/') || file.includes('\\node_modules\\');
+const isLibrary = (file: string): boolean => libraryOf(file) !== undefined;
 
 /**
  * Watch `setTimeout` and `setInterval` until `stop()`. `plugins` maps each strategy plugin file to the name of the
@@ -90,7 +64,7 @@ export function watchRealTimers(plugins: ReadonlyMap<string, string>): RealTimer
 
   /** The strategy a call is made for, and what to say about it; undefined when it is none of theirs. */
   const attribute = (api: RealTimerUse['api'], ms: number): string | undefined => {
-    const frames = callerFrames();
+    const frames = frameList();
     const caller = frames[0];
     // rexbot's own timers, whoever's code it is running for.
     if (caller && isOwn(caller.file)) return undefined;
