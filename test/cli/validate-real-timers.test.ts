@@ -6,43 +6,17 @@
  * started and points at ctx.scheduler. Through the real binary, which also has to exit with a plugin's own
  * `setInterval` still pending.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoPath } from '../helpers/shared.js';
+import { validatePlugins } from '../helpers/validate-plugins.js';
 
-// Inside the repository (git-ignored), so a plugin's bare `import ... from 'rxjs'` resolves as in a user's project.
-const tmp = mkdtempSync(join(repoPath('test'), '.tmp-validate-timers-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-writeFileSync(join(tmp, 'package.json'), '{"type": "module"}\n');
-
-const api = JSON.stringify(repoPath('src', 'strategy', 'public-api.ts'));
-/** A plugin named `name` whose setup returns `body` (with `ctx`, rxjs's `interval`, `map`, ... in scope). */
-function plugin(name: string, body: string): string {
-  const file = join(tmp, `${name}.ts`);
-  writeFileSync(
-    file,
-    `import { dec, defineStrategy, z } from ${api};\nimport { filter, interval, map, mergeMap, Observable, throttleTime } from 'rxjs';\n` +
-      `const place = (i: number) => ({ kind: 'place', key: 'k' + i, order: { marketSymbol: 'BTC-USD', direction: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: dec('0.001'), limit: dec('29000') } }) as never;\n` +
-      `export default defineStrategy({ name: '${name}', params: z.strictObject({}), setup(ctx) {\n  void place; void filter; void interval; void map; void mergeMap; void Observable; void throttleTime;\n  return ${body};\n} });\n`,
-  );
-  return file;
-}
-
-async function validate(strategies: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string; bot: string }> {
-  const bot = join(tmp, `bot-${Object.keys(strategies).join('-')}.yaml`);
-  writeFileSync(bot, `strategies:\n${Object.entries(strategies).map(([name, file]) => `  - { name: ${name}, use: ${JSON.stringify(file)}, markets: [BTC-USD] }\n`).join('')}`);
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [repoPath('src/cli/bin.mjs'), 'validate', '--no-typecheck', bot], { cwd: repoPath(), timeout: 90_000 });
-    return { code: 0, stdout, stderr, bot };
-  } catch (err) {
-    const e = err as { code: number | null; killed?: boolean; stdout: string; stderr: string };
-    if (e.killed) throw new Error(`rexbot validate did not exit; it said:\n${e.stdout}${e.stderr}`);
-    return { code: e.code ?? -1, stdout: e.stdout, stderr: e.stderr, bot };
-  }
-}
+const h = validatePlugins('validate-timers', ['filter', 'interval', 'map', 'mergeMap', 'Observable', 'throttleTime']);
+afterAll(() => h.remove());
+const tmp = h.dir;
+/** A plugin named `name` whose setup returns `body`, on line 6 (with `ctx`, `place` and its rxjs imports in scope). */
+const plugin = h.plugin;
+const validate = h.validate;
 
 describe('rexbot validate and wall-clock timers', { timeout: 120_000 }, () => {
   it('warns of each strategy that starts one, naming it, how and where, and points at ctx.scheduler; the others pass quietly', async () => {
