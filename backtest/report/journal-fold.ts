@@ -164,6 +164,10 @@ export class JournalFold {
       }
     }
     const q = this.#byId.get(r.id);
+    // A `sent` record changes no figure, and one under an id no record places is what a bot writes for every
+    // POST /batch of cancels only (order-requests.ts journals the attempt under the batch's id, and a batch record
+    // only when it places): not a doubt, and not kept aside (a market maker sends one every few seconds).
+    if (!q && r.t === 'sent') return;
     if (!q) {
       const aside = this.#aside.get(r.id);
       if (aside) aside.push({ record: r, line, repeated });

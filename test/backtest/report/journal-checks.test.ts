@@ -118,6 +118,15 @@ describe('a journal as a bot writes it', () => {
     expect(history.assumptions.join(' ')).toMatch(/fill record\(s\) repeat an execution already journaled, with the same figures/);
   });
 
+  it('a POST /batch of cancels only: its attempt is journaled under the batch id with no batch record, and that is no doubt', async () => {
+    // order-requests.ts #batchChunk writes a batch record only when the batch places orders, but journals every
+    // attempt (`sent`) under the batch id: a paper market maker's journal had one at each ladder cancel and at stop.
+    const cancelOnly: JournalRecord = { t: 'sent', at: T + 85_000, id: 'b-cancels', attempt: 1 };
+    const input = await journalReportInput(await journal(insert(7, cancelOnly, { ...cancelOnly, attempt: 2 })));
+    expect(input.journalWarnings).toBeUndefined();
+    expect(input.orders).toHaveLength(3);
+  });
+
   it('an order declared lost and then found (acknowledged) is not rejected', async () => {
     const input = await journalReportInput(await journal([order(T, 'c1', 'BUY', '1'), { t: 'lost', at: T + 10, id: 'c1' }, { t: 'ack', at: T + 20, id: 'c1', orderId: 'o-c1' }]));
     expect(input.orders[0]!.outcome).toBe('OPEN');
