@@ -63,7 +63,8 @@ export async function journalReportInput(file: string, opts: JournalReportOption
   const doubts = new JournalDoubts(file);
   const fold = new JournalFold(doubts);
   let lineNo = 0;
-  const records = new JournalRecordSink(file, (r) => fold.add(r, lineNo));
+  // A compaction's history (journal.keepHistory) may hold a line torn by a crash mid-copy, closed by the next copy.
+  const records = new JournalRecordSink(file, (r) => fold.add(r, lineNo), file.endsWith('.history'));
   // The journal's own sink decides what a line means; this one only tells the fold which line it was.
   const sink: JournalLineSink = {
     line(text, n, last) {
@@ -76,6 +77,7 @@ export async function journalReportInput(file: string, opts: JournalReportOption
   const read = await readJournalLinesAsync(file, sink, opts.read);
   // Said first, before what the records themselves raise: the file's own state.
   for (const w of records.result(read.bytes, read.completeBytes).warnings) doubts.warnText('a torn last line', w, -1);
+  for (const w of records.cut) doubts.warnText('history lines cut by a crash', w, -1);
   return reportInputOf(fold.finish(), { ...opts, name: opts.name ?? basename(file).replace(/\.jsonl$/, ''), kind: opts.kind ?? (/-paper-/.test(basename(file)) ? 'paper' : 'live') }, doubts);
 }
 

@@ -55,13 +55,21 @@ export class JournalRecordSink implements JournalLineSink {
   readonly warnings: string[] = [];
   /** The unterminated last line was not a record: it is cut off. */
   torn = false;
+  /** Lines skipped as cut off by a crash in the middle of a history copy (`history` files only). */
+  readonly cut: string[] = [];
   readonly #file: string;
   readonly #onRecord: (record: JournalRecord) => void;
+  readonly #history: boolean;
 
-  /** `file` names the file in errors and warnings. */
-  constructor(file: string, onRecord: (record: JournalRecord) => void) {
+  /**
+   * `file` names the file in errors and warnings. `history`: the file is a compaction history (journal-fs.ts's
+   * appendHistory), where a copy cut by a crash left a torn line that the next copy closed with a newline — such a
+   * line is skipped and said in {@link JournalRecordSink.cut} instead of stopping the read.
+   */
+  constructor(file: string, onRecord: (record: JournalRecord) => void, history = false) {
     this.#file = file;
     this.#onRecord = onRecord;
+    this.#history = history;
   }
 
   line(text: string, lineNo: number, last: boolean): void {
@@ -75,6 +83,10 @@ export class JournalRecordSink implements JournalLineSink {
         this.#tornTail(lineNo, Buffer.byteLength(text));
         return;
       }
+      if (this.#history) {
+        this.#cutCopy(lineNo, Buffer.byteLength(text));
+        return;
+      }
       throw new JournalCorruptError(this.#file, lineNo, (e as Error).message);
     }
     this.records++;
@@ -84,6 +96,7 @@ export class JournalRecordSink implements JournalLineSink {
   tooLong(lineNo: number, last: boolean, bytes: number, limit: number): void {
     // Cut off like any torn tail (as when the file was read whole): garbage left by a crash can be long.
     if (last) this.#tornTail(lineNo, bytes);
+    else if (this.#history) this.#cutCopy(lineNo, bytes);
     else throw new JournalCorruptError(this.#file, lineNo, `a line of ${bytes} bytes, longer than any record can be (at most ${limit})`);
   }
 
@@ -92,6 +105,10 @@ export class JournalRecordSink implements JournalLineSink {
     // A complete last record without its newline is kept; `terminated` tells open() to add the newline.
     const terminated = this.torn || completeBytes === bytes;
     return { records: this.records, goodBytes: this.torn ? completeBytes : bytes, terminated, warnings: this.warnings, bytes };
+  }
+
+  #cutCopy(lineNo: number, bytes: number): void {
+    this.cut.push(`${this.#file}:${lineNo}: skipping a line cut off by a crash while the journal was copied to its history (${bytes} bytes; the next copy holds its records)`);
   }
 
   #tornTail(lineNo: number, bytes: number): void {

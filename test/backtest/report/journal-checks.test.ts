@@ -5,12 +5,13 @@
  * compacted, or a compaction history repeating its records — gives no warning at all.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
+import { Journal } from '../../../src/orders/journal.js';
 import { compactRecords } from '../../../src/orders/journal-compaction.js';
 import { encodeRecord, type JournalRecord } from '../../../src/orders/journal-records.js';
 import { JournalState } from '../../../src/orders/journal-state.js';
@@ -125,6 +126,32 @@ describe('a journal as a bot writes it', () => {
     const input = await journalReportInput(await journal(insert(7, cancelOnly, { ...cancelOnly, attempt: 2 })));
     expect(input.journalWarnings).toBeUndefined();
     expect(input.orders).toHaveLength(3);
+  });
+
+  it('a compaction history with a copy cut by a crash: the torn line is warned of and skipped, the figures stand', async () => {
+    const file = await journal([]);
+    const history = `${file}.history`;
+    const j = Journal.open(file, { historyPath: history, fsync: false });
+    for (const r of GOOD.slice(0, 8)) j.append(r);
+    j.flush();
+    j.compact(T + 85_000);
+    for (const r of GOOD.slice(8, 11)) j.append(r);
+    j.flush();
+    // A crash 100 bytes into the next copy; the compaction after the restart closes the torn line and copies again.
+    await appendFile(history, (await readFile(file)).subarray(0, 100));
+    j.compact(T + 105_000);
+    for (const r of GOOD.slice(11)) j.append(r);
+    j.close();
+    const cutLine = (await readFile(history, 'utf8')).split('\n').findIndex((l) => l.length === 100) + 1;
+    const input = await journalReportInput(history);
+    expect(input.journalWarnings).toEqual([
+      `${history}:${cutLine}: skipping a line cut off by a crash while the journal was copied to its history (100 bytes; the next copy holds its records)`,
+    ]);
+    const whole = await journalReportInput(await journal(GOOD.slice(0, 11)));
+    expect(computeMetrics(input).total.netPnl).toBe(computeMetrics(whole).total.netPnl);
+    // The same line in a journal is still refused: only a history is copied, and only a copy can be cut so.
+    await writeFile(file, await readFile(history));
+    await expect(journalReportInput(file)).rejects.toThrow(`${file}:${cutLine}: `);
   });
 
   it('an order declared lost and then found (acknowledged) is not rejected', async () => {
