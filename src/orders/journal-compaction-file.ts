@@ -9,8 +9,9 @@
  * is written: a record the decoder refused would stop that start, so it fails the compaction instead (the old
  * journal stays), and the fold of the lines read back is the journal's state from then on.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
-import { appendHistory, syncDirectory, writeAll } from './journal-fs.js';
+import { closeSync, openSync, renameSync, rmSync } from 'node:fs';
+import { type JournalFs, nodeJournalFs } from './journal-appender.js';
+import { appendHistory, syncDirectory } from './journal-fs.js';
 import { JournalRecordSink } from './journal-parse.js';
 import { encodeRecord, type JournalRecord } from './journal-records.js';
 import { JournalState } from './journal-state.js';
@@ -41,6 +42,8 @@ export interface CompactedJournalTarget {
   historyPath?: string | undefined;
   /** Characters gathered per write (default {@link COMPACTION_WRITE_CHUNK_CHARS}): a seam for tests. */
   chunkChars?: number | undefined;
+  /** The new file's writes and fsync go through this (the journal's own seam; node:fs by default). */
+  fs?: JournalFs | undefined;
 }
 
 /**
@@ -53,6 +56,7 @@ export interface CompactedJournalTarget {
 export function writeCompactedJournal(target: CompactedJournalTarget, records: Iterable<JournalRecord>): CompactedJournal {
   const { path, historyPath } = target;
   const chunkChars = target.chunkChars ?? COMPACTION_WRITE_CHUNK_CHARS;
+  const fs = target.fs ?? nodeJournalFs;
   const tmp = compactionTempPath(path);
   const state = new JournalState();
   // Named as the file it is written to: a refused record is `<journal>.compact:<line>`.
@@ -66,7 +70,7 @@ export function writeCompactedJournal(target: CompactedJournalTarget, records: I
     let lineNo = 0;
     const write = (): void => {
       const buf = Buffer.from(lines.join(''), 'utf8');
-      writeAll(fd, buf);
+      for (let off = 0; off < buf.length; ) off += fs.write(fd, buf, off, buf.length - off);
       bytes += buf.length;
       lines = [];
       chars = 0;
@@ -79,7 +83,7 @@ export function writeCompactedJournal(target: CompactedJournalTarget, records: I
       if (chars >= chunkChars) write();
     }
     if (chars > 0) write();
-    fsyncSync(fd);
+    fs.fsync(fd);
     if (historyPath !== undefined) appendHistory(historyPath, path);
     // The one step that switches: rename is atomic, so the journal is the old file or the new one, whole.
     renameSync(tmp, path);

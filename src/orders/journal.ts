@@ -237,7 +237,11 @@ export class Journal {
     if (this.#fd === undefined) throw new RexbotError('JOURNAL_CLOSED', `journal ${this.path} is closed`);
     this.#atOpen = false;
     const before = this.size;
-    const { fd, state, records, bytes } = writeCompactedJournal({ path: this.path, historyPath: this.#historyPath }, compactRecords(this.#state, at));
+    const { fd, state, records, bytes } = writeCompactedJournal(
+      // A discarding journal's compaction (if one is ever asked for) still writes the file it renames over the journal.
+      { path: this.path, historyPath: this.#historyPath, fs: this.#discard ? nodeJournalFs : this.#fs },
+      compactRecords(this.#state, at),
+    );
     this.#replaced = true;
     closeSync(this.#fd);
     this.#fd = fd;
