@@ -14,6 +14,7 @@
  * live bot pays nothing for it). It cannot tell whose timer it sees; `rexbot validate`, which watches timers in
  * its rehearsal (runtime/real-timer-watch.ts), names the strategy, and the warning says so.
  */
+import { logsWritten } from '../telemetry/log-writes.js';
 
 /** How long a finished command's process may take to end by itself before it is ended (ms). */
 export const LINGER_GRACE_MS = 1000;
@@ -96,7 +97,8 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
  */
 export function exitWhenDone(command: string | undefined, code: number): void {
   process.exitCode = code;
-  const end = () => void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => process.exit(code));
+  // pino's lines to stdout too: its destination writes behind process.stdout's back (log-writes.ts).
+  const end = () => void Promise.all([flushed(process.stdout), flushed(process.stderr), logsWritten()]).then(() => process.exit(code));
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.removeAllListeners(sig);
     process.once(sig, end);

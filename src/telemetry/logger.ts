@@ -11,6 +11,7 @@
 import { pino } from 'pino';
 import type { DestinationStream, Logger, LoggerOptions } from 'pino';
 import { PinoPretty } from 'pino-pretty';
+import { noteAsyncDestination } from './log-writes.js';
 import { censorSecretKeys, redactSecretsInJson, REDACTED } from './secrets.js';
 import type { Clock } from '../core/clock.js';
 
@@ -124,5 +125,9 @@ export function createLogger(opts: CreateLoggerOptions = {}): Logger {
   const clock = opts.clock;
   if (clock) options.timestamp = () => `,"time":${clock.now()}`;
   const destination = opts.format === 'pretty' ? prettyDestination((opts.destination as NodeJS.WritableStream | undefined) ?? process.stdout) : opts.destination;
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  const logger = pino(options);
+  // pino's own destination writes to stdout asynchronously: a process about to end waits for it (log-writes.ts).
+  noteAsyncDestination((logger as unknown as Record<symbol, object>)[pino.symbols.streamSym]!);
+  return logger;
 }
