@@ -28,7 +28,7 @@ import { assertPaperMarkets } from './paper-markets.js';
 import { watchRehearsal, type InvalidIntents, type RiskDenials, type UnsupportedOrders } from './rehearsal-findings.js';
 import { captureStrayErrors, describeStrayError } from './stray-errors.js';
 import { watchRealTimers, type RealTimerUse } from './real-timer-watch.js';
-import { watchClockReads, type ClockReadUse } from './clock-read-watch.js';
+import { type ClockReadUse, type ClockReadWatch, watchClockReads } from './clock-read-watch.js';
 import { resolveStrategyPath } from '../strategy/load-strategy.js';
 import { demoBalancesOf, driverConfigOf, engineConfigOf, loadSimConfig, parseSimConfig } from './sim-config.js';
 
@@ -116,7 +116,15 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
   const strays = captureStrayErrors();
   const plugins = pluginFiles(enabled, baseDir);
   const timers = watchRealTimers(plugins);
-  const reads = watchClockReads(plugins);
+  let reads: ClockReadWatch;
+  try {
+    reads = watchClockReads(plugins);
+  } catch (err) {
+    // The timer watch is already on: give the globals back before failing.
+    timers.stop();
+    await strays.stop();
+    throw err;
+  }
   try {
     driver.start();
     // Let the synthetic market build its books before the strategies look at them, as the paper venue does.
