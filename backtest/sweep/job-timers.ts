@@ -33,6 +33,9 @@ export function trackJobTimers(): JobTimers {
   const g = globalThis as unknown as { setTimeout: TimerFn; setInterval: TimerFn; clearTimeout: ClearFn; clearInterval: ClearFn };
   const real = { setTimeout: g.setTimeout, setInterval: g.setInterval, clearTimeout: g.clearTimeout, clearInterval: g.clearInterval };
   const pending = new Set<NodeJS.Timeout>();
+  let stopped = false;
+  // Cleared by the job's code: Node leaves such a timeout cleared even when refresh() is called on it afterwards.
+  const cleared = new WeakSet<NodeJS.Timeout>();
 
   g.setTimeout = function (this: unknown, fn, ms, ...args) {
     if (typeof fn !== 'function') return Reflect.apply(real.setTimeout, this, [fn, ms, ...args]) as NodeJS.Timeout;
@@ -45,6 +48,12 @@ export function trackJobTimers(): JobTimers {
       ...args,
     ]) as NodeJS.Timeout;
     pending.add(handle);
+    // A one-shot that fired is forgotten, but Node re-arms it on refresh() (a watchdog's pattern): pending again.
+    const refresh = handle.refresh;
+    handle.refresh = function (this: NodeJS.Timeout) {
+      if (!stopped && !cleared.has(handle)) pending.add(handle);
+      return Reflect.apply(refresh, this, []) as NodeJS.Timeout;
+    };
     return handle;
   };
   g.setInterval = function (this: unknown, ...a) {
@@ -52,17 +61,21 @@ export function trackJobTimers(): JobTimers {
     pending.add(handle);
     return handle;
   };
-  // Node's clearTimeout and clearInterval clear either kind; a number or string is a timer's id (`+handle`).
+  // Node's clearTimeout and clearInterval clear either kind; a number or string is a timer's id (`+handle`); null
+  // and undefined are no timer.
   const forget = (clear: ClearFn): ClearFn =>
     function (this: unknown, handle) {
-      if (typeof handle === 'object') pending.delete(handle);
-      else if (handle !== undefined) for (const h of pending) if (+h === +handle) pending.delete(h);
+      if (handle !== null && typeof handle === 'object') {
+        pending.delete(handle);
+        cleared.add(handle);
+      } else if (handle !== undefined) {
+        for (const h of pending) if (+h === +handle) (pending.delete(h), cleared.add(h));
+      }
       Reflect.apply(clear, this, [handle]);
     };
   g.clearTimeout = forget(real.clearTimeout);
   g.clearInterval = forget(real.clearInterval);
 
-  let stopped = false;
   let left = 0;
   return {
     stop() {
