@@ -59,6 +59,8 @@ describe('a paper config without venue.simulator', { timeout: 120_000 }, () => {
     const exit = await bot.exited;
     expect(exit.code, bot.tail()).toBe(0);
     expect(bot.lines.filter((l) => l.msg === 'intent denied by risk')).toEqual([]);
+    // It ended by itself: the in-process simulator's server and driver, the hub and REST clients were all closed.
+    expect(bot.lines.filter((l) => String(l.msg).includes('still held open'))).toEqual([]);
   });
 
   it('rexbot validate: the rehearsal trades on the same funded account, and an empty one is said on the ok line', async () => {

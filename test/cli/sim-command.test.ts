@@ -6,7 +6,7 @@ import { createV1RestClient } from '../../src/bittrex/v1/rest/index.js';
 import { repoPath } from '../helpers/shared.js';
 
 /** Start `rexbot sim` as a real child process and wait for its ready line. */
-async function startSimProcess(env: NodeJS.ProcessEnv): Promise<{ ready: Record<string, unknown>; stop: () => Promise<number | null> }> {
+async function startSimProcess(env: NodeJS.ProcessEnv): Promise<{ ready: Record<string, unknown>; stop: (signal?: NodeJS.Signals) => Promise<number | null>; stderr: () => string }> {
   const child = spawn(process.execPath, [repoPath('src/cli/bin.mjs'), 'sim', '--config', repoPath('config/sim.yaml'), '--port', '0'], {
     cwd: repoPath(),
     env: { ...process.env, ...env },
@@ -21,10 +21,11 @@ async function startSimProcess(env: NodeJS.ProcessEnv): Promise<{ ready: Record<
   });
   return {
     ready: JSON.parse(first) as Record<string, unknown>,
-    stop: () => new Promise((resolve) => {
+    stop: (signal = 'SIGTERM') => new Promise((resolve) => {
       child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
+      child.kill(signal);
     }),
+    stderr: () => stderr,
   };
 }
 
@@ -57,9 +58,11 @@ describe('rexbot sim', () => {
     } finally {
       expect(await sim.stop()).toBe(0);
     }
+    // It ended by itself: its own shutdown closed its server, hub sockets and driver timers (exit-when-done.ts).
+    expect(sim.stderr()).not.toContain('still held open');
   });
 
-  it('generates a demo key and prints its secret once when none is configured', async () => {
+  it('generates a demo key and prints its secret once when none is configured; stops on SIGINT', async () => {
     const sim = await startSimProcess({ REXBOT_SIM_API_KEY: '', REXBOT_SIM_API_SECRET: '' });
     try {
       const demo = sim.ready.demo as { apiKey: string; apiSecret: string };
@@ -69,7 +72,8 @@ describe('rexbot sim', () => {
       expect((await client.account.get()).accountId).toBeDefined();
       await client.close();
     } finally {
-      await sim.stop();
+      expect(await sim.stop('SIGINT')).toBe(0);
     }
+    expect(sim.stderr()).not.toContain('still held open');
   });
 });

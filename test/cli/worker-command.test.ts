@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { repoPath } from '../helpers/shared.js';
 import { startWorker, sweepTestRedis } from '../backtest/sweep/queue-helpers.js';
@@ -110,5 +110,26 @@ describe.skipIf(!haveRedis)(haveRedis ? 'rexbot backtest --queue with a real wor
     expect(index.results.map((x) => x.ok)).toEqual([true, true, false, false]);
     expect(await w.kill('SIGTERM')).toBe(0);
     expect(w.log()).toContain('SIGTERM: finishing the jobs in hand');
+    // It ended by itself: its queue connections and threads were closed by its own shutdown (exit-when-done.ts).
+    expect(w.log()).not.toContain('still held open');
+  });
+
+  it('SIGTERM while a job runs: the job is finished and reported, then the worker exits 0 by itself', { timeout: 120_000 }, async () => {
+    const prefix = uniquePrefix('sweep-cli-busy').replace(/:$/, '');
+    cleanups.push(() => deleteKeys(prefix, REDIS_URL));
+    const out = await tmp();
+    const w = await startWorker(REDIS_URL, ['--queue', 'busy', '--prefix', prefix, '--concurrency', '1', '--root', repoPath(), '--root', out]);
+    cleanups.push(async () => void (await w.kill('SIGKILL')));
+    const sweep = cli(['backtest', 'config/backtest.yaml', '--sweep', 'spread=0.0001', '--queue', REDIS_URL, '--queue-name', 'busy', '--queue-prefix', prefix, '--out', out]);
+    await vi.waitFor(() => expect(w.log()).toMatch(/: job \S+ started /), { timeout: 60_000, interval: 50 });
+    expect(await w.kill('SIGTERM')).toBe(0);
+    const log = w.log();
+    expect(log.indexOf('SIGTERM: finishing the jobs in hand')).toBeGreaterThan(log.search(/: job \S+ started /));
+    expect(log).toMatch(/: job \S+ done, net PnL \S+\n[^\n]*: stopped\n$/);
+    expect(log).not.toContain('still held open');
+    // The job's result reached the coordinator, which ends with the table.
+    const r = await sweep;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`index: ${join(out, 'index.html')}`);
   });
 });
