@@ -2,7 +2,8 @@
  * A recorded line the replay cannot use. It names the file and the 1-based line so a broken capture can be
  * fixed by hand, and it is either thrown (the default) or collected and the line skipped — never half-applied.
  */
-import { RexbotError, WireFormatError } from '../../core/errors.js';
+import { RexbotError } from '../../core/errors.js';
+import { errorWithoutValues } from './error-without-values.js';
 
 /** Where a replay event came from. */
 export interface LineRef {
@@ -54,16 +55,16 @@ export class ReplayFormatError extends RexbotError {
 /**
  * A line's error as a reader reports it: `err` when it is one, else one at `ref` carrying `err`'s message, which
  * (a parser's or decoder's) may quote the line. Told without the file's text (see
- * {@link ReplayFormatError.messageWithoutText}) it says `cannot be read`, unless `err` is a wire decoder's error and
- * `resource` names what the reader decoded (`orderBook snapshot`): then the field and the reason, as
- * {@link WireFormatError.messageWithoutValue} tells them (`orderBook snapshot: bid[3].quantity is negative`).
- * `resource` is the reader's own words, never text of the line (a decoder's `where` may quote it: a recorded URL).
+ * {@link ReplayFormatError.messageWithoutText}) it says what and where without a value read: the field and the
+ * reason of a wire decoder's or a v1.1 mapping's error (`orderBook snapshot: bid[3].quantity is negative`,
+ * `MarketName is not a v1.1 market name`), else the error's kind and its message with the values taken out
+ * (`TypeError: not a market symbol: "…"`; see error-without-values.ts). `resource` names what the reader decoded in
+ * its own words, never text of the line (a decoder's `where` may quote it: a recorded URL).
  * @internal shared by the readers
  */
 export function asReplayFormatError(err: unknown, ref: LineRef, resource?: string): ReplayFormatError {
   if (err instanceof ReplayFormatError) return err;
-  const withoutText = err instanceof WireFormatError && resource !== undefined ? err.messageWithoutValue(resource) : 'cannot be read';
-  return new ReplayFormatError(ref, err instanceof Error ? err.message : String(err), { cause: err, withoutText });
+  return new ReplayFormatError(ref, err instanceof Error ? err.message : String(err), { cause: err, withoutText: errorWithoutValues(err, resource) });
 }
 
 /** What a reader does with a bad line: throw (`fail`, the default) or report it and skip the whole line. */

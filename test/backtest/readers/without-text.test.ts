@@ -9,7 +9,8 @@ import { snapshotEvent } from '../../../backtest/readers/stream-events.js';
 import { encodePayload } from '../../../src/bittrex/hub/codec.js';
 import { dec } from '../../../src/core/decimal.js';
 import { encodeV1Payload } from '../../../src/wire/v1/hub/protocol.js';
-import type { ReplayFormatError } from '../../../src/sim/driver/replay-error.js';
+import { type ReplayFormatError, asReplayFormatError } from '../../../src/sim/driver/replay-error.js';
+import { symbolToV1Market } from '../../../src/wire/v1/market-name.js';
 import { readEvents, tempFiles } from './read-helpers.js';
 
 const CANDLES = { params: { market: 'BTC-USD', interval: 'MINUTE_1' } };
@@ -134,5 +135,40 @@ describe("a bad line told without the file's text", () => {
     const payload = encodeV1Payload({ MarketName: 'USD-BTC', Nonce: 9, Buys: [{ Type: 0, Rate: 30000, Quantity: 'abc-1212' }], Sells: [], Fills: [] });
     const ws = tmp.write('BITTREX.ws.21', `1623635619.188: {"C":"d-1","M":[{"H":"C2","M":"uE","A":["${payload}"]}]}\n`);
     expect(told(await errorsOf('bittrex-v1-ws', ws), ['abc-1212'])).toEqual([[1, "uE payload: Buys[0].Quantity is not a decimal (the file's text left out)"]]);
+  });
+
+  it("a v1.1 capture's market name that is none: the field and reason, not the name", async () => {
+    // The payloads decode; their MarketName has no <QUOTE>-<BASE> form, which the v1.1 mapping refuses.
+    const uE = encodeV1Payload({ MarketName: 'SECRET_MARKET_4545', Nonce: 9, Buys: [], Sells: [], Fills: [] });
+    const state = encodeV1Payload({ MarketName: 'USD-BTC-SECRET', Nonce: 9, Buys: [], Sells: [], Fills: [] });
+    const lines = [`1623635619.188: {"C":"d-1","M":[{"H":"C2","M":"uE","A":["${uE}"]}]}`, `1623635619.200: {"R":"${state}","I":"3"}`];
+    const ws = tmp.write('BITTREX.ws.21', `${lines.join('\n')}\n`);
+    expect(told(await errorsOf('bittrex-v1-ws', ws), ['SECRET_MARKET_4545', 'USD-BTC-SECRET'])).toEqual([
+      [1, "MarketName is not a v1.1 market name (the file's text left out)"],
+      [2, "MarketName is not a v1.1 market name (the file's text left out)"],
+    ]);
+  });
+
+  it('any other error a reader meets: its kind and its own message, no value it quotes, never long', () => {
+    const ref = { file: 'data.jsonl', line: 7 };
+    let typeError: unknown;
+    try {
+      symbolToV1Market('SECRET/MARKET-6767');
+    } catch (e) {
+      typeError = e;
+    }
+    const big = 'x'.repeat(100_000);
+    const errors = [
+      asReplayFormatError(typeError, ref),
+      asReplayFormatError(new Error(`bad level at Buys[3]: ${JSON.stringify({ Rate: '98765.4321', Note: big })} after 2024-01-15T12:00:07Z (v1.1)`), ref),
+      asReplayFormatError(new SyntaxError(`Unexpected token 'S', "SECRET=1" is not valid JSON`), ref, 'hub frame'),
+      asReplayFormatError(new RangeError(`depth ${big} is not a depth`), ref),
+    ];
+    expect(told(errors, ['SECRET/MARKET-6767', '98765.4321', 'SECRET=1', big])).toEqual([
+      [7, `TypeError: not a market symbol: "…" (the file's text left out)`],
+      [7, "Error: bad level at Buys[3]: {…} after … (v1.1) (the file's text left out)"],
+      [7, `hub frame: SyntaxError: Unexpected token '…', "…" is not valid JSON (the file's text left out)`],
+      [7, `RangeError: depth ${'x'.repeat(153)}… (the file's text left out)`],
+    ]);
   });
 });

@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runSweepJobsOnQueue } from '../../../backtest/sweep/queue-sweep.js';
 import { encodePayload } from '../../../src/bittrex/hub/codec.js';
+import { encodeV1Payload } from '../../../src/wire/v1/hub/protocol.js';
 import { runSweep } from '../../../backtest/sweep/run-sweep.js';
 import type { SweepJob } from '../../../backtest/sweep/sweep-job.js';
 import { parseSweepArg } from '../../../backtest/sweep/sweep-grid.js';
@@ -307,6 +308,9 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
     await writeFile(join(q.dir, 'rec.jsonl'), `${header}\n${snapshot}\n`);
     const orderBook = encodePayload({ marketSymbol: 'BTC-USD', depth: 25, sequence: 7, bidDeltas: [{ quantity: '1', rate: '-13579.8642' }], askDeltas: [] });
     await writeFile(join(q.dir, 'BITTREX.ws.1.0'), `1705320005.1: {"C":"d-1","M":[{"H":"C3","M":"orderBook","A":["${orderBook}"]}]}\n`);
+    // a v1.1 capture whose market name the v1.1 mapping refuses (no wire decoder's error): told by field too
+    const uE = encodeV1Payload({ MarketName: 'TOP-SECRET-9-X', Nonce: 9, Buys: [], Sells: [], Fills: [] });
+    await writeFile(join(q.dir, 'BITTREX.ws.21.0'), `1705320005.1: {"C":"d-1","M":[{"H":"C2","M":"uE","A":["${uE}"]}]}\n`);
     await worker(q, ['--root', q.dir]);
     const job = (index: number, data: Record<string, unknown>): SweepJob => ({ index, configPath: join(q.dir, 'bt.yaml'), params: { 'venue.data.0': data }, outDir: join(q.dir, 'out', String(index)) });
     // the candles beside the recording
@@ -321,6 +325,7 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
         bars(4, 'late.csv'),
         job(5, { format: 'rexbot', path: 'rec.jsonl', markets: ['BTC-USD'] }),
         job(6, { format: 'bittrex-v3-ws', path: 'BITTREX.ws.1.0', markets: ['BTC-USD'] }),
+        job(7, { format: 'bittrex-v1-ws', path: 'BITTREX.ws.21.0', markets: ['BTC-USD'] }),
       ],
       { redis: REDIS_URL, name: q.name, prefix: q.prefix },
     );
@@ -331,6 +336,7 @@ describe.skipIf(!haveRedis)(haveRedis ? 'a sweep on a Redis queue' : redisForTes
     expect(results[4]).toMatchObject({ ok: false, error: `${join(q.dir, 'late.csv')}:4: starts not after the previous candle: rows must be in time order (the file's text left out)` });
     expect(results[5]).toMatchObject({ ok: false, error: `${join(q.dir, 'rec.jsonl')}:2: orderBook snapshot: bid[0].quantity is negative (the file's text left out)` });
     expect(results[6]).toMatchObject({ ok: false, error: `${join(q.dir, 'BITTREX.ws.1.0')}:1: orderBook message: bidDeltas[0].rate is not positive (the file's text left out)` });
+    expect(results[7]).toMatchObject({ ok: false, error: `${join(q.dir, 'BITTREX.ws.21.0')}:1: MarketName is not a v1.1 market name (the file's text left out)` });
     const report = await readFile(join(q.dir, 'out', '1', 'report.json'), 'utf8');
     expect((JSON.parse(report) as { dataWarnings?: string[] }).dataWarnings).toEqual([
       `${join(q.dir, 'book.csv')}: 2 bad lines skipped (onBadLine: skip): ${join(q.dir, 'book.csv')}:3: side is not bid or ask (the file's text left out); ${join(q.dir, 'book.csv')}:4: is_snapshot is not true or false (the file's text left out)`,

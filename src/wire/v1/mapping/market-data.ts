@@ -43,7 +43,7 @@ export function isRestrictedToV1(prohibitedIn: readonly string[] | undefined): b
 /** v3 symbol from a v1.1 name, or a MappingError naming the field. */
 export function symbolFromV1(name: string, field = 'MarketName'): string {
   const s = v1MarketToSymbol(name);
-  if (s === undefined) throw new MappingError(field, `is not a v1.1 market name: ${JSON.stringify(name)}`);
+  if (s === undefined) throw new MappingError(field, { reason: 'is not a v1.1 market name', text: `is not a v1.1 market name: ${JSON.stringify(name)}` });
   return s;
 }
 

@@ -62,7 +62,7 @@ export function orderTypeFromV1(orderType: string): { type: OrderType; direction
   const dir = orderType.slice(0, first);
   const rest = orderType.slice(first + 1);
   if (DIRECTIONS.has(dir) && TYPES.has(rest)) return { type: rest as OrderType, direction: dir as OrderDirection };
-  throw new MappingError('OrderType', `is not a v1.1 order type: ${JSON.stringify(orderType)}`);
+  throw new MappingError('OrderType', { reason: 'is not a v1.1 order type', text: `is not a v1.1 order type: ${JSON.stringify(orderType)}` });
 }
 
 /** type + direction → OrderType as open orders write it (`LIMIT_BUY`). */
