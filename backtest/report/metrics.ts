@@ -193,7 +193,7 @@ export function computeMetricsAndTrades(input: ReportInput): { metrics: ReportMe
   const final = equity[equity.length - 1]?.value ?? ZERO;
   const times = [...new Set([from, ...points.map((p) => p.at), ...input.fills.map((f) => f.at), to])].sort((a, b) => a - b);
   const trades = roundTrips(input.fills);
-  // An order whose market is not known ('': a backtest placement the venue refused before naming it) counts in the total only.
+  // An order whose market is not known ('': a rejection whose event named none) counts in the total only.
   const symbols = [...new Set([...input.markets, ...input.fills.map((f) => f.marketSymbol), ...input.orders.map((o) => o.marketSymbol)])].filter((s) => s !== '').sort();
   const noEquity =
     input.kind === 'backtest'

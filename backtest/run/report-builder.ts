@@ -114,11 +114,12 @@ export class ReportBuilder {
         }
         const known = this.#orders.get(e.clientOrderId);
         if (known && ('order' in known || known.outcome !== 'REJECTED')) return;
+        // The market and side of the request: the venue made no order to take them from.
         this.#orders.set(e.clientOrderId, {
           clientOrderId: e.clientOrderId,
           strategy: e.strategy,
-          marketSymbol: '',
-          direction: 'BUY',
+          marketSymbol: e.marketSymbol ?? '',
+          direction: e.direction ?? 'BUY',
           type: '',
           createdAt: e.at,
           closedAt: e.at,

@@ -320,7 +320,7 @@ export class OrderTracker {
     e.transition('FAILED');
     const id = idOf(e);
     journal.append({ t: 'rejected', at: clock.now(), id, code });
-    this.#emit({ type: 'rejected', strategy: e.strategy, intentKey: e.intentKey, clientOrderId: id, code, message, at: clock.now() });
+    this.#emit({ type: 'rejected', strategy: e.strategy, intentKey: e.intentKey, clientOrderId: id, ...placedOn(e), code, message, at: clock.now() });
     registry.update(e);
     if (e instanceof InFlightOrder) this.#d.hooks.finished(e);
     this.#d.hooks.keyChanged(e.strategy, e.intentKey);
@@ -345,6 +345,7 @@ export class OrderTracker {
       strategy: e.strategy,
       intentKey: e.intentKey,
       clientOrderId: id,
+      ...placedOn(e),
       code: 'LOST',
       message: `${id}: sent, but not found on the exchange after ${e.lookups} lookups`,
       at: clock.now(),
@@ -363,6 +364,13 @@ export class OrderTracker {
   #emit(event: OrderEvent): void {
     this.#d.emit(event);
   }
+}
+
+/** The market and side a placement was for, as its rejected event names them (a conditional's side: its order's). */
+function placedOn(e: InFlightOrder | InFlightConditional): { marketSymbol?: string; direction?: 'BUY' | 'SELL' } {
+  if (e instanceof InFlightOrder) return e.marketSymbol === '' ? {} : { marketSymbol: e.marketSymbol, direction: e.direction };
+  const direction = e.request.orderToCreate?.direction;
+  return direction === undefined ? { marketSymbol: e.request.marketSymbol } : { marketSymbol: e.request.marketSymbol, direction };
 }
 
 /** The client id of an entry. */

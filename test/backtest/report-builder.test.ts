@@ -89,11 +89,12 @@ describe('ReportBuilder: order lines', () => {
 });
 
 describe('ReportBuilder: rejections', () => {
-  const rejected = (clientOrderId: string | undefined, code: string): OrderEvent => ({
+  const rejected = (clientOrderId: string | undefined, code: string, placed: { marketSymbol?: string; direction?: 'BUY' | 'SELL' } = {}): OrderEvent => ({
     type: 'rejected',
     strategy: 's',
     intentKey: 'k',
     ...(clientOrderId !== undefined ? { clientOrderId } : {}),
+    ...placed,
     code,
     message: code,
     at: T0 + 1,
@@ -112,6 +113,13 @@ describe('ReportBuilder: rejections', () => {
       ['c-refused', 'REJECTED', 'INSUFFICIENT_FUNDS'],
     ]);
     expect(built.denials).toEqual({});
+  });
+
+  it("a refused placement's line has the market and side it was placed with", async () => {
+    const { report } = await setUp();
+    report.onOrderEvent(rejected('c-small', 'MIN_TRADE_REQUIREMENT_NOT_MET', { marketSymbol: M, direction: 'SELL' }));
+    const built = report.build(RUN);
+    expect(built.orders).toMatchObject([{ clientOrderId: 'c-small', marketSymbol: M, direction: 'SELL', outcome: 'REJECTED' }]);
   });
 
   it('an intent the planner refused was never sent: a denial by its code, not an order', async () => {

@@ -88,11 +88,13 @@ describe('OrderManager: place', () => {
 
   it('an exchange refusal is a rejected event with its code, without retry', async () => {
     rig = await makeRig();
-    rig.manager.submit('s1', { kind: 'place', key: 'k1', order: { ...resting, quantity: dec('1000') } });
+    rig.manager.submit('s1', { kind: 'place', key: 'k1', order: { ...resting, direction: 'SELL', limit: dec('31000'), quantity: dec('1000') } });
     await rig.settle(10_000);
     const rejected = ofType(rig.events, 'rejected');
     expect(rejected).toHaveLength(1);
     expect(rejected[0]!.code).toBe('INSUFFICIENT_FUNDS');
+    // What was refused, from the request: the exchange made no order to name it.
+    expect(rejected[0]).toMatchObject({ marketSymbol: M, direction: 'SELL' });
     expect(rig.gateway.calls.filter((c) => c === 'placeOrder')).toHaveLength(1);
     expect(rig.manager.inFlight(rejected[0]!.clientOrderId!)?.state).toBe('FAILED');
   });
