@@ -176,6 +176,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       journalFs: discardingJournalFs,
       depth: cfg.depth,
       baseDir,
+      // A sweep thread runs jobs one after another and --band runs three in one process: each run starts from the
+      // plugin's own top-level state, or its report would depend on the runs before it.
+      freshPluginModules: true,
       onStrategyFailure: cfg.onStrategyFailure,
       newId: counted('c0000000'),
     });

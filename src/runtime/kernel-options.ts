@@ -46,6 +46,11 @@ export interface KernelOptions {
   candleIntervals?: readonly CandleInterval[];
   /** Where relative plugin paths resolve. */
   baseDir: string;
+  /**
+   * Set strategies up from plugin modules no earlier kernel of this process used, so state a plugin keeps at its
+   * top level starts anew (a backtest: see `LoadStrategyOptions.run`). Default false: one instance per process.
+   */
+  freshPluginModules?: boolean;
   /** A failed strategy's open orders: cancelled or left alone. */
   onStrategyFailure: 'cancel' | 'keep';
   /**

@@ -135,7 +135,9 @@ export class Kernel {
   static async create(opts: KernelOptions): Promise<Kernel> {
     const configured: ConfiguredStrategy[] = [];
     for (const s of opts.strategies) {
-      configured.push(await loadConfiguredStrategy({ use: s.use, name: s.name, params: s.params ?? {} }, { baseDir: opts.baseDir }));
+      configured.push(
+        await loadConfiguredStrategy({ use: s.use, name: s.name, params: s.params ?? {} }, { baseDir: opts.baseDir, run: opts.freshPluginModules ? 'fresh' : 'shared' }),
+      );
     }
     const markets = new Map((await opts.gateway.markets()).map((m) => [m.symbol, m]));
     const unknown = opts.strategies.flatMap((s) => s.markets).filter((m) => !markets.has(m));

@@ -29,6 +29,16 @@ export interface LoadStrategyOptions {
   baseDir?: string;
   /** Folder where names resolve (default {@link REPO_STRATEGIES_DIR}). */
   strategiesDir?: string;
+  /**
+   * What the module is loaded for. Omitted: only to read its definition (list params, validate), no strategy is set
+   * up from it. `'shared'`: a run sets strategies up from the process's one instance of the module (a live bot).
+   * `'fresh'`: a run sets strategies up from an instance of the module no earlier run in this process was set up
+   * from, so what its top level holds (`let trades = 0` beside `defineStrategy`) starts anew: a backtest, whose
+   * sweep jobs run one after another in a worker thread and whose `--band` runs share one process, and whose
+   * report must not depend on which runs came before it. Only the plugin file itself is instantiated again; the
+   * modules it imports stay shared.
+   */
+  run?: 'shared' | 'fresh';
 }
 
 /** A loaded plugin. */
@@ -134,7 +144,7 @@ export async function loadStrategy(ref: string, options: LoadStrategyOptions = {
   const label = isPathReference(ref) ? undefined : ref;
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    mod = (await import(moduleUrl(path, options.run))) as Record<string, unknown>;
   } catch (err) {
     // defineStrategy() rejecting its input at import time: keep that code, add the file.
     // (Matched by shape: a plugin outside the repo may carry its own copy of this module.)
@@ -163,6 +173,24 @@ export async function loadStrategy(ref: string, options: LoadStrategyOptions = {
     });
   }
   return { definition: exported, path };
+}
+
+/** Plugin files whose process-wide module instance a run has set strategies up from. */
+const setUp = new Set<string>();
+/** Module instances made for fresh runs so far (each import URL names its own, so it is loaded anew). */
+let freshInstances = 0;
+
+/**
+ * The URL to import `path` from for a load of `run`'s kind: the file's own URL, except for a fresh run once a run
+ * has set strategies up from that instance, which gets a URL of its own (a query Node and tsx load as a new module;
+ * tsx's source maps still name the file without it in stack traces).
+ */
+function moduleUrl(path: string, run: LoadStrategyOptions['run']): string {
+  const href = pathToFileURL(path).href;
+  if (run === undefined) return href;
+  if (run === 'fresh' && setUp.has(path)) return `${href}?rexbot-run=${++freshInstances}`;
+  setUp.add(path);
+  return href;
 }
 
 /**
