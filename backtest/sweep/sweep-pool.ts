@@ -19,6 +19,14 @@ export interface SweepPoolOptions {
   onResult?: ((r: SweepResult, done: number, total: number) => void) | undefined;
 }
 
+/**
+ * A thread whose heap holds more than this after a job is replaced before its next one (default 1 GiB). Each
+ * backtest imports its strategy plugin anew (~80 KB a job for the example market maker, see
+ * `LoadStrategyOptions.run`), and anything else a job leaves behind piles up on a thread that runs jobs for days
+ * (`rexbot worker`); a new thread costs one cold start (~0.5 s).
+ */
+export const DEFAULT_RECYCLE_HEAP_BYTES = 1 << 30;
+
 /** The default thread count: every core the process may use. */
 export function defaultThreads(): number {
   return Math.max(1, availableParallelism());
@@ -56,12 +64,15 @@ export interface SweepPool {
  * const r = await pool.run(job);
  * await pool.destroy();
  */
-export function createSweepPool(handler: URL, threads: number): SweepPool {
+export function createSweepPool(handler: URL, threads: number, recycleHeapBytes: number = DEFAULT_RECYCLE_HEAP_BYTES): SweepPool {
   const pool = new Tinypool({
     filename: new URL('./sweep-worker-boot.mjs', import.meta.url).href,
     workerData: { handler: handler.href },
     minThreads: threads,
     maxThreads: threads,
+    // Measured by tinypool as the thread's heapUsed when a job ends (garbage of that job included, so a big job may
+    // cost its thread: a cold start, nothing lost).
+    maxMemoryLimitBeforeRecycle: recycleHeapBytes,
   });
   return {
     async run(job, opts = {}) {
