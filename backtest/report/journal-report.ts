@@ -12,7 +12,9 @@
  *   computed;
  * - no risk denials (they never reach the journal);
  * - a compacted journal keeps only the fills of orders still open at the compaction, so fills before a
- *   checkpoint are missing from the trade list (the report's assumptions say so).
+ *   checkpoint are missing from the trade list (the report's assumptions say so); its compaction history
+ *   (`<journal>.history`, journal.keepHistory) holds every journal a compaction replaced, those fills included,
+ *   and is reported as such, named `<name>.history` beside the journal's `<name>` (journal-report-name.ts).
  * Conditional orders appear through the orders they created (their fills carry the conditional order's id).
  *
  * The records are checked across each other on the way (journal-checks.ts): what makes any PnL from the file wrong
@@ -28,13 +30,14 @@ import { type JournalLineSink, readJournalLinesAsync } from '../../src/orders/jo
 import type { JournalRecord } from '../../src/orders/journal-records.js';
 import { JournalDoubts } from './journal-checks.js';
 import { foldJournal, JournalFold, type FoldedJournal } from './journal-fold.js';
+import { isHistory, journalReportName } from './journal-report-name.js';
 import { marketLedger } from './market-curve.js';
 import { quoteOf } from './metrics.js';
 import type { ReportEquityPoint, ReportFill, ReportInput } from './report-input.js';
 
 /** Options of {@link journalReportInput}. */
 export interface JournalReportOptions {
-  /** Name shown in the report; default the journal's file name without `.jsonl`. */
+  /** Name shown in the report; default {@link journalReportName}'s (the file name without `.jsonl`; `x.history` for `x.jsonl.history`). */
   name?: string | undefined;
   /** `paper` or `live`; default `paper` when the file name says `-paper-`, else `live`. */
   kind?: 'paper' | 'live' | undefined;
@@ -64,7 +67,7 @@ export async function journalReportInput(file: string, opts: JournalReportOption
   const fold = new JournalFold(doubts);
   let lineNo = 0;
   // A compaction's history (journal.keepHistory) may hold a line torn by a crash mid-copy, closed by the next copy.
-  const records = new JournalRecordSink(file, (r) => fold.add(r, lineNo), file.endsWith('.history'));
+  const records = new JournalRecordSink(file, (r) => fold.add(r, lineNo), isHistory(file));
   // The journal's own sink decides what a line means; this one only tells the fold which line it was.
   const sink: JournalLineSink = {
     line(text, n, last) {
@@ -78,7 +81,8 @@ export async function journalReportInput(file: string, opts: JournalReportOption
   // Said first, before what the records themselves raise: the file's own state.
   for (const w of records.result(read.bytes, read.completeBytes).warnings) doubts.warnText('a torn last line', w, -1);
   for (const w of records.cut) doubts.warnText('history lines cut by a crash', w, -1);
-  return reportInputOf(fold.finish(), { ...opts, name: opts.name ?? basename(file).replace(/\.jsonl$/, ''), kind: opts.kind ?? (/-paper-/.test(basename(file)) ? 'paper' : 'live') }, doubts);
+  const name = opts.name ?? journalReportName(file);
+  return reportInputOf(fold.finish(), { ...opts, name, kind: opts.kind ?? (/-paper-/.test(basename(file)) ? 'paper' : 'live'), history: isHistory(file) }, doubts);
 }
 
 /**
@@ -89,20 +93,23 @@ export function recordsToReportInput(records: readonly JournalRecord[], opts: Jo
   return reportInputOf(foldJournal(records, doubts), opts, doubts);
 }
 
-/** The report input of a folded journal. */
-function reportInputOf(folded: FoldedJournal, opts: JournalReportOptions & { name: string; kind: 'paper' | 'live' }, doubts: JournalDoubts): ReportInput {
+/** The report input of a folded journal (`history`: of a compaction history). */
+function reportInputOf(folded: FoldedJournal, opts: JournalReportOptions & { name: string; kind: 'paper' | 'live'; history?: boolean }, doubts: JournalDoubts): ReportInput {
   const { orders, fills, from, to } = folded;
   const markets = [...new Set([...orders.map((o) => o.marketSymbol), ...fills.map((f) => f.marketSymbol)])].sort();
   const quotes = [...new Set(markets.map(quoteOf))];
   const valuationCurrency = opts.valuationCurrency ?? quotes[0] ?? 'USD';
   const initial = new Decimal(opts.initialEquity ?? 0);
   const assumptions = [
-    `Read from the ${opts.kind} run's order journal: orders, their outcomes and fills as the exchange reported them.`,
+    opts.history
+      ? `Read from the ${opts.kind} run's compaction history (journal.keepHistory): every journal a compaction replaced, whole, with the orders, their outcomes and fills as the exchange reported them; what was journaled after the last compaction is in the journal itself.`
+      : `Read from the ${opts.kind} run's order journal: orders, their outcomes and fills as the exchange reported them.`,
     `The journal holds no balances or market data: equity is ${opts.initialEquity !== undefined ? `the starting equity given (${initial.toFixed()} ${valuationCurrency})` : 'zero at the start (no starting equity was given, so ratios against equity are left out)'} plus the PnL of our fills, each market marked at our own last fill rate.`,
     'Risk denials are not journaled: none are shown.',
   ];
   if (quotes.length > 1) assumptions.push(`Markets are quoted in ${quotes.join(', ')}; the equity curve adds only markets quoted in ${valuationCurrency}.`);
-  if (folded.checkpoints > 0) assumptions.push(`The journal was compacted ${folded.checkpoints} time(s): fills of orders finished before a compaction are not in it, so the trade list and PnL start after them.`);
+  // A history holds each journal before its compaction: the fills a compaction dropped are in it.
+  if (folded.checkpoints > 0 && !opts.history) assumptions.push(`The journal was compacted ${folded.checkpoints} time(s): fills of orders finished before a compaction are not in it, so the trade list and PnL start after them.`);
   if (folded.lost > 0) assumptions.push(`${folded.lost} order(s) were declared lost (sent, never found on the exchange); they count as rejected.`);
   if (folded.repeatedFills > 0) assumptions.push(`${folded.repeatedFills} fill record(s) repeat an execution already journaled, with the same figures (a compaction's history copy does): each execution is counted once.`);
   const journalWarnings = doubts.warnings();

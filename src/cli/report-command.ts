@@ -7,8 +7,9 @@
  * rexbot report <journal.jsonl> [--out DIR] [--equity AMOUNT] [--currency CUR] [--kind paper|live]
  * ```
  */
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { journalReportName } from '../../backtest/report/journal-report-name.js';
 import type { Command } from './main.js';
 
 const USAGE = `usage: rexbot report <journal.jsonl> [--out DIR] [--equity AMOUNT] [--currency CUR] [--kind paper|live]
@@ -16,7 +17,8 @@ const USAGE = `usage: rexbot report <journal.jsonl> [--out DIR] [--equity AMOUNT
 Renders a paper or live run's order journal (the file its 'order journal:' log line names) as report.json and report.html,
 the same report a backtest writes.
 
-  --out DIR        where the report goes (default out/report/<journal name>)
+  --out DIR        where the report goes (default out/report/<journal name without .jsonl>;
+                   out/report/<name>.history for the journal's compaction history <name>.jsonl.history)
   --equity AMOUNT  the account's equity at the start, in the valuation currency (enables return, Sharpe, ...)
   --currency CUR   valuation currency (default: the quote currency of the journal's markets)
   --kind KIND      paper or live (default: paper when the file name says -paper-)
@@ -46,6 +48,14 @@ export function parseReportArgs(args: string[]): ReportArgs {
   return { journal: positionals[0]!, out: values.out, equity: values.equity, currency: values.currency, kind: values.kind as ReportArgs['kind'] };
 }
 
+/**
+ * Where the report of `journal` goes without `--out`: `out/report/<name>` under the current folder, `<name>` the
+ * report's name (`journalReportName`: `x` for `x.jsonl`, `x.history` for its compaction history `x.jsonl.history`).
+ */
+export function defaultReportDir(journal: string): string {
+  return resolve('out', 'report', journalReportName(journal).replace(/[^\w.-]+/g, '_'));
+}
+
 /** The `report` sub-command. */
 export const reportCommand: Command = {
   async run(args) {
@@ -65,7 +75,7 @@ export const reportCommand: Command = {
       const { writeReport } = await import('../../backtest/report/write-report.js');
       const { summaryTable } = await import('../../backtest/cli/summary-table.js');
       const input = await journalReportInput(a.journal, { kind: a.kind, initialEquity: a.equity, valuationCurrency: a.currency });
-      const out = a.out ?? resolve('out', 'report', basename(a.journal).replace(/\.jsonl$/, '').replace(/[^\w.-]+/g, '_'));
+      const out = a.out ?? defaultReportDir(a.journal);
       const written = await writeReport(input, out);
       for (const w of written.report.journalWarnings ?? []) process.stderr.write(`rexbot report: warning: ${w}\n`);
       process.stdout.write(`${summaryTable(written.report, { color: process.stdout.isTTY === true })}\n`);

@@ -3,12 +3,13 @@
  * into the backtest's report; and the command as a real process.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
+import { Journal } from '../../../src/orders/journal.js';
 import { encodeRecord, type JournalRecord } from '../../../src/orders/journal-records.js';
 import { journalReportInput } from '../../../backtest/report/journal-report.js';
 import { computeMetrics } from '../../../backtest/report/metrics.js';
@@ -137,5 +138,52 @@ describe('a journal as a report', () => {
     const bad = await promisify(execFile)(process.execPath, [repoPath('src/cli/bin.mjs'), 'report'], { cwd: repoPath() }).catch((e: { code: number; stderr: string }) => e);
     expect((bad as { code: number }).code).toBe(2);
     expect((bad as { stderr: string }).stderr).toContain('give the journal file');
+  });
+});
+
+describe("a journal's compaction history as a report", () => {
+  /** A journal (journal.keepHistory) compacted after c1 and c2 finished: c1's and c2's fills are only in its history. */
+  async function compacted(): Promise<{ dir: string; file: string; history: string }> {
+    const file = await journalFile([]);
+    const history = `${file}.history`;
+    const j = Journal.open(file, { historyPath: history, fsync: false });
+    for (const r of RECORDS.slice(0, 12)) j.append(r);
+    j.flush();
+    j.compact(T + 305_000);
+    for (const r of RECORDS.slice(12)) j.append(r);
+    j.close();
+    return { dir: join(file, '..'), file, history };
+  }
+
+  it("holds the fills a compaction dropped, and says so; it is named beside the journal's report", async () => {
+    const { file, history } = await compacted();
+    const journal = await journalReportInput(file);
+    expect(journal.fills).toEqual([]);
+    expect(journal.assumptions.join(' ')).toMatch(/fills of orders finished before a compaction are not in it/);
+    const input = await journalReportInput(history);
+    expect(input.name).toBe('demo-paper-2026-11-25T09-00-00-000Z.history');
+    expect(input.kind).toBe('paper');
+    expect(input.fills.map((f) => [f.at - T, f.direction, f.quantity])).toEqual([
+      [60_000, 'BUY', '1'],
+      [180_000, 'SELL', '0.4'],
+      [240_000, 'SELL', '0.6'],
+    ]);
+    expect(computeMetrics(input).total.netPnl).toBe('9.26500000');
+    const said = input.assumptions.join(' ');
+    expect(said).not.toMatch(/not in it/);
+    expect(said).toMatch(/compaction history \(journal\.keepHistory\): every journal a compaction replaced, whole/);
+  });
+
+  it('rexbot report without --out writes it to out/report/<name>.history, beside the journal\'s out/report/<name>', async () => {
+    const { dir, file, history } = await compacted();
+    const bin = repoPath('src/cli/bin.mjs');
+    await promisify(execFile)(process.execPath, [bin, 'report', file], { cwd: dir });
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'report', history], { cwd: dir });
+    const out = join(dir, 'out', 'report', 'demo-paper-2026-11-25T09-00-00-000Z.history');
+    expect(stdout).toContain(`report: ${join(out, 'report.html')}`);
+    expect((await readdir(join(dir, 'out', 'report'))).sort()).toEqual(['demo-paper-2026-11-25T09-00-00-000Z', 'demo-paper-2026-11-25T09-00-00-000Z.history']);
+    const page = await readFile(join(out, 'report.html'), 'utf8');
+    expect(page).not.toContain('are not in it');
+    expect(page).toContain('compaction history');
   });
 });
