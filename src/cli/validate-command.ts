@@ -3,12 +3,15 @@
  * it — the YAML against the schema (errors name file, line and field), every strategy plugin loads and its params
  * pass the plugin's schema (placed at their line in the YAML, with "did you mean" for unknown keys), TypeScript
  * plugins type-check, and each strategy's `setup()` and first intents run for a few simulated seconds against an
- * in-process simulated market. Exit 0 when all of it passes, 1 otherwise.
+ * in-process simulated market. Exit 0 when all of it passes, 1 otherwise. The rehearsal's wall-clock watches go on
+ * before the plugins load, so their top-level code is watched too, and off when validate ends, however it ends.
  */
+import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../runtime/config/yaml-config.js';
 import { loadBotConfig } from '../runtime/bot-config.js';
 import { loadBotPlugins } from '../runtime/bot-plugins.js';
 import { dryRun, DRY_RUN_MS } from '../runtime/dry-run.js';
+import { rehearsedPlugins, startRehearsalWatches, type RehearsalWatches } from '../runtime/rehearsal-watches.js';
 import type { ClockReadUse } from '../runtime/clock-read-watch.js';
 import type { RealTimerUse } from '../runtime/real-timer-watch.js';
 import type { RiskDenials } from '../runtime/rehearsal-findings.js';
@@ -45,8 +48,13 @@ export const validateCommand: Command = {
       return 2;
     }
     const file = files[0]!;
+    const rehearse = !args.includes('--no-dry-run');
+    let watches: RehearsalWatches | undefined;
     try {
       const cfg = loadBotConfig(file);
+      // On before the plugins load: their top-level code runs at import (a `Date.now()`, a `setInterval` there is
+      // the strategy's too), and a reference saved there (`const now = Date.now`) must be the watched function.
+      if (rehearse) watches = startRehearsalWatches(rehearsedPlugins(cfg.strategies, dirname(resolve(cfg.file))));
       const loaded = await loadBotPlugins(cfg);
       if (!args.includes('--no-typecheck')) {
         const tc = await typecheckPlugins(loaded.map((s) => s.path));
@@ -57,8 +65,8 @@ export const validateCommand: Command = {
         }
       }
       let rehearsal = '';
-      if (!args.includes('--no-dry-run')) {
-        const r = await dryRun(cfg);
+      if (watches) {
+        const r = await dryRun(cfg, { watches });
         if (r.skipped) rehearsal = `; setup not rehearsed: ${r.skipped}`;
         else {
           const problems = r.strategies.flatMap((s) => {
@@ -103,6 +111,9 @@ export const validateCommand: Command = {
     } catch (err) {
       process.stderr.write(`${err instanceof ConfigError || err instanceof PluginError ? err.message : `${file}: ${(err as Error).message}`}\n`);
       return 1;
+    } finally {
+      // Every global the watches changed is the original again, whether validation passed, failed or threw.
+      watches?.stop();
     }
   },
 };

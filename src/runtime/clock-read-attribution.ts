@@ -23,11 +23,13 @@
  *    rexbot's own pipelines never read it (their time-based operators run on the bot's clock), and a read under
  *    any other rexbot frame is rexbot's however deep in a strategy's scope it happens.
  * 4. No such frame (a stack cut at its 100 frames, or a library's own callback): a read in a strategy's scope with
- *    only RxJS on the stack is the strategy's pipeline (as in 3); anything else is a library's own.
+ *    only RxJS on the stack is the strategy's pipeline (as in 3); anything else is a library's own. No frame at
+ *    all (a promise calling `Date.now` itself: `then(Date.now)`) in a strategy's scope is the strategy's.
  *
- * A read in no scope and with no plugin file on the stack is nobody's: the rehearsal's own bookkeeping, tsx loading
- * a module, a library's callback. So an RxJS read in an `async` continuation of a strategy's promise (no scope, no
- * plugin frame) goes unreported: it cannot be told from a library's own.
+ * The scope follows a strategy's work past `await` and `then` while the rehearsal watches (strategy-scope.ts), so
+ * an RxJS read in an `async` continuation of a strategy's promise (`mergeMap(async ...)` then `timestamp()`), with
+ * no plugin frame on the stack, is still the strategy's. A read in no scope and with no plugin file on the stack is
+ * nobody's: the rehearsal's own bookkeeping, tsx loading a module, a library's callback.
  */
 import { isOwn, libraryOf, PACKAGE_ROOT, type Frame } from './caller-frames.js';
 
@@ -73,6 +75,9 @@ export function attributeClockRead(frames: readonly Frame[], scope: string | und
   const first = frames.findIndex((f) => libraryOf(f.file) === undefined);
   const libs = first < 0 ? frames : frames.slice(0, first);
   if (libs.some((f) => LOGGERS.has(libraryOf(f.file)!))) return undefined;
+  // Nothing at all below the read: a promise called the function itself (`then(Date.now)`), in the scope carried
+  // to it from where that `then` was called (strategy-scope.ts). Only a strategy's code hands the clock out so.
+  if (frames.length === 0) return scope === undefined ? undefined : { strategy: scope, via: 'plugin' };
   const caller = first < 0 ? undefined : frames[first]!;
   if (caller === undefined || isOwn(caller.file)) {
     const handedOver = caller === undefined || isHandover(caller.file);

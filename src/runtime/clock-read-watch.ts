@@ -12,9 +12,12 @@
  * everything else through: `new Date(x)`, `Date.UTC`, `Date.parse`, `Date.prototype` and so `instanceof Date`
  * (also for dates made before the swap, or by Node), subclasses of `Date`, `Date.name` and `Date.length` are the
  * real Date's; `Date.prototype.constructor` points at the Proxy meanwhile, so `d.constructor === Date` holds too.
- * When the watch stops, every original is put back; wrappers captured meanwhile (`const now = Date.now`) keep
- * working and say nothing. Not seen: a read through a reference taken before the watch began (`const now =
- * Date.now` at a module's top), and a plugin's top-level code, which ran when `rexbot validate` loaded the plugin.
+ * (It cannot name the real Date as well: a date made through the Proxy has the real `Date.prototype`, whose one
+ * `constructor` is either; so a `Date` saved before the watch began is not its dates' constructor meanwhile.)
+ * When the watch stops, every original is put back; wrappers captured meanwhile (`const now = Date.now`, `const D =
+ * Date`) keep working and say nothing. A reference taken before the watch began is not seen: `rexbot validate`
+ * starts the watch before it loads the plugins (rehearsal-watches.ts), so a plugin's top-level code, and what it
+ * saves there, is watched.
  *
  * The cost stays with the rehearsal: nothing is wrapped in a backtest or a live run, and a read during the watch
  * costs a stack trace, which is how its caller is known.

@@ -27,9 +27,9 @@ import { Kernel } from './kernel.js';
 import { assertPaperMarkets } from './paper-markets.js';
 import { watchRehearsal, type InvalidIntents, type RiskDenials, type UnsupportedOrders } from './rehearsal-findings.js';
 import { captureStrayErrors, describeStrayError } from './stray-errors.js';
-import { watchRealTimers, type RealTimerUse } from './real-timer-watch.js';
-import { type ClockReadUse, type ClockReadWatch, watchClockReads } from './clock-read-watch.js';
-import { resolveStrategyPath } from '../strategy/load-strategy.js';
+import type { RealTimerUse } from './real-timer-watch.js';
+import type { ClockReadUse } from './clock-read-watch.js';
+import { rehearsedPlugins, startRehearsalWatches, type RehearsalWatches } from './rehearsal-watches.js';
 import { demoBalancesOf, driverConfigOf, engineConfigOf, loadSimConfig, parseSimConfig } from './sim-config.js';
 
 /** What the rehearsal found, per strategy. */
@@ -71,6 +71,19 @@ export interface DryRunResult {
   skipped?: string | undefined;
 }
 
+/** Options of {@link dryRun}. */
+export interface DryRunOptions {
+  /** Simulated milliseconds to run (default {@link DRY_RUN_MS}). */
+  ms?: number;
+  /** The environment `${VAR}` references of the simulator config resolve in. */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * The wall-clock watches, when the caller started them already (`rexbot validate` does, before it loads the
+   * plugins: rehearsal-watches.ts); the caller then stops them. Without, the rehearsal starts and stops its own.
+   */
+  watches?: RehearsalWatches;
+}
+
 /** How long the strategies run in simulated time by default: long enough for throttles and first timers. */
 export const DRY_RUN_MS = 15_000;
 
@@ -81,7 +94,7 @@ export const DRY_RUN_MS = 15_000;
  * const r = await dryRun(loadBotConfig('config/paper.yaml'));
  * r.strategies.filter((s) => s.status === 'failed'); // [] when every setup() and first intents worked
  */
-export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.ProcessEnv } = {}): Promise<DryRunResult> {
+export async function dryRun(cfg: BotConfig, opts: DryRunOptions = {}): Promise<DryRunResult> {
   const ms = opts.ms ?? DRY_RUN_MS;
   const baseDir = dirname(resolve(cfg.file));
   const simCfg = cfg.venue.kind === 'paper' && cfg.venue.simulator
@@ -114,17 +127,14 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
   const dir = mkdtempSync(join(tmpdir(), 'rexbot-validate-'));
   let kernel: Kernel | undefined;
   const strays = captureStrayErrors();
-  const plugins = pluginFiles(enabled, baseDir);
-  const timers = watchRealTimers(plugins);
-  let reads: ClockReadWatch;
+  let watches: RehearsalWatches;
   try {
-    reads = watchClockReads(plugins);
+    watches = opts.watches ?? startRehearsalWatches(rehearsedPlugins(enabled, baseDir));
   } catch (err) {
-    // The timer watch is already on: give the globals back before failing.
-    timers.stop();
     await strays.stop();
     throw err;
   }
+  const { timers, reads } = watches;
   try {
     driver.start();
     // Let the synthetic market build its books before the strategies look at them, as the paper venue does.
@@ -171,9 +181,9 @@ export async function dryRun(cfg: BotConfig, opts: { ms?: number; env?: NodeJS.P
     await strays.stop();
     await kernel?.stop({ cancelOpenOrders: false }).catch(() => undefined);
     // After the strategies stopped: the wall-clock timers they left pending are cleared with the watch, and the
-    // wall-clock functions (and the global Date) are the originals again, whatever went wrong.
-    reads.stop();
-    timers.stop();
+    // wall-clock functions (and the global Date) are the originals again, whatever went wrong. Watches the caller
+    // started are the caller's to stop.
+    if (!opts.watches) watches.stop();
     driver.stop();
     await gateway.close();
     engine.dispose();
@@ -191,20 +201,6 @@ function rehearsalDriver(cfg: MarketDriverConfig, traded: ReadonlySet<string>, t
   if (cfg.kind !== 'synthetic') return cfg;
   // With no list of its own the driver moves every ONLINE market; with one, the markets it names.
   return { ...cfg, markets: cfg.markets === undefined ? tradedOnline : cfg.markets.filter((m) => traded.has(m)) };
-}
-
-/** Each strategy's plugin file and the (first) strategy running it, to name a plugin's timers and reads made outside every scope. */
-function pluginFiles(strategies: readonly { name: string; use: string }[], baseDir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const s of strategies) {
-    try {
-      const file = resolveStrategyPath(s.use, { baseDir });
-      if (!files.has(file)) files.set(file, s.name);
-    } catch {
-      // Not resolvable here: the kernel's own load says so, with the reason.
-    }
-  }
-  return files;
 }
 
 /** Each distinct line once, in first-seen order, with how many times it came when more than once. */

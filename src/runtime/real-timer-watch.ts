@@ -7,8 +7,9 @@
  * rehearsal watches the global timer functions while it runs and says whose timers they were.
  *
  * A call is a strategy's when it is made in that strategy's scope (strategy-scope.ts: its setup, its operators,
- * its clock callbacks) and not by rexbot's own code directly, or when its stack passes through the strategy's
- * plugin file (an `async` continuation runs in no scope). Calls of anything else (a test runner, a library working
+ * its clock callbacks, and what they started past an `await` or a `then`) and not by rexbot's own code directly, or
+ * when its stack passes through the strategy's plugin file (its top-level code, run at import: `rexbot validate`
+ * starts the watch before it loads the plugins). Calls of anything else (a test runner, a library working
  * on its own behalf) are let through unrecorded. Every call still reaches the real function; the callback of a
  * strategy's timer runs in the strategy's scope, so the timers it starts are the strategy's too. When the watch
  * stops, the strategies' timers still pending are cleared: the rehearsal is over, and a timer left behind would

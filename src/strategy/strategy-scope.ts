@@ -7,11 +7,20 @@
  *
  * Scopes nest: a strategy's intent reaches the order manager in its scope, whose events may reach another
  * strategy, which then runs in its own; leaving restores the scope before.
+ *
+ * While a watcher tracks scopes, a scope also follows the work started in it past an `await` or a promise's `then`
+ * (an AsyncLocalStorage): a strategy's `mergeMap(async ...)` resumes in its scope, and so do the RxJS operators that
+ * its promise's value reaches (`timestamp()` after it) and a helper module's code after its own `await`, none of
+ * which has a frame of the plugin's on its stack. Without a tracker nothing of that runs: a backtest or a live bot
+ * pays neither the async hooks nor a wrapper per value.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 let current: string | undefined;
 /** How many watchers want scopes kept (see {@link trackStrategyScopes}). */
 let trackers = 0;
+/** The scope carried across `await` and `then`, while tracked; undefined otherwise. */
+let carried: AsyncLocalStorage<string | undefined> | undefined;
 
 /**
  * Ask for scopes on what strategies' contexts deliver from now on, until the returned function is called. Without a
@@ -24,12 +33,17 @@ let trackers = 0;
  * try { await rehearse(); } finally { untrack(); }
  */
 export function trackStrategyScopes(): () => void {
-  trackers++;
+  if (trackers++ === 0) carried = new AsyncLocalStorage();
   let done = false;
   return () => {
     if (done) return;
     done = true;
-    trackers--;
+    if (--trackers > 0) return;
+    // The last tracker gone: Node's async hooks off again, and the scope is the synchronous one (none, between
+    // callbacks, where the watches stop).
+    carried?.disable();
+    carried = undefined;
+    current = undefined;
   };
 }
 
@@ -45,7 +59,7 @@ export function strategyScopesTracked(): boolean {
  * currentStrategy(); // 'mm-btc' inside that strategy's operators, undefined in the bot's own code between them
  */
 export function currentStrategy(): string | undefined {
-  return current;
+  return carried === undefined ? current : carried.getStore();
 }
 
 /**
@@ -58,12 +72,15 @@ export function currentStrategy(): string | undefined {
  * try { subscriber.next(book); } finally { leaveStrategy(outer); }
  */
 export function enterStrategy(name: string): string | undefined {
-  const outer = current;
+  const outer = carried === undefined ? current : carried.getStore();
   current = name;
+  // Tracked: what the code started from here on (promises, their continuations) carries the scope too.
+  carried?.enterWith(name);
   return outer;
 }
 
 /** Leave the scope {@link enterStrategy} entered, back to `outer`. */
 export function leaveStrategy(outer: string | undefined): void {
   current = outer;
+  carried?.enterWith(outer);
 }

@@ -22,6 +22,11 @@ describe('attributeClockRead', () => {
     expect(attributeClockRead(stack(`${PLUGIN}:9:1`, 'node:internal/process/task_queues:95:5'), undefined, plugins)).toEqual({ strategy: 'mine', via: 'plugin', at: `${PLUGIN}:9:1` });
   });
 
+  it("is the strategy's when a promise called the clock itself (`then(Date.now)`) in the scope carried to it, nobody's outside every scope", () => {
+    expect(attributeClockRead([], 'mine', plugins)).toEqual({ strategy: 'mine', via: 'plugin' });
+    expect(attributeClockRead([], undefined, plugins)).toBeUndefined();
+  });
+
   it('is a library on the plugin\'s behalf when the plugin called it (RxJS included), but not a logger stamping its line', () => {
     expect(attributeClockRead(stack(lib('dayjs/dayjs.min.js'), lib('dayjs/dayjs.min.js'), `${PLUGIN}:6:12`), 'mine', plugins)).toEqual({ strategy: 'mine', via: 'library', library: 'dayjs', at: `${PLUGIN}:6:12` });
     expect(attributeClockRead(stack(lib('@js-joda/core/dist/js-joda.js'), `${PLUGIN}:6:12`), 'mine', plugins)).toMatchObject({ via: 'library', library: '@js-joda/core' });
