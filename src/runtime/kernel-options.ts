@@ -48,7 +48,8 @@ export interface KernelOptions {
   baseDir: string;
   /**
    * Set strategies up from plugin modules no earlier kernel of this process used, so state a plugin keeps at its
-   * top level starts anew (a backtest: see `LoadStrategyOptions.run`). Default false: one instance per process.
+   * top level starts anew (a backtest: see `LoadStrategyOptions.run`); this kernel's strategies naming one plugin
+   * share one instance, as live. Default false: one instance per process.
    */
   freshPluginModules?: boolean;
   /** A failed strategy's open orders: cancelled or left alone. */

@@ -21,7 +21,7 @@ import { LimitsKeeper, restoreLimitState } from '../risk/limits-keeper.js';
 import { midOf } from '../risk/order-value.js';
 import { quotientSurelyAtLeast } from '../risk/checks/dust.js';
 import { createStrategyContext } from '../strategy/strategy-context.js';
-import { loadConfiguredStrategy, type ConfiguredStrategy } from '../strategy/load-strategy.js';
+import { FreshPluginRun, loadConfiguredStrategy, type ConfiguredStrategy } from '../strategy/load-strategy.js';
 import { runStrategy, type RunningStrategy } from '../strategy/strategy-runner.js';
 import { createLiveData, type LiveData } from '../sync/live-data.js';
 import type { HealthReport } from '../telemetry/ops-server.js';
@@ -134,10 +134,10 @@ export class Kernel {
    */
   static async create(opts: KernelOptions): Promise<Kernel> {
     const configured: ConfiguredStrategy[] = [];
+    // Fresh modules are per run, not per strategy: two strategies of one plugin share its top level, as live.
+    const run = opts.freshPluginModules ? new FreshPluginRun() : 'shared';
     for (const s of opts.strategies) {
-      configured.push(
-        await loadConfiguredStrategy({ use: s.use, name: s.name, params: s.params ?? {} }, { baseDir: opts.baseDir, run: opts.freshPluginModules ? 'fresh' : 'shared' }),
-      );
+      configured.push(await loadConfiguredStrategy({ use: s.use, name: s.name, params: s.params ?? {} }, { baseDir: opts.baseDir, run }));
     }
     const markets = new Map((await opts.gateway.markets()).map((m) => [m.symbol, m]));
     const unknown = opts.strategies.flatMap((s) => s.markets).filter((m) => !markets.has(m));

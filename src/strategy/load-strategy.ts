@@ -36,9 +36,10 @@ export interface LoadStrategyOptions {
    * from, so what its top level holds (`let trades = 0` beside `defineStrategy`) starts anew: a backtest, whose
    * sweep jobs run one after another in a worker thread and whose `--band` runs share one process, and whose
    * report must not depend on which runs came before it. Only the plugin file itself is instantiated again; the
-   * modules it imports stay shared.
+   * modules it imports stay shared. A {@link FreshPluginRun}: `'fresh'` for the run it stands for, whose
+   * strategies naming the same file are set up from one instance, as a live bot's are.
    */
-  run?: 'shared' | 'fresh';
+  run?: 'shared' | 'fresh' | FreshPluginRun;
 }
 
 /** A loaded plugin. */
@@ -144,7 +145,7 @@ export async function loadStrategy(ref: string, options: LoadStrategyOptions = {
   const label = isPathReference(ref) ? undefined : ref;
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(moduleUrl(path, options.run))) as Record<string, unknown>;
+    mod = (await import(options.run instanceof FreshPluginRun ? options.run.urlOf(path) : moduleUrl(path, options.run))) as Record<string, unknown>;
   } catch (err) {
     // defineStrategy() rejecting its input at import time: keep that code, add the file.
     // (Matched by shape: a plugin outside the repo may carry its own copy of this module.)
@@ -175,6 +176,23 @@ export async function loadStrategy(ref: string, options: LoadStrategyOptions = {
   return { definition: exported, path };
 }
 
+/**
+ * One run that sets its strategies up from fresh plugin modules (a backtest kernel's): every strategy of it that
+ * names the same plugin file gets the same instance, so they share its top level as a live bot's strategies do,
+ * and no other run's.
+ */
+export class FreshPluginRun {
+  /** The URL each plugin file of this run is imported from. */
+  readonly #urls = new Map<string, string>();
+
+  /** @internal The URL of `path` for this run: the one its first load got. */
+  urlOf(path: string): string {
+    let url = this.#urls.get(path);
+    if (url === undefined) this.#urls.set(path, (url = moduleUrl(path, 'fresh')));
+    return url;
+  }
+}
+
 /** Plugin files whose process-wide module instance a run has set strategies up from. */
 const setUp = new Set<string>();
 /** Module instances made for fresh runs so far (each import URL names its own, so it is loaded anew). */
@@ -185,7 +203,7 @@ let freshInstances = 0;
  * has set strategies up from that instance, which gets a URL of its own (a query Node and tsx load as a new module;
  * tsx's source maps still name the file without it in stack traces).
  */
-function moduleUrl(path: string, run: LoadStrategyOptions['run']): string {
+function moduleUrl(path: string, run: 'shared' | 'fresh' | undefined): string {
   const href = pathToFileURL(path).href;
   if (run === undefined) return href;
   if (run === 'fresh' && setUp.has(path)) return `${href}?rexbot-run=${++freshInstances}`;

@@ -29,8 +29,11 @@ const tmp = () => {
   return d;
 };
 
-/** A backtest config of the module-state plugin over a minute of the shipped synthetic recording. */
-function config(): string {
+/**
+ * A backtest config of the module-state plugin over a minute of the shipped synthetic recording: one strategy `s`,
+ * or `strategies` of that plugin, one line each.
+ */
+function config(strategies = ['s']): string {
   const file = join(tmp(), 'bt.yaml');
   writeFileSync(
     file,
@@ -41,7 +44,7 @@ venue:
   to: 2024-01-15T12:01:00Z
   balances: { USD: 100000, BTC: 1 }
 strategies:
-  - { name: s, use: ${JSON.stringify(PLUGIN)}, markets: [BTC-USD] }
+${strategies.map((name) => `  - { name: ${name}, use: ${JSON.stringify(PLUGIN)}, markets: [BTC-USD] }`).join('\n')}
 `,
   );
   return file;
@@ -55,6 +58,14 @@ describe('a plugin module per backtest run', () => {
     expect(first.report.orders).toHaveLength(1);
     expect(second.report.orders).toHaveLength(1);
     expect(JSON.stringify(second.report.orders)).toBe(JSON.stringify(first.report.orders));
+  });
+
+  it("sets a run's strategies that name the plugin up from one instance, as a live bot does: its top level is theirs to share", async () => {
+    // A live bot's two strategies of the plugin share its module: the first places the order, the second sees runs > 1.
+    const configPath = config(['first', 'second']);
+    for (const run of [await runBacktest({ configPath }), await runBacktest({ configPath })]) {
+      expect(run.report.orders.map((o) => o.strategy)).toEqual(['first']);
+    }
   });
 
   it('runs the band under each queue model from a fresh module too', async () => {
