@@ -8,6 +8,8 @@
  * An existing `--out` file is refused (a mistyped command must not destroy an earlier recording) unless `--force`,
  * which replaces it only once the recording has started. A start that fails (venue unreachable, channel refused)
  * leaves no file it created, and with `--force` the existing file as it was: the same command can simply be rerun.
+ * The partial file a `--force` recorder killed before then left beside `--out` is removed (and named on stderr) by
+ * the next `rexbot record` on that file, once its writer's process is gone.
  * Private channels (`balance`, `order`, `execution`, ...) authenticate with the key in `REXBOT_API_KEY` and
  * `REXBOT_API_SECRET` (environment, so the secret never shows in a process list). Without `--duration` the
  * recording runs until SIGINT or SIGTERM; either way the file is finished properly before the command exits.
@@ -96,6 +98,7 @@ export async function runRecording(a: RecordArgs, stop: Promise<unknown>, env: N
     clock: systemClock,
   });
   recorder.errors$.subscribe((e) => process.stderr.write(`rexbot record: ${e.message}\n`));
+  recorder.notices$.subscribe((n) => process.stderr.write(`rexbot record: ${n}\n`));
   await recorder.start();
   await Promise.race([stop, ...(a.durationMs !== undefined ? [systemClock.sleep(a.durationMs)] : [])]);
   return recorder.stop();

@@ -83,6 +83,11 @@ export interface Recorder {
   synced(channel: string): number | undefined;
   /** Problems that do not stop the recording (snapshot failures being retried, undecodable pushes). */
   readonly errors$: Observable<Error>;
+  /**
+   * What the user should be told that is no problem, one line each: the partial files of `out` left by recorders
+   * killed before their recording was kept, removed by start() (recording-writer.ts). Subscribe before start().
+   */
+  readonly notices$: Observable<string>;
 }
 
 /**
@@ -109,6 +114,8 @@ class RecorderImpl implements Recorder {
   readonly #errors = new Subject<Error>();
   readonly stats: RecorderStats;
   readonly errors$: Observable<Error> = this.#errors.asObservable();
+  readonly #notices = new Subject<string>();
+  readonly notices$: Observable<string> = this.#notices.asObservable();
   #writer: RecordingWriter | undefined;
   #http: HttpTransport | undefined;
   #hub: HubClient | undefined;
@@ -142,7 +149,12 @@ class RecorderImpl implements Recorder {
       channels: [...o.channels],
       source: { hub: o.hubUrl, rest: o.restUrl, transport: o.transport },
     };
-    this.#writer = await openRecording(o.out, header, { overwrite: o.overwrite });
+    const onRemovedPartials = (paths: string[]) => {
+      const what = paths.length === 1 ? 'a partial recording' : `${paths.length} partial recordings`;
+      const who = paths.length === 1 ? 'a recorder' : 'recorders';
+      this.#notices.next(`removed ${what} of ${o.out} left by ${who} no longer running: ${paths.join(', ')}`);
+    };
+    this.#writer = await openRecording(o.out, header, { overwrite: o.overwrite, onRemovedPartials });
     try {
       if (this.#stopped) throw new Error('the recorder was stopped before it started');
       await this.#connect();
@@ -217,6 +229,7 @@ class RecorderImpl implements Recorder {
     for (const sync of this.#syncs.values()) sync.stop();
     await this.#http?.close();
     this.#errors.complete();
+    this.#notices.complete();
   }
 
   /** The transport with every push copied to the recording before the hub client sees it. */

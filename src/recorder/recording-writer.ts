@@ -3,23 +3,31 @@
  * come; the file is complete and readable once {@link RecordingWriter.close} resolves. A new recording never
  * replaces an existing file unless asked to, and then only once it is kept ({@link RecordingWriter.keep}): a
  * recorder whose start fails {@link RecordingWriter.discard}s it, which leaves no file it created and the file it
- * was to replace as it was.
+ * was to replace as it was. Opening a recording removes the partial files of its file left by recorders that no
+ * longer run (partial-recordings.ts).
  */
 import { createWriteStream, fstatSync, type WriteStream } from 'node:fs';
 import { lstat, rename, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 import { RexbotError } from '../core/errors.js';
 import type { RecordingHeader } from './recording-format.js';
+import { partialRecordingPath, removeDeadPartials } from './partial-recordings.js';
 
 /** Options of {@link openRecording}. */
 export interface OpenRecordingOptions {
   /**
    * Replace an existing file, once the recording is kept. Default false: an existing file is refused, never
-   * overwritten. The recording is written to a sibling `<file>.<hex>.partial` until kept, so a recording discarded
-   * (or a recorder killed) before then leaves the existing file whole.
+   * overwritten. The recording is written to a sibling `<file>.<host>.<pid>.<hex>.partial` until kept, so a
+   * recording discarded (or a recorder killed) before then leaves the existing file whole; the partial file a killed
+   * recorder left is removed by the next recording opened on `file` (see {@link OpenRecordingOptions.onRemovedPartials}).
    */
   overwrite?: boolean | undefined;
+  /**
+   * Told the paths of the partial files of `file` that opening removed because their writer no longer runs (a
+   * recorder killed before its recording was kept); not called when there were none. Called before the file is
+   * opened, so also when opening then fails (an existing file refused). The caller says so to the user.
+   */
+  onRemovedPartials?: ((paths: string[]) => void) | undefined;
 }
 
 /** The output file exists and overwriting was not asked for (code `RECORDING_EXISTS`): the file was left as it was. */
@@ -67,7 +75,7 @@ export class RecordingWriter {
 
   private constructor(file: string, overwrite: boolean) {
     this.file = file;
-    this.#path = overwrite ? `${file}.${randomBytes(6).toString('hex')}.partial` : file;
+    this.#path = overwrite ? partialRecordingPath(file) : file;
     this.#gzip = createGzip();
     // 'wx' creates the file or fails if it exists, in one step: no check-then-open race with another recorder, and
     // whatever is at #path afterwards was made by this writer.
@@ -89,9 +97,13 @@ export class RecordingWriter {
   /**
    * Create `file` and write the header line. An existing file is refused ({@link RecordingExistsError}) unless
    * `options.overwrite`, which replaces it when the recording is kept: a mistyped `--out` must not destroy an
-   * earlier recording. Rejects when the file cannot be opened.
+   * earlier recording. Rejects when the file cannot be opened. Removes, first, the partial files of `file` whose
+   * writer is gone (see {@link OpenRecordingOptions.onRemovedPartials}), with or without `overwrite`.
    */
   static async open(file: string, header: RecordingHeader, options: OpenRecordingOptions = {}): Promise<RecordingWriter> {
+    // Each recorder killed between opening its partial file and keeping it left one behind, forever and unsaid.
+    const removed = await removeDeadPartials(file);
+    if (removed.length > 0) options.onRemovedPartials?.(removed);
     const w = new RecordingWriter(file, options.overwrite ?? false);
     await new Promise<void>((resolve, reject) => {
       w.#out.once('open', (fd: number) => {

@@ -2,12 +2,14 @@
  * `rexbot record`: argument errors are usage errors (exit 2) with the reason; a run against the simulator for a
  * given duration writes a finished, readable recording and exits 0.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseRecordArgs } from '../../src/cli/record-command.js';
 import { main } from '../../src/cli/main.js';
+import { partialRecordingPath } from '../../src/recorder/partial-recordings.js';
 import type { RecordingRecord } from '../../src/recorder/recording-format.js';
 import { readRecording } from '../../src/recorder/recording-reader.js';
 import { MARKET, startWorld, Trader, type SimWorld } from '../streams/stream-harness.js';
@@ -124,5 +126,24 @@ describe('rexbot record', () => {
     const records: RecordingRecord[] = [];
     for await (const r of readRecording(out)) records.push(r);
     expect(records[0]).toMatchObject({ kind: 'header', header: { channels: [`trade_${MARKET}`] } });
+  });
+
+  it('removes the partial file a killed --force recorder left, saying so, and keeps one whose writer is alive', async () => {
+    // A recorder SIGKILLed before its recording replaced the old file left `<file>.<hex>.partial` for good, silently.
+    world = await startWorld();
+    const out = join(dir, 'again.jsonl.gz');
+    writeFileSync(out, 'yesterday');
+    const child = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => child.once('exit', resolve));
+    const deadPartial = partialRecordingPath(out, child.pid!);
+    const livePartial = partialRecordingPath(out, process.pid);
+    writeFileSync(deadPartial, 'killed');
+    writeFileSync(livePartial, 'still being written');
+    const code = await main(['record', '--hub', world.sim.coreHubUrl, '--rest', world.sim.restUrl, '--transport', 'core', '--channels', `trade_${MARKET}`, '--out', out, '--force', '--duration', '0.2']);
+    expect(code).toBe(0);
+    const said = stderr.join('').split('\n').filter((l) => l.includes('partial'));
+    expect(said).toEqual([`rexbot record: removed a partial recording of ${out} left by a recorder no longer running: ${deadPartial}`]);
+    expect(readdirSync(dir).sort()).toEqual([basename(out), basename(livePartial)].sort());
+    expect(readFileSync(livePartial, 'utf8')).toBe('still being written');
   });
 });
