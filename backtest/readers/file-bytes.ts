@@ -57,12 +57,39 @@ export async function isGzipFile(path: string, file = path): Promise<boolean> {
 }
 
 /**
- * The bytes of an open data file in order (inflated when it is gzip), each chunk valid until the next one after it
- * is asked for. The caller closes the file.
+ * The bytes of an open data file in order (inflated when it is gzip), less a UTF-8 byte order mark at the start, each
+ * chunk valid until the next one after it is asked for. The caller closes the file.
  */
 export function fileBytes(f: DataFile, sizes: ReadSizes, meter: ReadMeter | undefined): AsyncGenerator<Buffer, void, undefined> {
   if (meter) meter.total = f.size;
-  return f.gzip ? gzipBytes(f.handle, sizes, meter) : plainBytes(f.handle, sizes.read, meter);
+  return withoutBom(f.gzip ? gzipBytes(f.handle, sizes, meter) : plainBytes(f.handle, sizes.read, meter));
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * `chunks` less a UTF-8 byte order mark (EF BB BF) at their start. Editors and spreadsheets on Windows write one
+ * before the text; it is no part of the data, and left in it made line 1 of a JSON-lines file "not JSON" over a
+ * character nobody can see. The first bytes are held until three are in (a chunk may be shorter).
+ */
+async function* withoutBom(chunks: AsyncGenerator<Buffer, void, undefined>): AsyncGenerator<Buffer, void, undefined> {
+  let head: Buffer | undefined = Buffer.alloc(0); // undefined once the start is decided
+  for await (const chunk of chunks) {
+    if (head === undefined) {
+      yield chunk;
+      continue;
+    }
+    const start: Buffer = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+    if (start.length < BOM.length && BOM.subarray(0, start.length).equals(start)) {
+      head = Buffer.from(start); // copied: `chunk` is reused
+      continue;
+    }
+    head = undefined;
+    const rest = start.subarray(start.subarray(0, BOM.length).equals(BOM) ? BOM.length : 0);
+    if (rest.length > 0) yield rest;
+  }
+  // Data shorter than a byte order mark that starts like one: data all the same.
+  if (head !== undefined && head.length > 0) yield head;
 }
 
 /**

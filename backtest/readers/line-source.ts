@@ -20,8 +20,14 @@ import { fileBytes, ioError, openDataFile } from './file-bytes.js';
 
 export { ioError, isGzipFile } from './file-bytes.js';
 
-/** The longest line a reader accepts: far above any real line (a 500-level REST snapshot is ~20 KB). */
-export const MAX_LINE_CHARS = 64 * 1024 * 1024;
+/**
+ * The longest line a reader accepts, in bytes: far above any real line (a 500-level REST snapshot is ~20 KB). Counted
+ * in bytes as the line is gathered, so a longer line is refused without being joined or decoded (see
+ * {@link LineCutter.tooLong}).
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** The longest JSON element (json-array.ts) in characters, and formerly of a line: the same 64 Mi. */
+export const MAX_LINE_CHARS = MAX_LINE_BYTES;
 
 /** Bytes asked of the disk per read: large enough that reads cost nothing next to parsing. */
 export const READ_BYTES = 1024 * 1024;
@@ -31,14 +37,18 @@ export const READ_BYTES = 1024 * 1024;
  */
 const PIECE_BYTES = 64 * 1024;
 
-/** How many bytes a read asks for and a decoded piece holds at most (smaller in tests, to cut lines anywhere). */
+/**
+ * How many bytes a read asks for and a decoded piece holds at most, and the longest line in bytes (default
+ * {@link MAX_LINE_BYTES}); smaller in tests, to cut lines anywhere.
+ */
 export interface ReadSizes {
   read: number;
   piece: number;
+  maxLine?: number | undefined;
 }
 
 /** The sizes every reader reads with. */
-export const READ_SIZES: ReadSizes = { read: READ_BYTES, piece: PIECE_BYTES };
+export const READ_SIZES: ReadSizes = { read: READ_BYTES, piece: PIECE_BYTES, maxLine: MAX_LINE_BYTES };
 
 /**
  * How much of a file a reader has read: `read` of its `total` bytes on disk (compressed bytes for a gzip file),
@@ -140,15 +150,31 @@ class LineCutter {
     return this.#partialBytes > 0 ? Buffer.concat(this.#partial) : undefined;
   }
 
-  /** The decoded partial line is longer than `max` characters (bytes count at least the characters they hold). */
+  /**
+   * The partial line is longer than `max` bytes. Bytes, not decoded characters: deciding in characters joined and
+   * decoded the whole partial line after every read once it passed `max` bytes, and a line of 2-byte characters
+   * without a newline took minutes and several times the limit in memory before it was refused.
+   */
   tooLong(max: number): boolean {
-    return this.#partialBytes > max && Buffer.concat(this.#partial).toString('utf8').length > max;
+    return this.#partialBytes > max;
   }
 
   #keep(bytes: Buffer): void {
     this.#partial.push(Buffer.from(bytes));
     this.#partialBytes += bytes.length;
   }
+}
+
+/**
+ * Why a line longer than `max` bytes is refused: no record of any format comes near it, so the file is most likely
+ * not text of the format named (or has lost its newlines).
+ *
+ * @example
+ * tooLongReason(64 * 1024 * 1024) // 'line longer than 64 MiB (67108864 bytes) ...'
+ */
+export function tooLongReason(max: number): string {
+  const mib = max / (1024 * 1024);
+  return `line longer than ${Number.isInteger(mib) ? `${mib} MiB (${max} bytes)` : `${max} bytes`}, which no line of a data file comes near: is it a file of this format?`;
 }
 
 /**
@@ -172,6 +198,7 @@ async function* pieceBlocks<B extends { readonly count: number }>(
   block: (piece: Buffer, first: number) => B,
   meter: ReadMeter | undefined,
 ): AsyncGenerator<B, void, undefined> {
+  const maxLine = sizes.maxLine ?? MAX_LINE_BYTES;
   const f = await openDataFile(path, file);
   const cutter = new LineCutter(sizes.piece);
   let n = 0;
@@ -183,7 +210,7 @@ async function* pieceBlocks<B extends { readonly count: number }>(
         // Counted once the caller is done with the block: a block of bytes may leave its lines to the caller to find.
         n += b.count;
       }
-      if (cutter.tooLong(MAX_LINE_CHARS)) throw new ReplayFormatError({ file, line: n + 1 }, `line longer than ${MAX_LINE_CHARS} characters`);
+      if (cutter.tooLong(maxLine)) throw new ReplayFormatError({ file, line: n + 1 }, tooLongReason(maxLine));
     }
   } catch (err) {
     if (err instanceof ReplayFormatError) throw err;

@@ -5,7 +5,7 @@
  */
 import { openDataFile } from './file-bytes.js';
 import type { NumberedLine, ReadMeter } from './line-source.js';
-import { ioError, MAX_LINE_CHARS } from './line-source.js';
+import { ioError, MAX_LINE_BYTES, tooLongReason } from './line-source.js';
 import { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 
 const CHUNK = 256 * 1024;
@@ -48,7 +48,7 @@ export async function* readLinesBackwards(path: string, file: string = path, fro
         stop = nl;
       }
       carry = Buffer.from(text.subarray(0, stop));
-      if (carry.length > MAX_LINE_CHARS) throw new ReplayFormatError({ file, line }, `line longer than ${MAX_LINE_CHARS} characters`);
+      if (carry.length > MAX_LINE_BYTES) throw new ReplayFormatError({ file, line }, tooLongReason(MAX_LINE_BYTES));
       pos = start;
       if (out.length > 0) yield out;
     }

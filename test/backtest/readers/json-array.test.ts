@@ -60,6 +60,14 @@ describe('streaming JSON array scanner', () => {
     expect(await scan('["s\\"]", 3]')).toEqual([{ text: '"s\\"]"', line: 1 }, { text: '3', line: 1 }]);
   });
 
+  it('skips a UTF-8 byte order mark before the array, plain and gzipped', async () => {
+    // Left in, the mark made a candle file saved by a Windows editor "not a JSON array".
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[{"a":1},\n2]')]);
+    for (const name of ['bom.json', 'bom.json.gz']) {
+      expect(await scan(name.endsWith('.gz') ? gzipSync(body) : body, name)).toEqual([{ text: '{"a":1}', line: 1 }, { text: '2', line: 2 }]);
+    }
+  });
+
   it('reads the first array of an envelope object and skips the rest', async () => {
     expect(await scan('{"success":true,"message":"x[","result":[{"O":1},\n{"O":2}],"z":[9]}')).toEqual([{ text: '{"O":1}', line: 1 }, { text: '{"O":2}', line: 2 }]);
   });

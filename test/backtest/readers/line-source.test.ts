@@ -155,6 +155,43 @@ describe('line source (blocks of lines decoded per piece)', () => {
       expect(e).toMatchObject({ lastLine: n, torn, line: n + 1 });
     }
   });
+
+  it('refuses a line longer than the limit in bytes, multi-byte characters counted as bytes, after the lines before it', async () => {
+    // 600 characters of 2 bytes each: 1200 bytes, over a limit of 1000 bytes though under 1000 characters. Counted in
+    // characters, the limit joined and decoded the whole line after every read once it passed the limit in bytes
+    // (a 300 MB line of é without a newline took two minutes and 500 MB before it was refused).
+    const text = `first\nsecond\n${'é'.repeat(600)}`;
+    for (const name of ['long.txt', 'long.txt.gz']) {
+      const path = tmp.write(name, text);
+      for (const sizes of [{ read: 64, piece: 16, maxLine: 1000 }, { read: 100, piece: 100, maxLine: 1000 }]) {
+        for (const read of [(s: ReadSizes) => readLineChunks(path, path, s), (s: ReadSizes) => decodedLines(path, s)]) {
+          expect(await collect(read(sizes)), `${name} ${JSON.stringify(sizes)}`).toEqual({
+            lines: [{ text: 'first', line: 1 }, { text: 'second', line: 2 }],
+            error: `${path}:3: line longer than 1000 bytes, which no line of a data file comes near: is it a file of this format?`,
+          });
+        }
+      }
+    }
+  });
+
+  it('skips a UTF-8 byte order mark at the start of the file, wherever reads end', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const text = 'héader\r\nrow 1\nrow 2';
+    const lines = [{ text: 'héader', line: 1 }, { text: 'row 1', line: 2 }, { text: 'row 2', line: 3 }];
+    for (const name of ['bom.txt', 'bom.txt.gz']) {
+      const body = Buffer.concat([bom, Buffer.from(text)]);
+      const path = tmp.write(name, name.endsWith('.gz') ? gzipSync(body) : body);
+      for (const sizes of SIZES) {
+        expect(await collect(readLineChunks(path, path, sizes)), `${name} ${JSON.stringify(sizes)}`).toEqual({ lines });
+        expect(await collect(spanLines(path, sizes)), `spans ${name} ${JSON.stringify(sizes)}`).toEqual({ lines });
+      }
+    }
+    // Only at the start, and only whole: elsewhere, or a file shorter than one, is data like any other.
+    const later = tmp.write('later.txt', Buffer.concat([Buffer.from('a\n'), bom, Buffer.from('b')]));
+    expect(await collect(readLineChunks(later, later, { read: 1, piece: 1 }))).toEqual({ lines: [{ text: 'a', line: 1 }, { text: '\ufeffb', line: 2 }] });
+    const part = tmp.write('part.txt', bom.subarray(0, 2));
+    expect(await collect(readLineChunks(part, part, { read: 1, piece: 1 }))).toEqual({ lines: [{ text: '\ufffd', line: 1 }] });
+  });
 });
 
 describe('line reader over blocks', () => {
