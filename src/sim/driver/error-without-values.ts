@@ -40,6 +40,25 @@ function tell(err: unknown): string {
   return `a ${err === null ? 'null' : typeof err} was thrown`;
 }
 
+/**
+ * `text` with every balanced `{…}` left out whole, nested ones with what is beside them (`{a: X, b: {c}}` →
+ * `{…}`); a brace with no partner stays. One pass: a regex replaced until nothing changes would leave the outer
+ * object (its `{…}` is what it replaced) and, made to go on, take a pass per level of a deeply nested message.
+ */
+function objectsOut(text: string): string {
+  const out: string[] = [];
+  /** Where in `out` each `{` not closed yet is. */
+  const open: number[] = [];
+  for (const ch of text) {
+    if (ch === '{') open.push(out.length);
+    if (ch === '}' && open.length > 0) {
+      out.length = open.pop()!;
+      out.push('{…}');
+    } else out.push(ch);
+  }
+  return out.join('');
+}
+
 /** A token holding a digit (a number, a time, an id), dots only inside it so a sentence's full stop stays. */
 const DIGIT_TOKEN_RE = /[\w+-]+(?:\.[\w+-]+)*/g;
 /** Names that hold digits but are no value: `v1.1`, `C2`, `base64`, `MINUTE_1`. */
@@ -55,16 +74,12 @@ const NAME_WITH_DIGITS_RE = /^[A-Za-z][A-Za-z_]*\d+(?:\.\d+)?$/;
  * withoutValues('not a finite decimal: 12345.6 at Buys[3] ({"Rate":1})') // not a finite decimal: … at Buys[3] ({…})
  */
 export function withoutValues(message: string): string {
-  let out = message
+  const out = message
     .replace(/"(?:[^"\\]|\\.)*(?:"|$)/g, '"…"')
     .replace(/`[^`]*(?:`|$)/g, '`…`')
     // A quote opens after a non-word character (the apostrophe of "file's" does not) and closes before one.
     .replace(/(^|\W)'[^']*'(?!\w)/g, "$1'…'");
-  for (let before = ''; before !== out; ) {
-    before = out;
-    out = out.replace(/\{[^{}]*\}/g, '{…}');
-  }
-  const quotesOut = out;
+  const quotesOut = objectsOut(out);
   const told = quotesOut.replace(DIGIT_TOKEN_RE, (token: string, at: number) => {
     if (!/\d/.test(token) || NAME_WITH_DIGITS_RE.test(token)) return token;
     if (/^\d+$/.test(token) && quotesOut[at - 1] === '[' && quotesOut[at + token.length] === ']') return token;
