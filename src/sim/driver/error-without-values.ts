@@ -13,8 +13,9 @@ const MAX_TOLD = 160;
 
 /**
  * `err` told without any value it carries: `<resource>: <field> <reason>` for an error that gives its reason apart
- * (a {@link WireFormatError}, a {@link MappingError}), else `<resource>: <Error name>: <message>` with quoted text,
- * printed objects and numbers left out (see {@link withoutValues}). `resource` names what was decoded in the
+ * (a {@link WireFormatError}, a {@link MappingError}), `<resource>: <problem>` for a wire decoder's that does not
+ * (its path, which may hold keys received, left out), else `<resource>: <Error name>: <message>`; quoted text,
+ * printed objects and numbers left out of a message (see {@link withoutValues}). `resource` names what was decoded in the
  * caller's words (`orderBook snapshot`), never text of the line; left out when undefined.
  *
  * @example
@@ -31,8 +32,10 @@ export function errorWithoutValues(err: unknown, resource?: string): string {
 function tell(err: unknown): string {
   if (err instanceof WireFormatError) {
     if (err.reason !== undefined) return `${err.path || '<root>'} ${err.reason}`;
-    // The message less its `where` (which may quote a recorded path or URL), the rest with its values out.
-    return withoutValues(err.message.slice(err.where.length + 2));
+    // The message less its `where` (which may quote a recorded path or URL) and its path: only an error that gives
+    // its reason apart promises a path of field names and indexes (WireProblem); this one's may be made of keys
+    // received (`Limit.<key>.<key>` of a v1.1 payload nested too deep). The rest with its values out.
+    return withoutValues(err.message.slice(err.where.length + 2 + (err.path || '<root>').length + 1));
   }
   if (err instanceof MappingError) return err.reason !== undefined ? `${err.field} ${err.reason}` : withoutValues(err.message);
   if (err instanceof Error) return `${err.name}: ${withoutValues(err.message)}`;
