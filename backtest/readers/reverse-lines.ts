@@ -9,6 +9,7 @@ import { ioError, MAX_LINE_BYTES, tooLongReason } from './line-source.js';
 import { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 
 const CHUNK = 256 * 1024;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
  * The lines of `path` from last to first, in chunks, each with its 1-based number; lines numbered `< from` are
@@ -26,16 +27,19 @@ export async function* readLinesBackwards(path: string, file: string = path, fro
     // The final newline ends the last line; it does not start another.
     let end = size;
     if (size > 0 && (await handle.read(buf, 0, 1, size - 1)).buffer[0] === 0x0a) end = size - 1;
-    let lines = end > 0 ? 1 : 0;
-    for (let pos = 0; pos < end; pos += CHUNK) {
+    // A UTF-8 byte order mark at the start is no part of line 1, as when the file is read forwards (file-bytes.ts):
+    // the text begins after it.
+    const begin = size >= BOM.length && (await handle.read(buf, 0, BOM.length, 0)).buffer.subarray(0, BOM.length).equals(BOM) ? BOM.length : 0;
+    let lines = end > begin ? 1 : 0;
+    for (let pos = begin; pos < end; pos += CHUNK) {
       const { bytesRead } = await handle.read(buf, 0, Math.min(CHUNK, end - pos), pos);
       for (let i = buf.indexOf(0x0a, 0); i >= 0 && i < bytesRead; i = buf.indexOf(0x0a, i + 1)) lines++;
     }
     let line = lines;
     let carry: Buffer = Buffer.alloc(0);
     let pos = end;
-    while (pos > 0 && line >= from) {
-      const start = Math.max(0, pos - CHUNK);
+    while (pos > begin && line >= from) {
+      const start = Math.max(begin, pos - CHUNK);
       const chunk = Buffer.allocUnsafe(pos - start);
       await handle.read(chunk, 0, chunk.length, start);
       if (meter) meter.read += chunk.length;
@@ -52,7 +56,7 @@ export async function* readLinesBackwards(path: string, file: string = path, fro
       pos = start;
       if (out.length > 0) yield out;
     }
-    if (pos === 0 && line >= from && line === 1) yield [{ text: stripCr(carry.toString('utf8')), line: 1 }];
+    if (pos === begin && line >= from && line === 1) yield [{ text: stripCr(carry.toString('utf8')), line: 1 }];
     // Done with the file: what was not read backwards (the lines before `from`, the final newline) is read.
     if (meter) meter.read = size;
   } catch (err) {

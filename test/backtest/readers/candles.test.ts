@@ -168,5 +168,20 @@ describe('candle readers', () => {
     const forced = await readEvents(openReader('candles-csv', path, { params: { ...PARAMS, header: false, order: 'ascending' }, onBadLine: 'skip' }));
     expect([forced.summary.events, forced.summary.errors]).toEqual([1, 2]);
   });
+
+  it('skips a UTF-8 byte order mark at the start of a newest-first file read backwards, as read forwards', async () => {
+    // Forwards the mark was skipped (4896f71); backwards, line 1 kept it: a quoted time in the first column was
+    // "not a time", and a line holding only the mark was a row of 1 field instead of an empty line.
+    const bom = '\ufeff';
+    const quoted = tmp.write('bom-desc.csv', `${bom}"1617642960",2,3,1,2,1\n"1617642900",1,2,0.5,1,1\n`);
+    const a = await readEvents(openReader('candles-csv', quoted, { params: { ...PARAMS, header: false } }));
+    expect(a.events.map((e) => [e.source.line, e.kind === 'candle' ? e.candle.open.toFixed() : ''])).toEqual([[2, '1'], [1, '2']]);
+    const alone = tmp.write('bom-line-desc.csv', `${bom}\n1617642960,2,3,1,2,1\n1617642900,1,2,0.5,1,1\n`);
+    const b = await readEvents(openReader('candles-csv', alone, { params: { ...PARAMS, header: false } }));
+    expect(b.events.map((e) => [e.source.line, e.kind === 'candle' ? e.candle.open.toFixed() : ''])).toEqual([[3, '1'], [2, '2']]);
+    // A mark after the start is data, backwards too: the row it starts is refused, naming it.
+    const later = tmp.write('bom-later-desc.csv', `"1617642960",2,3,1,2,1\n${bom}"1617642900",1,2,0.5,1,1\n`);
+    await expect(readEvents(openReader('candles-csv', later, { params: { ...PARAMS, header: false, order: 'descending' } }))).rejects.toThrow(`${later}:2: startsAt is not a time`);
+  });
 });
 
