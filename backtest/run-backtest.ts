@@ -11,7 +11,6 @@
  * Overrides are applied to the config as written (before validation), so a value goes through the same schema
  * and errors as a value in the YAML.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -23,6 +22,7 @@ import { loadStrategy } from '../src/strategy/load-strategy.js';
 import { openReader } from './readers/index.js';
 import { assertConfigFilesInside, assertStrategiesInside } from './sweep/config-files.js';
 import { confineFiles, readJobFile } from './sweep/confined-files.js';
+import { MAX_CONFIG_BYTES } from '../src/runtime/config/config-file.js';
 import type { MarketDataReader } from './readers/reader.js';
 import type { ReportInput } from './report/report-input.js';
 import { type BacktestBotConfig, type BacktestProgress, runSession } from './run/backtest-session.js';
@@ -99,7 +99,8 @@ async function resolveConfig(opts: RunBacktestOptions, params: Record<string, un
   let cfg: BotConfig;
   if (opts.configPath !== undefined) {
     const file = opts.configPath;
-    const text = readJobFile(file);
+    // A config: a regular file no larger than any config (config-file.ts; a huge one was read whole, out of memory).
+    const text = readJobFile(file, MAX_CONFIG_BYTES);
     if (Object.keys(params).length === 0) cfg = { ...parseYamlConfig(text, file, botConfigSchema), file };
     else {
       // Read as `rexbot run` reads it (YAML errors at their line, ${VAR} from the environment), but not validated
@@ -187,7 +188,7 @@ async function paramKeys(s: Record<string, unknown>, baseDir: string): Promise<s
 export async function checkSweepKeys(configPath: string, keys: readonly string[]): Promise<void> {
   let strategies: Array<Record<string, unknown>>;
   try {
-    const raw = (parseYaml(readFileSync(configPath, 'utf8')) ?? {}) as Record<string, unknown>;
+    const raw = (parseYaml(readJobFile(configPath, MAX_CONFIG_BYTES)) ?? {}) as Record<string, unknown>;
     strategies = Array.isArray(raw.strategies) ? (raw.strategies as Array<Record<string, unknown>>) : [];
   } catch {
     return; // a config that cannot be read: each run says why, where (with the YAML's line)

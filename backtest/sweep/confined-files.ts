@@ -65,17 +65,20 @@ export function assertOpenedInside(fd: number, path: string): void {
 }
 
 /**
- * The text of a job's file (config, latency or recorded-market file). Inside {@link confineFiles} it is opened without
- * blocking (a FIFO swapped in would otherwise hold the thread), refused unless a regular file inside the roots, and
- * read through that descriptor; outside, it is read as readFileSync reads it.
+ * The text of a job's file (config, latency or recorded-market file), opened without blocking (a FIFO would otherwise
+ * hold the thread for good: `rexbot backtest` on a FIFO config hung) and refused unless a regular file of at most
+ * `maxBytes`, read through that descriptor. Inside {@link confineFiles} the file must also be inside the roots, and
+ * what is refused is a {@link JobPathError}; outside, an Error naming the path.
  */
-export function readJobFile(path: string): string {
-  if (!filesConfined()) return readFileSync(path, 'utf8');
+export function readJobFile(path: string, maxBytes = Infinity): string {
+  const confined = filesConfined();
+  const refuse = (why: string) => (confined ? new JobPathError(`${path} ${why}`) : new Error(`${path}: ${why}`));
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    assertOpenedInside(fd, path);
+    if (confined) assertOpenedInside(fd, path);
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new JobPathError(`${path} is ${st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a file`);
+    if (!st.isFile()) throw refuse(`is ${st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a file`);
+    if (st.size > maxBytes) throw refuse(`is ${st.size} bytes, more than ${maxBytes} (is it the right file?)`);
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);

@@ -101,9 +101,10 @@ function folderName(name: string): string {
 /** The bot name in a config file, for the default output folder (`backtest` when it cannot be read). */
 async function botName(configPath: string): Promise<string> {
   try {
-    const { readFile } = await import('node:fs/promises');
+    // Read as the config itself is (config-file.ts): a FIFO or a huge file is refused, not waited on or read whole.
+    const { readConfigText } = await import('../runtime/config/config-file.js');
     const { parse } = await import('yaml');
-    const raw = parse(await readFile(configPath, 'utf8')) as { bot?: { name?: unknown } } | null;
+    const raw = parse(readConfigText(configPath)) as { bot?: { name?: unknown } } | null;
     return typeof raw?.bot?.name === 'string' ? raw.bot.name : 'backtest';
   } catch {
     return 'backtest';

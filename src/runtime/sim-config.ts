@@ -9,8 +9,7 @@ import { defaultSimConfig, type SimConfig } from '../sim/config.js';
 import type { MarketDriverConfig } from '../sim/driver/market-driver.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { marketsFromRecordedList } from '../sim/driver/recorded-markets.js';
-import { readFileSync } from 'node:fs';
-import { ConfigError, parseYamlConfig, yamlLocator } from './config/yaml-config.js';
+import { ConfigError, parseYamlConfig, readConfigFile, yamlLocator } from './config/yaml-config.js';
 import { marketSymbolSchema, nonNegativeDecimal, portSchema, positiveDecimal } from './config/schema-helpers.js';
 import { simConfigProblems } from './sim-config-checks.js';
 
@@ -154,13 +153,7 @@ export type SimFileConfig = z.output<typeof simFileSchema> & { baseDir: string }
  * market the exchange does not list or a capture file that does not exist.
  */
 export function loadSimConfig(file: string, env: NodeJS.ProcessEnv = process.env): SimFileConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(file, [{ path: '', message: `cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }]);
-  }
-  return parseSimConfig(text, file, dirname(resolve(file)), env);
+  return parseSimConfig(readConfigFile(file), file, dirname(resolve(file)), env);
 }
 
 /**

@@ -3,10 +3,10 @@
  * that name the file, line and field (`config/paper.yaml:12:5 strategies[0].params.spread: Expected number`).
  * Shared by the simulator and bot configs so both behave the same for users.
  */
-import { readFileSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { z } from 'zod';
 import { RexbotError } from '../../core/errors.js';
+import { readConfigText } from './config-file.js';
 import { knownKeysAt, unknownKeyMessage } from './did-you-mean.js';
 
 /** One problem found in a config file. */
@@ -198,13 +198,19 @@ export function yamlLocator(text: string): (path: readonly PropertyKey[], key?: 
   };
 }
 
+/**
+ * The text of config file `file`; a missing or unreadable file, anything but a regular file (a FIFO, a directory) and
+ * a file too large to be a config are a ConfigError naming it (see config-file.ts).
+ */
+export function readConfigFile(file: string): string {
+  try {
+    return readConfigText(file);
+  } catch (err) {
+    throw new ConfigError(file, [{ path: '', message: `cannot read file: ${(err as Error).message}` }]);
+  }
+}
+
 /** Read and parse a YAML config file. A missing or unreadable file is a ConfigError naming it. */
 export function loadYamlConfig<S extends z.ZodType>(file: string, schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(file, [{ path: '', message: `cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }]);
-  }
-  return parseYamlConfig(text, file, schema, env);
+  return parseYamlConfig(readConfigFile(file), file, schema, env);
 }
