@@ -10,7 +10,7 @@
  * may be at most {@link MAX_JOURNAL_LINE_BYTES} (a record is a few hundred bytes): a longer one is not gathered
  * into an ever larger buffer but reported as too long, without its text.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** Bytes read per call (the chunk a journal is read in). */
@@ -173,17 +173,28 @@ export function readJournalLines(path: string, sink: JournalLineSink, options: J
   return { bytes, completeBytes: split.completeBytes };
 }
 
-/** {@link readJournalLines} without blocking the event loop while reading (`rexbot report`). */
+/**
+ * {@link readJournalLines} without blocking the event loop while reading (`rexbot report`, given any path). Anything
+ * but a regular file is refused before a byte is read, naming the path (a FIFO held `rexbot report` for good; a
+ * directory failed with `EISDIR` and no path), and so is a gzip file (a journal is plain JSON lines; gzipped, its
+ * first line was "not valid JSON" over binary bytes).
+ */
 export async function readJournalLinesAsync(path: string, sink: JournalLineSink, options: JournalReadOptions = {}): Promise<{ bytes: number; completeBytes: number }> {
   const { chunk, max } = chunkSize(options);
   const split = new JournalLineSplitter(sink, max);
   const buf = Buffer.allocUnsafe(chunk);
   let bytes = 0;
-  const fh = await open(path, 'r');
+  // Non-blocking: opening a FIFO for reading otherwise waits for a writer, on a thread nothing can free.
+  const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new Error(`${path}: is ${st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a journal file`);
     for (;;) {
       const { bytesRead: n } = await fh.read(buf, 0, chunk, null);
       if (n === 0) break;
+      if (bytes === 0 && n >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) {
+        throw new Error(`${path}: is gzip-compressed; a journal is read as the bot writes it, plain JSON lines: gunzip it first`);
+      }
       bytes += n;
       split.push(n === chunk ? buf : buf.subarray(0, n));
     }

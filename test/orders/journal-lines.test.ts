@@ -4,8 +4,10 @@
  * corrupt line, blank lines, CRLF), a line too long is refused naming file and line, and a journal longer than
  * the longest string V8 can make still opens.
  */
-import { appendFileSync, closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, closeSync, constants, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
@@ -214,5 +216,35 @@ describe('reading a journal file in chunks', () => {
     expect(statSync(path).size).toBe(Buffer.byteLength(text));
     j.close();
     expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+});
+
+describe('rexbot report: what is not a journal file', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rexbot-journal-kind-'));
+  });
+  afterEach(() => {
+    // A reader stuck opening the FIFO (as before the fix) is freed by a writer coming and going.
+    const fifo = join(dir, 'fifo.jsonl');
+    try {
+      closeSync(openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK));
+    } catch {
+      // no FIFO in this test
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a FIFO before waiting for a writer, naming it', async () => {
+    const fifo = join(dir, 'fifo.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    await expect(journalReportInput(fifo)).rejects.toThrow(`${fifo}: is a FIFO (named pipe), not a journal file`);
+  });
+
+  it('refuses a directory and a gzipped journal, naming the file and what it is', async () => {
+    await expect(journalReportInput(dir)).rejects.toThrow(`${dir}: is a directory, not a journal file`);
+    const gz = join(dir, 'bot.jsonl.gz');
+    writeFileSync(gz, gzipSync('{"t":"sent","at":1,"id":"x","attempt":1}\n'));
+    await expect(journalReportInput(gz)).rejects.toThrow(`${gz}: is gzip-compressed; a journal is read as the bot writes it, plain JSON lines: gunzip it first`);
   });
 });
