@@ -79,8 +79,11 @@ export function timeField(text: string | undefined, column: string, ref: LineRef
   if (/^\d+(\.\d+)?$/.test(t)) {
     const n = Number(t);
     const u = unit !== 'auto' ? unit : n < 1e11 ? 's' : n < 1e14 ? 'ms' : n < 1e17 ? 'us' : 'ns';
-    const ms = u === 's' ? n * 1000 : u === 'ms' ? n : u === 'us' ? n / 1000 : n / 1e6;
-    return Math.round(ms);
+    const ms = Math.round(u === 's' ? n * 1000 : u === 'ms' ? n : u === 'us' ? n / 1000 : n / 1e6);
+    // Past the dates a Date holds (8.64e15 ms) a time is no time: it surfaced later as Date's "Invalid time value",
+    // naming no field.
+    if (ms <= MAX_DATE_MS) return ms;
+    throw new ReplayFormatError(ref, `${column} is past any date as epoch ${u}: ${JSON.stringify(text ?? null)}`, { withoutText: `${column} is past any date` });
   }
   if (/^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d(\.\d+)?)?)?(Z|[+-]\d\d:?\d\d)?$/i.test(t)) {
     const iso = t.replace(' ', 'T');
@@ -90,6 +93,9 @@ export function timeField(text: string | undefined, column: string, ref: LineRef
   }
   throw new ReplayFormatError(ref, `${column} is not a time (ISO 8601 or epoch number): ${JSON.stringify(text ?? null)}`, { withoutText: `${column} is not a time (ISO 8601 or epoch number)` });
 }
+
+/** The latest time a Date holds, in epoch ms (ECMAScript's limit). */
+const MAX_DATE_MS = 8.64e15;
 
 /** Unit of an epoch-number time column; `auto` tells it by magnitude. */
 export type TimeUnit = 'auto' | 's' | 'ms' | 'us' | 'ns';

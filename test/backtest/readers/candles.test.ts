@@ -83,6 +83,17 @@ describe('candle readers', () => {
     expect(events.length).toBe(6);
   });
 
+  it('names the field and line of an epoch time past any date (400 digits, 1e400), CSV and JSON', async () => {
+    const big = '9'.repeat(400);
+    const csv = tmp.write('big.csv', `time,open,high,low,close,volume\n${big},1,1,1,1,1\n`);
+    // Was "file:2: Invalid time value" (from Date), naming no field.
+    await expect(readEvents(openReader('candles-csv', csv, { params: PARAMS }))).rejects.toThrow(`${csv}:2: startsAt is past any date as epoch ns: "${big}"`);
+    const json = tmp.write('big.json', `[{"startsAt":${big},"open":1,"high":1,"low":1,"close":1}]`);
+    await expect(readEvents(openReader('candles-json', json, { params: PARAMS }))).rejects.toThrow(`${json}:1: startsAt is `);
+    const secs = tmp.write('secs.csv', `time,open,high,low,close,volume\n${'9'.repeat(14)},1,1,1,1,1\n`);
+    await expect(readEvents(openReader('candles-csv', secs, { params: { ...PARAMS, timeUnit: 's' } }))).rejects.toThrow(`${secs}:2: startsAt is past any date as epoch s: "${'9'.repeat(14)}"`);
+  });
+
   it('names file:line of bad JSON candles, skips them, and fails a cut-short array', async () => {
     const v3 = JSON.parse(readFileSync(`${DIR}/VET-USDT_MINUTE_1.v3.json`, 'utf8')) as Record<string, unknown>[];
     const text = `[\n${v3.map((c, i) => (i === 2 ? '{"startsAt": "2021-04-05T17:20:00Z", "open": }' : i === 4 ? '{"when": 1}' : JSON.stringify(c))).join(',\n')}\n]\n`;
