@@ -14,6 +14,19 @@ export interface LineRef {
 }
 
 /**
+ * `text` with its control characters written out as `\u001b` (as JSON would): a reason may quote the file (a header,
+ * a parser's message quoting the line), and a file's ESC sequences or NULs written raw to a terminal recolour, move
+ * or hide what it shows.
+ *
+ * @example
+ * visible('not JSON: "\u001b[2J"') // 'not JSON: "\\u001b[2J"'
+ */
+export function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * One bad recorded line. `message` reads `<file>:<line>: <reason>`.
  *
  * @example
@@ -31,7 +44,8 @@ export class ReplayFormatError extends RexbotError {
    */
   readonly reasonWithoutText: string | undefined;
 
-  constructor(ref: LineRef, reason: string, options?: { cause?: unknown; withoutText?: string | undefined }) {
+  constructor(ref: LineRef, rawReason: string, options?: { cause?: unknown; withoutText?: string | undefined }) {
+    const reason = visible(rawReason);
     super('REPLAY_FORMAT', `${ref.file}:${ref.line}: ${reason}`, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.file = ref.file;
     this.line = ref.line;

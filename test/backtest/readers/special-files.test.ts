@@ -44,3 +44,19 @@ describe.skipIf(process.platform === 'win32')('a data path that is not a regular
     }
   });
 });
+
+describe('what a reader quotes of a file', () => {
+  const tmp = tempFiles();
+  afterEach(() => tmp.cleanup());
+
+  it('writes control characters out (\\u001b), so a file cannot send escape sequences to the terminal', async () => {
+    // A header that clears the screen, and a JSON line whose parser message quotes a NUL and an ESC.
+    const csv = tmp.write('esc.csv', 'exchange\u001b[2J\u001b[H,symbol\n');
+    await expect(readEvents(openReader('tardis', csv, {}))).rejects.toThrow(`${csv}:1: is not a Tardis incremental_book_L2 or trades header: exchange\\u001b[2J\\u001b[H,symbol`);
+    const rec = tmp.write('esc.jsonl', '\u0000\u001b]0;owned\u0007\n');
+    const err = await readEvents(openReader('rexbot', rec, {})).then(() => undefined, (e: unknown) => e as Error);
+    expect(err?.message).toMatch(new RegExp(`^${rec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1: `));
+    expect(err?.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(err?.message).toContain('\\u001b]0;owned\\u0007');
+  });
+});
