@@ -14,9 +14,9 @@
  * the decoded text followed by a second pass that read the values: the expression alone cost about as much as
  * the reading, and decoding the text about a fifth of it. What the pass accepts decodes to exactly what the
  * general way (the line decoded, JSON.parse, readEntry, the typed decoder) builds; anything else, including values
- * the decoders refuse (a negative quantity, a zero rate, a trade of zero quantity, a date `Date.parse` cannot
- * read) and any line with non-ASCII bytes, answers undefined and goes the general way, which also writes every
- * error. Values read from a line refused further on are dropped.
+ * the decoders refuse (a negative quantity, a zero rate, a trade of zero quantity, a value out of range, a date
+ * `Date.parse` cannot read) and any line with non-ASCII bytes, answers undefined and goes the general way, which
+ * also writes every error. Values read from a line refused further on are dropped.
  */
 import { type Decimal, parsePlainDecimal, plainOfParts, scanned } from '../../src/core/decimal.js';
 import { digitRun, scanEnd, scannedLong, scanPlainAt } from '../../src/core/decimal-scan.js';
@@ -121,10 +121,21 @@ function symbolAt(b: Buffer, i: number, end: number): string | undefined {
   return s;
 }
 
-/** The plain decimal at `i` followed by its closing quote: the quote's index (the value in `scanned`), or -1. */
+/**
+ * The largest exponent of a decimal's first significant digit the decoders take (`amountProblem` in
+ * src/model/decode.ts: `d.e > 30` is out of range, i.e. at most 31 digits before the point). A rate of 1e400 or a
+ * 400-digit quantity is no market's: refused, it crossed every book or dwarfed every balance in the backtest.
+ */
+const MAX_EXPONENT = 30;
+
+/**
+ * The plain decimal at `i` followed by its closing quote: the quote's index (the value in `scanned`), or -1. Also
+ * -1 when it is out of range ({@link MAX_EXPONENT}), so the line goes the general way, which names the field: the
+ * scan has the exponent in `scanned.e` already (long values too), so the bound is one comparison per value.
+ */
 function decimalAt(b: Uint8Array, i: number, end: number): number {
   const e = scanPlainAt(b, i, end);
-  return e >= 0 && e < end && b[e] === 34 ? e : -1;
+  return e >= 0 && e < end && b[e] === 34 && scanned.e <= MAX_EXPONENT ? e : -1;
 }
 
 /**

@@ -37,8 +37,9 @@
  * fails the file (a config problem, not a bad line).
  *
  * **Errors**: a missing header column fails the file; a row with the wrong field count, a bad number, side or
- * is_snapshot value, or a negative amount is a {@link ReplayFormatError} `file:line`, failed or skipped per
- * `onBadLine` (a skipped row is left out of its group; the rest of the group stands).
+ * is_snapshot value, a negative amount, or a price or amount out of range (more than 31 digits before the point)
+ * is a {@link ReplayFormatError} `file:line`, failed or skipped per `onBadLine` (a skipped row is left out of its
+ * group; the rest of the group stands).
  *
  * **Params**: `market`, `symbols`, `quotes`, `time` (`local` | `exchange`), `depth` (the depth the deltas claim,
  * default 500: the data is as deep as the exchange sent it).
@@ -160,6 +161,10 @@ class TardisParser implements LineParser {
     if (quantity.isNegative()) throw new ReplayFormatError(ref, `amount is negative: ${this.#field(text, c.amount!)}`, { withoutText: 'amount is negative' });
     // As the rexbot reader: a level or trade at a price of zero or below is no market (it crossed every book).
     if (!rate.isPositive() || rate.isZero()) throw new ReplayFormatError(ref, `price is not positive: ${this.#field(text, c.price!)}`, { withoutText: 'price is not positive' });
+    // The decoders' range (`amountProblem`, src/model/decode.ts: the exponent of the first digit at most 30): a
+    // price of 1e400 or a 400-digit amount is no market's. `e` is a field of the parsed value: no work per value.
+    if (rate.e > MAX_EXPONENT) throw outOfRange('price', this.#field(text, c.price!), ref);
+    if (quantity.e > MAX_EXPONENT) throw outOfRange('amount', this.#field(text, c.amount!), ref);
     const side = this.#field(text, c.side!);
     const at = microsToMs(this.#s.exchangeTime ? ts : localTs);
     if (this.#kind === 'book') this.#bookRow(this.#field(text, c.is_snapshot!), side, market, localTs, at, rate, quantity, ref, out);
@@ -265,6 +270,15 @@ class TardisParser implements LineParser {
       out.event({ kind: 'orderBookDelta', at: g.at, marketSymbol: g.market, depth: this.#s.depth, sequence, bidDeltas: g.bids, askDeltas: g.asks, source: g.source });
     }
   }
+}
+
+/** The largest exponent of a decimal's first significant digit the decoders take (`amountProblem`: `e > 30` is out of range). */
+const MAX_EXPONENT = 30;
+
+/** The error of a `column` whose value `text` is out of range, the value cut short (it may be hundreds of digits). */
+function outOfRange(column: string, text: string, ref: LineRef): ReplayFormatError {
+  const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return new ReplayFormatError(ref, `${column} is out of range: ${shown}`, { withoutText: `${column} is out of range` });
 }
 
 /** The non-negative integer written in text[start, end) (at most 16 digits), or undefined. */

@@ -101,6 +101,9 @@ describe('recording lines read without JSON.parse (the rexbot reader fast path)'
       '{"t":5,"name":"orderBook","payload":{"marketSymbol":"X-Y","depth":25,"sequence":123456789012345,"bidDeltas":[{"quantity":"0.0","rate":"1"}],"askDeltas":[]}}',
       '{"t":5,"name":"trade","payload":{"sequence":0,"marketSymbol":"A-B","deltas":[]}}',
       '{"t":5,"name":"trade","payload":{"sequence":1,"marketSymbol":"A-B","deltas":[{"id":"x","executedAt":"2021-06-14T01:53:39.5Z","quantity":"0.00000001","rate":"0.1","takerSide":"SELL"}]}}',
+      // 31 digits before the point: the largest the decoders take (amountProblem)
+      BOOK.replace('"rate":"30009"', `"rate":"${'9'.repeat(31)}.5"`),
+      TRADE.replace('"quantity":"0.5"', `"quantity":"${'9'.repeat(31)}"`),
     ]) {
       const want = general(text);
       expect(want, text).toMatch(/^ok /);
@@ -128,6 +131,11 @@ describe('recording lines read without JSON.parse (the rexbot reader fast path)'
       TRADE.replace('"id":"a1"', '"id":""'),
       TRADE.replace('"marketSymbol":"BTC-USD","deltas"', '"deltas"'),
       TRADE.replace('"name":"trade"', '"name":"ticker"'),
+      // out of range (more than 31 digits before the point, as amountProblem): the general way names the field
+      BOOK.replace('"rate":"30009"', `"rate":"${'9'.repeat(400)}"`),
+      BOOK.replace('"quantity":"1.2062"', `"quantity":"${'1'.repeat(32)}.5"`),
+      TRADE.replace('"rate":"101"', `"rate":"${'9'.repeat(32)}"`),
+      TRADE.replace('"quantity":"0.5"', `"quantity":"${'9'.repeat(400)}.5"`),
     ]) {
       expect(fast(text), text).toBeUndefined();
     }

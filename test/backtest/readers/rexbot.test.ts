@@ -72,6 +72,35 @@ describe('rexbot recording reader', () => {
     await expect(readEvents(openReader('rexbot', zero))).rejects.toThrow(`${zero}:3: snapshot /markets/BTC-USD/orderbook?depth=25: bid[0].quantity is not positive: "0"`);
   });
 
+  it('names file:line and field of a book level or trade out of range (1e400, 400 digits), fails it by default and skips it with skip', async () => {
+    const header = JSON.stringify(HEADER);
+    const huge = '9'.repeat(400);
+    const book = (q: string, r: string) => `{"t":2,"name":"orderBook","payload":{"marketSymbol":"BTC-USD","depth":25,"sequence":1,"bidDeltas":[],"askDeltas":[{"quantity":"${q}","rate":"${r}"}]}}`;
+    const trade = (q: string, r: string) => `{"t":2,"name":"trade","payload":{"sequence":1,"marketSymbol":"BTC-USD","deltas":[{"id":"a","executedAt":"2023-11-14T22:13:20.004Z","quantity":"${q}","rate":"${r}","takerSide":"BUY"}]}}`;
+    const cases = [
+      [book('1', '1e400'), 'payload of orderBook: stream orderBook: askDeltas[0].rate is out of range'],
+      [book('1', huge), 'payload of orderBook: stream orderBook: askDeltas[0].rate is out of range'],
+      [book('1e400', '1'), 'payload of orderBook: stream orderBook: askDeltas[0].quantity is out of range'],
+      [book(huge, '1'), 'payload of orderBook: stream orderBook: askDeltas[0].quantity is out of range'],
+      [trade('1', '1e400'), 'payload of trade: stream trade: deltas[0].rate is out of range'],
+      [trade('1', huge), 'payload of trade: stream trade: deltas[0].rate is out of range'],
+      [trade('1e400', '1'), 'payload of trade: stream trade: deltas[0].quantity is out of range'],
+      [trade(huge, '1'), 'payload of trade: stream trade: deltas[0].quantity is out of range'],
+    ] as const;
+    for (const [line, error] of cases) {
+      const path = tmp.write('range.jsonl', `${header}\n${line}\n${book('2', '100')}\n`);
+      await expect(readEvents(openReader('rexbot', path)), line.slice(0, 80)).rejects.toThrow(`${path}:2: ${error}`);
+      const seen: ReplayFormatError[] = [];
+      const { events, summary } = await readEvents(openReader('rexbot', path, { onBadLine: 'skip', onError: (e) => seen.push(e) }));
+      expect(seen.map((e) => e.line)).toEqual([2]);
+      expect(seen[0]!.message.length).toBeLessThan(200); // the value cut short, not 400 digits
+      expect([summary.errors, events.map((e) => e.source.line)]).toEqual([1, [3]]);
+    }
+    // The bound is the decoders' (amountProblem): 31 digits before the point are read, on the fast path as elsewhere.
+    const edge = tmp.write('edge.jsonl', `${header}\n${book('9'.repeat(31), `${'9'.repeat(31)}.5`)}\n${trade('9'.repeat(31), '1')}\n`);
+    expect((await readEvents(openReader('rexbot', edge))).summary).toMatchObject({ events: 2, errors: 0 });
+  });
+
   it('refuses a file without a recording header whatever the bad-line policy', async () => {
     const path = tmp.write('not.jsonl.gz', '{"t":1,"name":"heartbeat"}\n');
     await expect(readEvents(openReader('rexbot', path, { onBadLine: 'skip' }))).rejects.toThrow(`${path}:1: not a rexbot recording`);

@@ -119,6 +119,33 @@ describe('tardis reader', () => {
     }
   });
 
+  it('names file:line and column of a price or amount out of range (1e400, 400 digits), fails it by default and skips it with skip', async () => {
+    const huge = '9'.repeat(400);
+    const cut = `${'9'.repeat(57)}...`;
+    const cases: [header: string, row: (price: string, amount: string) => string][] = [
+      [BOOK_HEADER, (p, a) => `x,BTC-USD,1000,1000,true,bid,${p},${a}`],
+      [TRADE_HEADER, (p, a) => `x,BTC-USD,1000,1000,7,buy,${p},${a}`],
+    ];
+    for (const [header, row] of cases) {
+      for (const [price, amount, error] of [
+        ['1e400', '1', 'price is out of range: 1e400'], [huge, '1', `price is out of range: ${cut}`],
+        ['10', '1e400', 'amount is out of range: 1e400'], ['10', huge, `amount is out of range: ${cut}`],
+      ] as const) {
+        const path = tmp.write('range.csv', [header, row('10', '1'), row(price, amount), row('11', '2'), ''].join('\n'));
+        await expect(readEvents(openReader('tardis', path)), `${header} ${error}`).rejects.toThrow(`${path}:3: ${error}`);
+        const seen: ReplayFormatError[] = [];
+        const { events, summary } = await readEvents(openReader('tardis', path, { onBadLine: 'skip', onError: (e) => seen.push(e) }));
+        expect(seen.map((e) => e.messageWithoutText())).toEqual([`${path}:3: ${error.slice(0, error.indexOf(':'))} (the file's text left out)`]);
+        expect(summary.errors).toBe(1);
+        const read = events.flatMap((e) => (e.kind === 'snapshot' ? e.bid : e.kind === 'trade' ? e.trades : []).map((l) => l.rate.toFixed()));
+        expect(read.sort()).toEqual(['10', '11']);
+      }
+    }
+    // The bound is the decoders' (amountProblem): 31 digits before the point are read.
+    const edge = tmp.write('edge.csv', [TRADE_HEADER, `x,BTC-USD,1000,1000,7,buy,${'9'.repeat(31)}.5,${'9'.repeat(31)}`, ''].join('\n'));
+    expect((await readEvents(openReader('tardis', edge))).summary.errors).toBe(0);
+  });
+
   it('fails a header that names a column twice (which one is the price would be a guess)', async () => {
     const path = tmp.write('dup.csv', `${BOOK_HEADER},price\nx,BTC-USD,1000,1000,true,bid,10,1,11\n`);
     await expect(readEvents(openReader('tardis', path))).rejects.toThrow(`${path}:1: header names column price twice`);
