@@ -16,7 +16,7 @@ import { loadBotConfig } from '../../src/runtime/bot-config.js';
 import { watchClockReads, type ClockReadWatch } from '../../src/runtime/clock-read-watch.js';
 import { dryRun } from '../../src/runtime/dry-run.js';
 import { defineStrategy } from '../../src/strategy/define-strategy.js';
-import { enterStrategy, leaveStrategy } from '../../src/strategy/strategy-scope.js';
+import { inScope } from '../helpers/in-strategy-scope.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { z } from 'zod';
 import { createStrategyHarness } from '../helpers/strategy-harness.js';
@@ -38,15 +38,6 @@ function pristine(): boolean {
   );
 }
 
-/** `fn` in strategy `name`'s scope. */
-function inScope<T>(name: string, fn: () => T): T {
-  const outer = enterStrategy(name);
-  try {
-    return fn();
-  } finally {
-    leaveStrategy(outer);
-  }
-}
 
 let watch: ClockReadWatch | undefined;
 afterEach(() => {

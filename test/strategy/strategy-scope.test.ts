@@ -4,17 +4,9 @@
  * be the strategy's; without a tracker (a backtest, a live bot) nothing is carried and nothing is left behind.
  */
 import { describe, expect, it } from 'vitest';
-import { currentStrategy, enterStrategy, leaveStrategy, strategyScopesTracked, trackStrategyScopes } from '../../src/strategy/strategy-scope.js';
+import { currentStrategy, strategyScopesTracked, trackStrategyScopes } from '../../src/strategy/strategy-scope.js';
+import { inScope } from '../helpers/in-strategy-scope.js';
 
-/** `fn` started in `name`'s scope, as a context delivering a value runs the strategy's operators. */
-function inScope<T>(name: string, fn: () => T): T {
-  const outer = enterStrategy(name);
-  try {
-    return fn();
-  } finally {
-    leaveStrategy(outer);
-  }
-}
 
 describe('strategy scopes across await and then', () => {
   it("carry the scope a promise's continuation was started in while tracked, and only its own", async () => {
