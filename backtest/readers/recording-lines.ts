@@ -21,6 +21,7 @@
 import { type Decimal, parsePlainDecimal, plainOfParts, scanned } from '../../src/core/decimal.js';
 import { digitRun, scanEnd, scannedLong, scanPlainAt } from '../../src/core/decimal-scan.js';
 import { sharedOfScanned } from '../../src/core/shared-decimal.js';
+import { MAX_AMOUNT_EXPONENT } from '../../src/model/decode.js';
 import type { OrderBookEntry, Trade } from '../../src/model/market.js';
 import type { LineRef } from '../../src/sim/driver/replay-error.js';
 import type { ReplayOrderBookDelta, ReplayTrade } from '../../src/sim/driver/replay-events.js';
@@ -122,20 +123,14 @@ function symbolAt(b: Buffer, i: number, end: number): string | undefined {
 }
 
 /**
- * The largest exponent of a decimal's first significant digit the decoders take (`amountProblem` in
- * src/model/decode.ts: `d.e > 30` is out of range, i.e. at most 31 digits before the point). A rate of 1e400 or a
- * 400-digit quantity is no market's: refused, it crossed every book or dwarfed every balance in the backtest.
- */
-const MAX_EXPONENT = 30;
-
-/**
  * The plain decimal at `i` followed by its closing quote: the quote's index (the value in `scanned`), or -1. Also
- * -1 when it is out of range ({@link MAX_EXPONENT}), so the line goes the general way, which names the field: the
- * scan has the exponent in `scanned.e` already (long values too), so the bound is one comparison per value.
+ * -1 when it is out of range ({@link MAX_AMOUNT_EXPONENT}: a rate of 1e400 or a 400-digit quantity is no market's),
+ * so the line goes the general way, which names the field: the scan has the exponent in `scanned.e` already (long
+ * values too), so the bound is one comparison per value.
  */
 function decimalAt(b: Uint8Array, i: number, end: number): number {
   const e = scanPlainAt(b, i, end);
-  return e >= 0 && e < end && b[e] === 34 && scanned.e <= MAX_EXPONENT ? e : -1;
+  return e >= 0 && e < end && b[e] === 34 && scanned.e <= MAX_AMOUNT_EXPONENT ? e : -1;
 }
 
 /**

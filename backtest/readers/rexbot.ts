@@ -27,8 +27,8 @@
  */
 import { decodeStreamMessage, streamMessageName } from '../../src/bittrex/hub/messages.js';
 import { WireFormatError } from '../../src/core/errors.js';
-import { type OrderBook, type OrderBookEntry, decodeOrderBook } from '../../src/model/market.js';
-import { amountProblem, decode } from '../../src/model/decode.js';
+import { type OrderBook, decodeOrderBook } from '../../src/model/market.js';
+import { decode } from '../../src/model/decode.js';
 import { readEntry, readHeader } from '../../src/recorder/recording-reader.js';
 import type { RecordingEntry } from '../../src/recorder/recording-format.js';
 import { type LineRef, ReplayFormatError, asReplayFormatError } from '../../src/sim/driver/replay-error.js';
@@ -53,25 +53,6 @@ export const openRexbotRecording: ReaderFactory = (path: string, opts: ReaderOpe
 /** A parser of one recording's lines (for {@link lineReader}; exported for tests that read lines another way). */
 export function recordingParser(): LineParser {
   return new RecordingParser();
-}
-
-/**
- * Throw the {@link WireFormatError} of the first book level out of range (`amountProblem`'s bound, which the hub's
- * book-delta decoder does not apply: a rate of `1e400` decoded and ran), naming its field as the decoders do. The
- * hot path (recording-lines.ts) leaves such a line to here; trades are bounded by their decoder already.
- */
-function checkLevelsInRange(book: { bidDeltas: readonly OrderBookEntry[]; askDeltas: readonly OrderBookEntry[] }, where: string): void {
-  for (const side of ['bidDeltas', 'askDeltas'] as const) {
-    book[side].forEach((level, i) => {
-      for (const field of ['rate', 'quantity'] as const) {
-        const problem = amountProblem(level[field], false);
-        if (problem === undefined) continue;
-        const text = level[field].toFixed();
-        const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
-        throw new WireFormatError(where, `${side}[${i}].${field}`, { reason: problem, text: `${problem}: "${shown}"` });
-      }
-    });
-  }
 }
 
 class RecordingParser implements LineParser {
@@ -119,7 +100,6 @@ class RecordingParser implements LineParser {
         let msg;
         try {
           msg = decodeStreamMessage(name, entry.payload);
-          if (msg.name === 'orderBook') checkLevelsInRange(msg.data, `stream ${name}`);
         } catch (err) {
           // Told without the file's text by field and reason, named by the canonical name (not the line's spelling).
           const withoutText = err instanceof WireFormatError ? err.messageWithoutValue(`${name} message`) : 'a message payload cannot be decoded';

@@ -45,6 +45,7 @@
  * default 500: the data is as deep as the exchange sent it).
  */
 import { type Decimal, parsePlainDecimal } from '../../src/core/decimal.js';
+import { MAX_AMOUNT_EXPONENT } from '../../src/model/decode.js';
 import type { OrderBookEntry, Trade } from '../../src/model/market.js';
 import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 import { decimalField, integerField, microsToMs, splitCsvLine, splitSymbol } from './csv.js';
@@ -161,10 +162,10 @@ class TardisParser implements LineParser {
     if (quantity.isNegative()) throw new ReplayFormatError(ref, `amount is negative: ${this.#field(text, c.amount!)}`, { withoutText: 'amount is negative' });
     // As the rexbot reader: a level or trade at a price of zero or below is no market (it crossed every book).
     if (!rate.isPositive() || rate.isZero()) throw new ReplayFormatError(ref, `price is not positive: ${this.#field(text, c.price!)}`, { withoutText: 'price is not positive' });
-    // The decoders' range (`amountProblem`, src/model/decode.ts: the exponent of the first digit at most 30): a
-    // price of 1e400 or a 400-digit amount is no market's. `e` is a field of the parsed value: no work per value.
-    if (rate.e > MAX_EXPONENT) throw outOfRange('price', this.#field(text, c.price!), ref);
-    if (quantity.e > MAX_EXPONENT) throw outOfRange('amount', this.#field(text, c.amount!), ref);
+    // The decoders' range (MAX_AMOUNT_EXPONENT, src/model/decode.ts): a price of 1e400 or a 400-digit amount is no
+    // market's. `e` is a field of the parsed value: no work per value.
+    if (rate.e > MAX_AMOUNT_EXPONENT) throw outOfRange('price', this.#field(text, c.price!), ref);
+    if (quantity.e > MAX_AMOUNT_EXPONENT) throw outOfRange('amount', this.#field(text, c.amount!), ref);
     const side = this.#field(text, c.side!);
     const at = microsToMs(this.#s.exchangeTime ? ts : localTs);
     if (this.#kind === 'book') this.#bookRow(this.#field(text, c.is_snapshot!), side, market, localTs, at, rate, quantity, ref, out);
@@ -271,9 +272,6 @@ class TardisParser implements LineParser {
     }
   }
 }
-
-/** The largest exponent of a decimal's first significant digit the decoders take (`amountProblem`: `e > 30` is out of range). */
-const MAX_EXPONENT = 30;
 
 /** The error of a `column` whose value `text` is out of range, the value cut short (it may be hundreds of digits). */
 function outOfRange(column: string, text: string, ref: LineRef): ReplayFormatError {

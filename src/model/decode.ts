@@ -77,6 +77,16 @@ export const positive: Decoder<Decimal> = (v, path, where) => {
 };
 
 /**
+ * The largest exponent of an amount's first significant digit the decoders take (`d.e`): at most 31 digits before
+ * the point. Why 30: far past any real rate, quantity or balance, yet within the 40 significant digits the Decimal
+ * type keeps (src/core/decimal.ts) with 9 left after the point, so even the largest value taken keeps the 8 decimals
+ * the venue quotes exactly. A `1e400` or a 400-digit value is a broken or hostile source: taken, it
+ * crossed every book or made the risk engine approve any order. Decoders and file readers that parse decimals
+ * themselves compare a value's `e` with this: one integer comparison per value.
+ */
+export const MAX_AMOUNT_EXPONENT = 30;
+
+/**
  * Why `d` is not what {@link amount} (or, when `mustBePositive`, {@link positive}) takes — `is negative`,
  * `is out of range`, `is not positive` — or undefined. For readers of files that parse decimals themselves (the
  * backtest's candle readers), so a file and the venue meet one rule.
@@ -84,7 +94,7 @@ export const positive: Decoder<Decimal> = (v, path, where) => {
 export function amountProblem(d: Decimal, mustBePositive: boolean): string | undefined {
   if (d.isNegative()) return 'is negative';
   if (d.isZero()) return mustBePositive ? 'is not positive' : undefined;
-  return d.e > 30 ? 'is out of range' : undefined;
+  return d.e > MAX_AMOUNT_EXPONENT ? 'is out of range' : undefined;
 }
 
 /**

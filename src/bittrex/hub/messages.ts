@@ -41,7 +41,7 @@ import {
   type Ticker,
   type Trade,
 } from '../../model/index.js';
-import { dec as decimal } from '../../model/decode.js';
+import { MAX_AMOUNT_EXPONENT, dec as decimal } from '../../model/decode.js';
 import { parseDecimal } from '../../core/decimal.js';
 
 /** `orderBook`: deltas of one (market, depth) book. Quantity 0 removes the level. */
@@ -144,14 +144,24 @@ export type SequencedMessageName =
   | 'deposit'
   | 'execution';
 
+/** The error of the book-level field at `path` out of range, its value cut short (it may be hundreds of digits). */
+function outOfRange(where: string, path: string, value: Decimal): WireFormatError {
+  const text = String(value);
+  const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return new WireFormatError(where, path, { reason: 'is out of range', text: `is out of range: ${shown}` });
+}
+
 /**
- * A book level from a stream: quantity must be ≥ 0 (0 = remove) and rate > 0. Rejected here, at the edge, so a
- * book never has to undo half a delta list.
+ * A book level from a stream: quantity must be ≥ 0 (0 = remove) and rate > 0, both within the decoders' range
+ * ({@link MAX_AMOUNT_EXPONENT}, as `amountProblem`: a rate of `1e400` crossed every book). Rejected here, at the
+ * edge, so a book never has to undo half a delta list.
  */
 const bookDelta: Decoder<OrderBookEntry> = (v, path, where) => {
   const e = object<{ quantity: Decimal; rate: Decimal }>({ quantity: decimal, rate: decimal }, {})(v, path, where);
   if (e.quantity.isNegative()) throw new WireFormatError(where, `${path}.quantity`, { reason: 'is negative', text: `is negative: ${e.quantity}` });
   if (!e.rate.isPositive() || e.rate.isZero()) throw new WireFormatError(where, `${path}.rate`, { reason: 'is not positive', text: `is not positive: ${e.rate}` });
+  if (e.rate.e > MAX_AMOUNT_EXPONENT) throw outOfRange(where, `${path}.rate`, e.rate);
+  if (e.quantity.e > MAX_AMOUNT_EXPONENT) throw outOfRange(where, `${path}.quantity`, e.quantity);
   return e;
 };
 
@@ -183,8 +193,10 @@ function plainLevel(v: unknown): OrderBookEntry | undefined {
   const quantity = parseDecimal(level.quantity);
   const rate = parseDecimal(level.rate);
   if (quantity === undefined || rate === undefined) return undefined;
-  // Same acceptance as bookDelta: quantity not negative (decimal.js calls -0 negative), rate above zero.
+  // Same acceptance as bookDelta: quantity not negative (decimal.js calls -0 negative), rate above zero, both in
+  // range (the exponent is a field of the parsed value: one comparison each, nothing built).
   if (signOf(quantity) < 0 || signOf(rate) < 0 || rate.isZero()) return undefined;
+  if (quantity.e > MAX_AMOUNT_EXPONENT || rate.e > MAX_AMOUNT_EXPONENT) return undefined;
   return { quantity, rate };
 }
 

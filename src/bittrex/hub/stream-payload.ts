@@ -16,6 +16,7 @@
  */
 import { parsePlainDecimal, type Decimal } from '../../core/decimal.js';
 import type { OrderBookDepth, OrderBookEntry } from '../../model/index.js';
+import { MAX_AMOUNT_EXPONENT } from '../../model/decode.js';
 import { inflatePayload, parsePayloadText } from './codec.js';
 import { decodeStreamMessage, streamMessageName, type OrderBookMessage, type StreamMessage } from './messages.js';
 
@@ -75,8 +76,10 @@ function readLevels(text: string, cursor: Cursor): OrderBookEntry[] | undefined 
     if (rEnd < 0 || text.charCodeAt(rEnd + 1) !== 125) return undefined;
     const quantity = parsePlainDecimal(text, qStart, qEnd);
     const rate = parsePlainDecimal(text, rStart, rEnd);
-    // The typed decoder's level checks: quantity not negative (decimal.js calls -0 negative), rate above zero.
+    // The typed decoder's level checks: quantity not negative (decimal.js calls -0 negative), rate above zero, both
+    // in range (`e`, a field of the parsed value: one comparison each); the reference way words the error.
     if (quantity === undefined || rate === undefined || signOf(quantity) < 0 || signOf(rate) < 0 || rate.isZero()) return undefined;
+    if (quantity.e > MAX_AMOUNT_EXPONENT || rate.e > MAX_AMOUNT_EXPONENT) return undefined;
     out.push({ quantity, rate });
     i = rEnd + 2;
     const next = text.charCodeAt(i);

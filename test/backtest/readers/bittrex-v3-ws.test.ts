@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openReader } from '../../../backtest/readers/index.js';
 import type { ReplayFormatError } from '../../../src/sim/driver/replay-error.js';
@@ -69,6 +70,39 @@ describe('bittrex-v3-ws reader', () => {
     const lost = good.events.filter((e) => e.source.line === badLine + 1).length;
     expect(lost).toBeGreaterThan(0);
     expect(events.length).toBe(good.events.length - lost);
+  });
+
+  it('names file:line and field of a book level out of range (1e400, 400 digits), fails it by default and skips it with skip', async () => {
+    // A pushed frame as the hub sends it: the orderBook payload raw-deflated, in base64.
+    const frame = (ts: string, quantity: string, rate: string): string => {
+      const payload = { marketSymbol: 'BTC-EUR', depth: 25, sequence: 7, bidDeltas: [], askDeltas: [{ quantity, rate }] };
+      const a = deflateRawSync(Buffer.from(JSON.stringify(payload))).toString('base64');
+      return `${ts}: {"C":"d-1","M":[{"H":"C3","M":"orderBook","A":["${a}"]}]}`;
+    };
+    const huge = '9'.repeat(400);
+    const cases = [
+      [frame('1623635618.9', '1', '1e400'), 'askDeltas[0].rate is out of range'],
+      [frame('1623635618.9', '1', huge), 'askDeltas[0].rate is out of range'],
+      [frame('1623635618.9', '1e400', '1'), 'askDeltas[0].quantity is out of range'],
+      [frame('1623635618.9', huge, '1'), 'askDeltas[0].quantity is out of range'],
+    ] as const;
+    const good = frame('1623635619.0', '2', '100');
+    for (const [line, error] of cases) {
+      const path = tmp.write('range.ws', `${line}\n${good}\n`);
+      await expect(readEvents(openReader('bittrex-v3-ws', path))).rejects.toThrow(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1: .*${error.replace(/[[\].]/g, '\\$&')}`));
+      const seen: ReplayFormatError[] = [];
+      const { events, summary } = await readEvents(openReader('bittrex-v3-ws', path, { onBadLine: 'skip', onError: (e) => seen.push(e) }));
+      expect(seen.map((e) => e.line)).toEqual([1]);
+      expect(seen[0]!.message).toContain(error);
+      expect(seen[0]!.message.length).toBeLessThan(200); // the value cut short, not 400 digits
+      expect([summary.errors, events.map((e) => e.source.line)]).toEqual([1, [2]]);
+    }
+    // The decoders' bound: 31 digits before the point are read.
+    const edge = `${'9'.repeat(31)}.5`;
+    const path = tmp.write('edge.ws', `${frame('1623635618.9', edge, edge)}\n`);
+    const { events, summary } = await readEvents(openReader('bittrex-v3-ws', path));
+    expect(summary).toMatchObject({ events: 1, errors: 0 });
+    expect(events[0]).toMatchObject({ kind: 'orderBookDelta', sequence: 7 });
   });
 
   it('reports a snapshot without a Sequence header and a missing file with file:line', async () => {

@@ -130,6 +130,32 @@ describe('orderBook decoding', () => {
     for (const [payload, text] of cases) expect(error(payload), text).toBe(text);
     expect(error([])).toBe('stream orderBook: <root> is not an object: []');
   });
+
+  it('refuses a level out of range (1e400, 400 digits) naming its field, and takes 31 digits before the point', () => {
+    const huge = '9'.repeat(400);
+    const cases: [Record<string, unknown>, string][] = [
+      [message({ askDeltas: [level('1', '1e400')] }), 'stream orderBook: askDeltas[0].rate is out of range: 1e+400'],
+      [message({ askDeltas: [level('1', huge)] }), 'stream orderBook: askDeltas[0].rate is out of range: '],
+      [message({ bidDeltas: [level('1', '2'), level('1e400', '1')] }), 'stream orderBook: bidDeltas[1].quantity is out of range: 1e+400'],
+      [message({ bidDeltas: [level(`${huge}.5`, '1')] }), 'stream orderBook: bidDeltas[0].quantity is out of range: '],
+      // Not a fast-path form (a quoted sequence): the general decoder bounds the same.
+      [message({ sequence: '9', askDeltas: [level('1', huge)] }), 'stream orderBook: askDeltas[0].rate is out of range: '],
+      [message({ sequence: '9', askDeltas: [level('1e31', '1')] }), 'stream orderBook: askDeltas[0].quantity is out of range: 10000000000000000000000000000000'],
+    ];
+    for (const [payload, text] of cases) {
+      const got = error(payload);
+      expect(got.startsWith(text), got).toBe(true);
+      expect(got.length, got).toBeLessThan(120); // a 400-digit value is cut short
+    }
+    const edge = `${'9'.repeat(31)}.5`;
+    for (const extra of [{}, { sequence: '9' }]) {
+      const m = decodeStreamMessage('orderBook', message({ ...extra, bidDeltas: [level(edge, edge)], askDeltas: [level('0', '9e30')] }));
+      if (m.name !== 'orderBook') throw new Error(m.name);
+      expect(m.data.bidDeltas[0]!.rate.toFixed()).toBe(edge);
+      expect(m.data.bidDeltas[0]!.quantity.toFixed()).toBe(edge);
+      expect(m.data.askDeltas[0]!.rate.eq(dec('9e30'))).toBe(true);
+    }
+  });
 });
 
 describe('channel names', () => {

@@ -79,6 +79,16 @@ describe('decodeStreamPayload', () => {
     expect(fast('orderBook', wire('{"marketSymbol":'))).toMatch(/^WireFormatError hub payload: <root> is not JSON after inflate/);
     const negative = wire('{"marketSymbol":"X-Y","depth":25,"sequence":1,"bidDeltas":[{"quantity":"-1","rate":"2"}],"askDeltas":[]}');
     expect(fast('orderBook', negative)).toBe('WireFormatError stream orderBook: bidDeltas[0].quantity is negative: -1');
+    // Out of range (more than 31 digits before the point, as amountProblem): the canonical form too goes the
+    // reference way, which names the field; 31 digits are read by the fast reader.
+    const book = (q: string, r: string) => `{"marketSymbol":"X-Y","depth":25,"sequence":1,"bidDeltas":[],"askDeltas":[{"quantity":"${q}","rate":"${r}"}]}`;
+    for (const [text, field] of [[book('1', '9'.repeat(400)), 'rate'], [book(`${'9'.repeat(400)}.5`, '1'), 'quantity'], [book('1', '1e400'), 'rate']] as const) {
+      expect(readOrderBookText(text)).toBeUndefined();
+      expect(fast('orderBook', wire(text))).toMatch(new RegExp(`^WireFormatError stream orderBook: askDeltas\\[0\\]\\.${field} is out of range: .{1,60}$`));
+    }
+    const edge = book(`${'9'.repeat(31)}.5`, '9'.repeat(31));
+    expect(readOrderBookText(edge)).toBeDefined();
+    expect(fast('orderBook', wire(edge))).toBe(reference('orderBook', wire(edge)));
     expect(fast('nope', wire('{}'))).toBe('WireFormatError stream nope: <root> is not a known stream message');
     // Numbers a double cannot hold are judged from the text sent: a sequence past 2^53 is refused with its own
     // digits, a trade quantity sent as a bare number keeps all of them (JSON.parse made it 1).
