@@ -17,7 +17,7 @@ export {
 export { SyntheticMarket, type SyntheticMarketHooks } from './synthetic-market.js';
 export { DEFAULT_START_PRICES, DEFAULT_USD_VALUES, startPriceFor } from './start-prices.js';
 export { DEFAULT_REPLAY_CONFIG, ReplayMarket, type ReplayConfig, type ReplayHooks, type ReplayInput, type ReplayStats } from './replay-market.js';
-export { loadReplayFiles, replayFromTexts, type LoadedReplay, type ReplayFiles, type ReplayTexts } from './replay-load.js';
+export { MAX_REPLAY_FILE_BYTES, loadReplayFiles, replayFromTexts, type LoadOptions, type LoadedReplay, type ReplayFiles, type ReplayTexts } from './replay-load.js';
 export { buildReplayTimeline, type ReplayTimeline, type TimelineOptions, type TimelineStats } from './replay-timeline.js';
 export { readWsCapture } from './replay-ws-reader.js';
 export { readHttpCapture } from './replay-http-reader.js';

@@ -3,7 +3,7 @@
  * system access), parse them with the readers and build the timeline. {@link replayFromTexts} does the same from
  * in-memory text, which is what tests and embedders with their own storage use.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { constants, gunzipSync } from 'node:zlib';
 import { CutOffError, isGzipCutOff, type ReaderOptions, type ReplayFormatError } from './replay-error.js';
 import type { ReaderResult } from './replay-events.js';
@@ -24,6 +24,21 @@ export interface ReplayFiles {
   http?: readonly string[];
   recordings?: readonly string[];
   v1Ws?: readonly string[];
+}
+
+/**
+ * The most a capture file may hold, on disk and once gunzipped: 256 MiB. Far above any real capture (the largest
+ * under shared/data and test/fixtures is 1.6 MB, BITTREX-e15191.0.decoded.jsonl; the 2021 captures are 0.1 to 1 MB)
+ * and roomy for a long `rexbot record` file, yet half of V8's longest string (512 MiB, which the text must fit in)
+ * and a size whose parse fits the default heap. Without it a gzip bomb (a few MB inflating to GBs) was inflated whole
+ * and the simulator died out of memory with a V8 stack trace.
+ */
+export const MAX_REPLAY_FILE_BYTES = 256 * 1024 * 1024;
+
+/** Options of {@link loadReplayFiles}. */
+export interface LoadOptions extends ReaderOptions, TimelineOptions {
+  /** The most a file may hold, on disk and gunzipped ({@link MAX_REPLAY_FILE_BYTES} by default). */
+  maxFileBytes?: number;
 }
 
 /** In-memory capture text, each with the name used in error messages. */
@@ -86,7 +101,7 @@ export function replayFromTexts(texts: ReplayTexts, opts: ReaderOptions & Timeli
  * @example
  * const { timeline } = loadReplayFiles({ ws: ['data/BITTREX.ws.1.0'], http: ['data/BITTREX.http.0.0'] });
  */
-export function loadReplayFiles(files: ReplayFiles, opts: ReaderOptions & TimelineOptions = {}): LoadedReplay {
+export function loadReplayFiles(files: ReplayFiles, opts: LoadOptions = {}): LoadedReplay {
   // Synchronous: a capture is read once, before the replay starts, and a bad file should fail the setup.
   const read = (path: string) => ({ file: path, text: readText(path, opts) });
   return replayFromTexts(
@@ -96,19 +111,28 @@ export function loadReplayFiles(files: ReplayFiles, opts: ReaderOptions & Timeli
 }
 
 /**
- * A file's text, gunzipped when it is gzip (by its magic bytes: `rexbot record` writes `.jsonl.gz`). A gzip file cut
- * off mid-stream (a killed recorder) follows the backtest readers' rule: `fail` stops naming the last complete line,
- * `skip` reports the cut once and keeps every complete line before it.
+ * A file's text, gunzipped when it is gzip (by its magic bytes: `rexbot record` writes `.jsonl.gz`). Only a regular
+ * file is read (a FIFO with no writer held the simulator for good), and at most `opts.maxFileBytes` of it, on disk or
+ * inflated. A gzip file cut off mid-stream (a killed recorder) follows the backtest readers' rule: `fail` stops naming
+ * the last complete line, `skip` reports the cut once and keeps every complete line before it.
  */
-function readText(path: string, opts: ReaderOptions): string {
-  const bytes = readFileSync(path);
+function readText(path: string, opts: LoadOptions): string {
+  const max = opts.maxFileBytes ?? MAX_REPLAY_FILE_BYTES;
+  const bytes = readRegularFile(path, max);
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    // maxOutputLength makes zlib throw once the output passes the bound, instead of allocating without one.
     try {
-      return gunzipSync(bytes).toString('utf8');
+      return gunzipSync(bytes, { maxOutputLength: max }).toString('utf8');
     } catch (err) {
+      if (isOverLimit(err)) throw inflatedTooLarge(path, max, err);
       if (!isGzipCutOff(err)) throw new Error(`${path}: is not valid gzip: ${(err as Error).message}`, { cause: err });
       // what the recorder flushed before the cut decodes without the gzip end
-      const text = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+      let text: string;
+      try {
+        text = gunzipSync(bytes, { maxOutputLength: max, finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+      } catch (again) {
+        throw isOverLimit(again) ? inflatedTooLarge(path, max, again) : again;
+      }
       const whole = text.lastIndexOf('\n') + 1;
       let lastLine = 0;
       for (let i = text.indexOf('\n'); i !== -1 && i < whole; i = text.indexOf('\n', i + 1)) lastLine++;
@@ -119,4 +143,28 @@ function readText(path: string, opts: ReaderOptions): string {
     }
   }
   return bytes.toString('utf8');
+}
+
+function isOverLimit(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | null)?.code === 'ERR_BUFFER_TOO_LARGE';
+}
+
+function inflatedTooLarge(path: string, max: number, cause: unknown): Error {
+  return new Error(`${path}: inflates to more than ${max} bytes; a replay file is at most ${max} gunzipped (is it the right file?)`, { cause });
+}
+
+/** The bytes of `path` if it is a regular file of at most `max` bytes; otherwise an error naming it. */
+function readRegularFile(path: string, max: number): Buffer {
+  // Non-blocking: opening a FIFO for reading otherwise waits for a writer, and nothing could end the wait.
+  const fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  try {
+    // Checked on the descriptor that is read (as config files are, src/runtime/config/config-file.ts): what was
+    // checked is what is read, whatever replaced the path since the config was validated.
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${path}: is ${st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a file`);
+    if (st.size > max) throw new Error(`${path}: is ${st.size} bytes; a replay file is at most ${max} (is it the right file?)`);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
