@@ -8,7 +8,8 @@
  * file would: they are decoded with one call per chunk rather than one per line, and split as a string. Only
  * the bytes after the last newline — the start of a line the next chunk finishes — are copied and kept. A line
  * may be at most {@link MAX_JOURNAL_LINE_BYTES} (a record is a few hundred bytes): a longer one is not gathered
- * into an ever larger buffer but reported as too long, without its text.
+ * into an ever larger buffer but reported as too long, without its text. A UTF-8 byte order mark at the file's very
+ * start (a journal saved from a Windows editor) is skipped, as the splitter hands over the first line.
  */
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -31,8 +32,8 @@ export interface JournalReadOptions {
 /** Told each line of a journal file, in file order; `lineNo` counts from 1. */
 export interface JournalLineSink {
   /**
-   * A line: its text without the `\n` (a `\r` before it stays, as in the file). `last` is true only for an
-   * unterminated final line (no newline after it).
+   * A line: its text without the `\n` (a `\r` before it stays, as in the file; the first line's byte order mark,
+   * if any, does not). `last` is true only for an unterminated final line (no newline after it).
    */
   line(text: string, lineNo: number, last: boolean): void;
   /**
@@ -118,9 +119,14 @@ export class JournalLineSplitter {
     const parts = this.#parts;
     this.#parts = [];
     this.#pending = 0;
-    if (bytes > this.#maxLineBytes) this.#sink.tooLong(lineNo, last, bytes, this.#maxLineBytes);
-    else if (parts.length === 0) this.#sink.line(head.toString('utf8'), lineNo, last);
-    else this.#sink.line(Buffer.concat(head.length > 0 ? [...parts, head] : parts, bytes).toString('utf8'), lineNo, last);
+    if (bytes > this.#maxLineBytes) {
+      this.#sink.tooLong(lineNo, last, bytes, this.#maxLineBytes);
+      return;
+    }
+    const text = parts.length === 0 ? head.toString('utf8') : Buffer.concat(head.length > 0 ? [...parts, head] : parts, bytes).toString('utf8');
+    // The first line always comes through here (whole lines start after a newline), so this is the one check of
+    // the file's first bytes, however they were chunked.
+    this.#sink.line(lineNo === 1 ? withoutBom(text) : text, lineNo, last);
   }
 
   /** Keep `tail` (no newline in it) as more of the unfinished line; copied, as the caller reuses its buffer. */
@@ -134,6 +140,15 @@ export class JournalLineSplitter {
     }
     this.#parts.push(Buffer.from(tail));
   }
+}
+
+/**
+ * The first line without a UTF-8 byte order mark (EF BB BF, decoded as U+FEFF; no other bytes decode to it) at its
+ * start: a Windows editor adds one when a user saves a journal, and the line then was "not valid JSON". Only at
+ * the file's first byte: anywhere else it is data, and an error. Its bytes still count in the file's offsets.
+ */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** Chunk size to read with: never above the longest line, so a line inside one chunk is never too long. */

@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import { Journal, JournalCorruptError, parseJournal, readJournal, readJournalAsync } from '../../src/orders/journal.js';
+import { Journal, JournalCorruptError, parseJournal, readJournal, readJournalAsync, scanJournal } from '../../src/orders/journal.js';
 import { JournalLineSplitter } from '../../src/orders/journal-lines.js';
 import { encodeRecord, type JournalRecord } from '../../src/orders/journal-records.js';
 import { journalReportInput } from '../../backtest/report/journal-report.js';
@@ -216,6 +216,56 @@ describe('reading a journal file in chunks', () => {
     expect(statSync(path).size).toBe(Buffer.byteLength(text));
     j.close();
     expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+});
+
+describe('a journal that starts with a UTF-8 byte order mark (saved from a Windows editor)', () => {
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const text = `${encodeRecord(order('c1'))}\n${encodeRecord({ t: 'ack', at: 2, id: 'c1', orderId: 'o1' })}\n`;
+  const withBom = (body: string): Buffer => Buffer.concat([BOM, Buffer.from(body)]);
+
+  it('the splitter drops it from the first line, however the first bytes are chunked, and still counts its bytes', () => {
+    const bytes = withBom(text);
+    const plain = split([Buffer.from(text)]);
+    for (let size = 1; size <= 5; size++) {
+      expect(split(chunked(bytes, size)), `chunks of ${size}`).toEqual({ told: plain.told, completeBytes: bytes.length });
+    }
+  });
+
+  it('rexbot report reads it as the same journal without the mark', async () => {
+    writeFileSync(path, text);
+    const plain = await journalReportInput(path);
+    writeFileSync(path, withBom(text));
+    for (const chunkBytes of [1, 2, 4 * 2 ** 20]) expect(await journalReportInput(path, { read: { chunkBytes } }), `chunks of ${chunkBytes}`).toEqual(plain);
+    expect(plain.orders.map((o) => o.clientOrderId)).toEqual(['c1']);
+  });
+
+  it('a bot opens it (Journal.open, scanJournal), appends after it, and opens it again', async () => {
+    writeFileSync(path, withBom(text));
+    for (const chunkBytes of [1, 2, 4 * 2 ** 20]) {
+      const seen: string[] = [];
+      expect(scanJournal(path, (r) => seen.push(r.t), { chunkBytes })).toMatchObject({ records: 2, goodBytes: BOM.length + text.length, terminated: true });
+      expect(seen).toEqual(['order', 'ack']);
+    }
+    const j = Journal.open(path, { read: { chunkBytes: 2 } });
+    expect(j.replayed.map((r) => r.t)).toEqual(['order', 'ack']);
+    expect(j.warnings).toEqual([]);
+    await j.appendDurable(JSON.parse(lost('x')) as JournalRecord);
+    j.close();
+    const again = Journal.open(path);
+    expect(again.replayed.map((r) => r.t)).toEqual(['order', 'ack', 'lost']);
+    expect(again.size.bytes).toBe(statSync(path).size);
+    again.close();
+    // The mark stays where the user's editor put it: the bot only appends.
+    expect(readFileSync(path).subarray(0, 3)).toEqual(BOM);
+  });
+
+  it('anywhere but the first byte it is data: a line starting with it is corrupt, naming file and line', async () => {
+    writeFileSync(path, Buffer.concat([Buffer.from(`${lost('a')}\n`), withBom(`${lost('b')}\n${lost('c')}\n`)]));
+    expect(() => Journal.open(path)).toThrow(new RegExp(`bot\\.journal:2: `));
+    await expect(journalReportInput(path)).rejects.toThrow(/bot\.journal:2: /);
+    writeFileSync(path, Buffer.concat([BOM, withBom(text)]));
+    expect(() => Journal.open(path)).toThrow(/bot\.journal:1: /);
   });
 });
 
