@@ -21,12 +21,12 @@ import type { BacktestVenueConfig } from '../../src/runtime/config/backtest-venu
 import { discardingJournalFs } from '../../src/orders/journal-appender.js';
 import { Kernel } from '../../src/runtime/kernel.js';
 import { defaultSimConfig, type MarketConfig } from '../../src/sim/config.js';
-import { marketsFromRecordedText } from '../../src/sim/driver/recorded-markets.js';
+import { MAX_RECORDED_MARKETS_BYTES, marketsFromRecordedText } from '../../src/sim/driver/recorded-markets.js';
 import { createSimEngine } from '../../src/sim/engine.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import type { MarketDataReader, MarketEvent } from '../readers/reader.js';
-import { readJobFile } from '../sweep/confined-files.js';
+import { readConfiguredJobFile } from '../sweep/confined-files.js';
 import { SkippedLines } from './skipped-lines.js';
 import type { ReportInput, ReportStrategyFailure } from '../report/report-input.js';
 import { createBacktestGateway } from '../venue/backtest-gateway.js';
@@ -326,7 +326,7 @@ function engineConfig(markets: readonly string[], v: BacktestVenueConfig, baseDi
   const extra: MarketConfig[] = [];
   if (v.recordedMarkets) {
     const file = resolve(baseDir, v.recordedMarkets.file);
-    const rec = marketsFromRecordedText(readJobFile(file), file, { symbols: v.recordedMarkets.symbols ?? [...markets] });
+    const rec = marketsFromRecordedText(readConfiguredJobFile(file, 'venue.recordedMarkets.file', MAX_RECORDED_MARKETS_BYTES), file, { symbols: v.recordedMarkets.symbols ?? [...markets] });
     // Recorded definitions win over the defaults of the same symbol.
     const recorded = new Set(rec.markets.map((m) => m.symbol));
     base.markets = base.markets.filter((m) => !recorded.has(m.symbol));

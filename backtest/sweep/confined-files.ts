@@ -86,6 +86,26 @@ export function readJobFile(path: string, maxBytes = Infinity): string {
 }
 
 /**
+ * {@link readJobFile} for a file a config names (a latency or recorded-markets file): an error outside
+ * {@link confineFiles} starts with `field`, the config field that named the file, then the file (a
+ * {@link JobPathError} is passed on as it is).
+ *
+ * @example
+ * readConfiguredJobFile('/data/lat.txt', 'venue.latency.orderEntry.path', MAX_LATENCY_FILE_BYTES)
+ * // Error: venue.latency.orderEntry.path: /data/lat.txt: is a FIFO (named pipe), not a file
+ */
+export function readConfiguredJobFile(path: string, field: string, maxBytes: number): string {
+  try {
+    return readJobFile(path, maxBytes);
+  } catch (err) {
+    if (err instanceof JobPathError) throw err;
+    // readJobFile's own refusals start with the path; a file-system error names it only at its end (open '<path>').
+    const message = (err as Error).message;
+    throw new Error(`${field}: ${message.startsWith(`${path}: `) ? '' : `${path}: `}${message}`, { cause: err });
+  }
+}
+
+/**
  * Make the folder `dir` and its missing parents, as `mkdir -p` does. Inside {@link confineFiles} the missing ones
  * are made one at a time, each under the real path of the one above it, and checked as soon as it is made: its
  * real path must be a folder in the roots (or on the way to a root not made yet: a `--map` share), else it is

@@ -7,8 +7,7 @@ import { resolve } from 'node:path';
 import type { LatencyConfig } from '../../src/runtime/config/backtest-venue.js';
 import { Prng } from '../../src/sim/driver/prng.js';
 import { ReplayFormatError } from '../../src/sim/driver/replay-error.js';
-import { JobPathError } from '../sweep/allowed-roots.js';
-import { readJobFile } from '../sweep/confined-files.js';
+import { readConfiguredJobFile } from '../sweep/confined-files.js';
 
 /** Draws latencies. */
 export interface Latency {
@@ -49,7 +48,7 @@ export function createLatency(cfg: LatencyConfig, baseDir: string, label: string
     }
     case 'file': {
       const path = resolve(baseDir, cfg.path);
-      const values = readMeasured(path);
+      const values = readMeasured(path, `venue.latency.${label}.path`);
       const rng = new Prng(`${cfg.seed}:${label}`);
       let i = 0;
       return {
@@ -65,15 +64,20 @@ function constant(ms: number): Latency {
   return { next: () => ms, describe: (w) => `${w} latency is a constant ${ms} ms.` };
 }
 
-/** Numbers in ms, separated by whitespace or commas; `#` starts a comment. A bad value names file:line. */
-export function readMeasured(path: string): number[] {
-  let text: string;
-  try {
-    text = readJobFile(path);
-  } catch (err) {
-    if (err instanceof JobPathError) throw err;
-    throw new Error(`latency file ${path}: ${(err as Error).message}`);
-  }
+/**
+ * The largest latency file read (whole, into one string): far above any real measurement set — a day of one value a
+ * second is ~600 KB, and 64 MiB holds some 8 million values — yet a wrong file (a capture named by mistake) is
+ * refused instead of read into memory.
+ */
+export const MAX_LATENCY_FILE_BYTES = 64 * 2 ** 20;
+
+/**
+ * Numbers in ms, separated by whitespace or commas; `#` starts a comment. A bad value names file:line; a file that
+ * cannot be read (not a regular file, over {@link MAX_LATENCY_FILE_BYTES}) names `field`, the config field that
+ * named it, and the file.
+ */
+export function readMeasured(path: string, field = 'latency file'): number[] {
+  const text = readConfiguredJobFile(path, field, MAX_LATENCY_FILE_BYTES);
   const out: number[] = [];
   text.split('\n').forEach((line, i) => {
     for (const token of line.replace(/#.*/, '').split(/[\s,]+/)) {

@@ -195,7 +195,7 @@ export function engineConfigOf(cfg: SimFileConfig): SimConfig {
   }
   if (ex.recordedMarkets) {
     // Recorded markets come on top of the chosen defaults, with any currency the defaults lack.
-    const rec = marketsFromRecordedList(at(cfg, ex.recordedMarkets.file), { symbols: ex.recordedMarkets.symbols, knownCurrencies: base.currencies });
+    const rec = marketsFromRecordedList(at(cfg, ex.recordedMarkets.file), { symbols: ex.recordedMarkets.symbols, knownCurrencies: base.currencies, field: 'exchange.recordedMarkets.file' });
     out.currencies = [...base.currencies, ...rec.currencies.filter((c) => !base.currencies.some((b) => b.symbol === c.symbol))];
     out.markets = [...out.markets, ...rec.markets.filter((m) => !out.markets.some((b) => b.symbol === m.symbol))];
   }

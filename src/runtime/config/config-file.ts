@@ -13,13 +13,14 @@ export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 export class ConfigFileError extends Error {}
 
 /**
- * The text of the config file `file`. Throws {@link ConfigFileError} for anything but a regular file, a file over
+ * The text of the config file `file`, or of a file a config names (then `kind` says what it is in the size error:
+ * `'a recorded-markets file'`). Throws {@link ConfigFileError} for anything but a regular file, a file over
  * `maxBytes`, or a file-system error (its code: `ENOENT`, `EACCES`, ...).
  *
  * @example
  * readConfigText('config/paper.yaml') // 'bot:\n  name: paper-demo\n...'
  */
-export function readConfigText(file: string, maxBytes = MAX_CONFIG_BYTES): string {
+export function readConfigText(file: string, maxBytes = MAX_CONFIG_BYTES, kind = 'a config'): string {
   let fd: number;
   try {
     // Non-blocking: opening a FIFO for reading otherwise waits for a writer, and nothing could end the wait.
@@ -33,7 +34,7 @@ export function readConfigText(file: string, maxBytes = MAX_CONFIG_BYTES): strin
     if (!st.isFile()) {
       throw new ConfigFileError(`it is ${st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a file`);
     }
-    if (st.size > maxBytes) throw new ConfigFileError(`it is ${st.size} bytes; a config is at most ${maxBytes} (is it the right file?)`);
+    if (st.size > maxBytes) throw new ConfigFileError(`it is ${st.size} bytes; ${kind} is at most ${maxBytes} (is it the right file?)`);
     try {
       return readFileSync(fd, 'utf8');
     } catch (err) {

@@ -5,10 +5,10 @@
  * createdAt from here. The /markets resource says nothing about currencies, so their entries reuse the default
  * configuration's entry when there is one and are otherwise generic (documented below).
  */
-import { readFileSync } from 'node:fs';
 import { dec } from '../../core/decimal.js';
 import { arrayOf, decode } from '../../model/decode.js';
 import { decodeMarket, type Market } from '../../model/market.js';
+import { ConfigFileError, readConfigText } from '../../runtime/config/config-file.js';
 import { type CurrencyConfig, type MarketConfig, defaultSimConfig } from '../config.js';
 import { type LineRef, ReplayFormatError } from './replay-error.js';
 
@@ -24,8 +24,17 @@ export const CAPTURE_2021_MARKETS: readonly string[] = [
   'FTC-BTC',
 ];
 
+/**
+ * The largest recorded-markets file read (it is read whole, though only line 1 is used): far above any real one —
+ * Bittrex's whole GET /v3/markets response, ~800 markets, is ~200 KB, and the capture's BITTREX.0 holding it 225 KB —
+ * yet small enough that a wrong file (a multi-GB capture named by mistake) is refused instead of read into memory.
+ */
+export const MAX_RECORDED_MARKETS_BYTES = 64 * 2 ** 20;
+
 /** Options of {@link marketsFromRecordedList}. */
 export interface RecordedListOptions {
+  /** The config field that named the file (`exchange.recordedMarkets.file`), said first in a read error. */
+  field?: string;
   /** Keep only these markets (case-insensitive); every recorded market by default. Unknown symbols throw. */
   symbols?: readonly string[];
   /** Known currencies to reuse (by symbol); the default configuration's by default. */
@@ -95,8 +104,15 @@ export function marketsFromRecordedText(text: string, file: string, opts: Record
  * const config = defaultSimConfig({ markets: [...base.markets, ...rec.markets], currencies: merge(base.currencies, rec.currencies) });
  */
 export function marketsFromRecordedList(file: string, opts: RecordedListOptions = {}): RecordedMarkets {
-  // Synchronous on purpose: it runs once while a configuration is assembled, before anything is started.
-  return marketsFromRecordedText(readFileSync(file, 'utf8'), file, opts);
+  // Synchronous on purpose: it runs once while a configuration is assembled, before anything is started. Read as a
+  // config is (a regular file, opened without blocking, capped): a FIFO named here held `rexbot sim` for good.
+  let text: string;
+  try {
+    text = readConfigText(file, MAX_RECORDED_MARKETS_BYTES, 'a recorded-markets file');
+  } catch (err) {
+    throw new ConfigFileError(`${opts.field ? `${opts.field}: ` : ''}${file}: cannot read file: ${(err as Error).message}`, { cause: err });
+  }
+  return marketsFromRecordedText(text, file, opts);
 }
 
 function toMarketConfig(r: Market): MarketConfig {
