@@ -18,17 +18,9 @@ import { JournalState } from '../../../src/orders/journal-state.js';
 import { journalReportInput } from '../../../backtest/report/journal-report.js';
 import { computeMetrics } from '../../../backtest/report/metrics.js';
 import { repoPath } from '../../helpers/shared.js';
+import { orderRecord as order } from './journal-order-record.js';
 
 const T = Date.UTC(2026, 10, 25, 9, 0, 0);
-const order = (at: number, cid: string, direction: 'BUY' | 'SELL', quantity: string, limit = '100', market = 'BTC-USD'): JournalRecord => ({
-  t: 'order',
-  at,
-  clientOrderId: cid,
-  strategy: 'mm',
-  intentKey: `k-${cid}`,
-  role: 'order',
-  order: { marketSymbol: market, direction, type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: dec(quantity), limit: dec(limit), clientOrderId: cid },
-});
 const fill = (at: number, cid: string, exec: string, direction: 'BUY' | 'SELL', quantity: string, rate = '100', market = 'BTC-USD'): JournalRecord => ({
   t: 'fill',
   at: at + 1,

@@ -14,17 +14,9 @@ import { encodeRecord, type JournalRecord } from '../../../src/orders/journal-re
 import { journalReportInput } from '../../../backtest/report/journal-report.js';
 import { computeMetrics } from '../../../backtest/report/metrics.js';
 import { repoPath } from '../../helpers/shared.js';
+import { orderRecord as order } from './journal-order-record.js';
 
 const T = Date.UTC(2026, 10, 25, 9, 0, 0);
-const order = (at: number, cid: string, direction: 'BUY' | 'SELL', quantity: string, limit: string): JournalRecord => ({
-  t: 'order',
-  at,
-  clientOrderId: cid,
-  strategy: 'mm',
-  intentKey: `k-${cid}`,
-  role: 'order',
-  order: { marketSymbol: 'BTC-USD', direction, type: 'LIMIT', timeInForce: 'GOOD_TIL_CANCELLED', quantity: dec(quantity), limit: dec(limit), clientOrderId: cid },
-});
 const fill = (at: number, cid: string, exec: string, direction: 'BUY' | 'SELL', quantity: string, rate: string, commission: string): JournalRecord => ({
   t: 'fill',
   at: at + 1,
