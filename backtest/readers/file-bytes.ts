@@ -10,6 +10,7 @@ import { createGunzip, constants as zlib } from 'node:zlib';
 import { type LineRef, ReplayFormatError } from '../../src/sim/driver/replay-error.js';
 import { assertOpenedInside } from '../sweep/confined-files.js';
 import type { ReadMeter, ReadSizes } from './line-source.js';
+import { notAFile } from '../../src/core/file-kind.js';
 
 /** A data file open for reading: a regular file, gzip or not, with its size on disk. */
 export interface DataFile {
@@ -35,7 +36,7 @@ export async function openDataFile(path: string, file = path): Promise<DataFile>
     // A queued job's file: what was opened must be what was checked (confined-files.ts).
     assertOpenedInside(handle.fd, path);
     const st = await handle.stat();
-    const kind = st.isFile() ? undefined : st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket';
+    const kind = notAFile(st);
     if (kind !== undefined) throw new ReplayFormatError({ file, line: 1 }, `is ${kind}, not a file`);
     const buf = Buffer.alloc(2);
     // A read that fails is named like a failed open, with the path.

@@ -5,6 +5,7 @@
  */
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { notAFile } from '../../src/core/file-kind.js';
 
 /** A job path the worker refuses (outside its folders, or not a file): the job fails with this, the worker goes on. */
 export class JobPathError extends Error {
@@ -91,6 +92,6 @@ export async function assertInsideRoots(p: string, roots: readonly string[], wha
 export async function assertJobPaths(job: { configPath: string; outDir: string }, roots: readonly string[]): Promise<void> {
   const config = await assertInsideRoots(job.configPath, roots, 'config');
   const st = await stat(config).catch(() => undefined);
-  if (st && !st.isFile()) throw new JobPathError(`config ${job.configPath} is ${st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a file`);
+  if (st && !st.isFile()) throw new JobPathError(`config ${job.configPath} is ${notAFile(st)}, not a file`);
   await assertInsideRoots(job.outDir, roots, 'output folder');
 }

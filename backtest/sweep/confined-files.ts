@@ -22,6 +22,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, 
 import { lstat, mkdir, realpath, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { insideRoots, JobPathError } from './allowed-roots.js';
+import { notAFile } from '../../src/core/file-kind.js';
 
 const confinement = new AsyncLocalStorage<readonly string[]>();
 
@@ -77,7 +78,7 @@ export function readJobFile(path: string, maxBytes = Infinity): string {
   try {
     if (confined) assertOpenedInside(fd, path);
     const st = fstatSync(fd);
-    if (!st.isFile()) throw refuse(`is ${st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a file`);
+    if (!st.isFile()) throw refuse(`is ${notAFile(st)}, not a file`);
     if (st.size > maxBytes) throw refuse(`is ${st.size} bytes, more than ${maxBytes} (is it the right file?)`);
     return readFileSync(fd, 'utf8');
   } finally {

@@ -13,6 +13,7 @@
  */
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { notAFile } from '../core/file-kind.js';
 
 /** Bytes read per call (the chunk a journal is read in). */
 export const JOURNAL_READ_CHUNK_BYTES = 4 * 2 ** 20;
@@ -203,7 +204,7 @@ export async function readJournalLinesAsync(path: string, sink: JournalLineSink,
   const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new Error(`${path}: is ${st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a journal file`);
+    if (!st.isFile()) throw new Error(`${path}: is ${notAFile(st)}, not a journal file`);
     for (;;) {
       const { bytesRead: n } = await fh.read(buf, 0, chunk, null);
       if (n === 0) break;

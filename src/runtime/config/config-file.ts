@@ -5,6 +5,7 @@
  * of memory with a V8 stack trace. Both are now a config error naming the file, like a missing one.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { notAFile } from '../../core/file-kind.js';
 
 /** The largest config file read: far above any real one (the shipped configs are a few KB). */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -32,7 +33,7 @@ export function readConfigText(file: string, maxBytes = MAX_CONFIG_BYTES, kind =
     // Checked on the descriptor that is read: what was checked is what is read.
     const st = fstatSync(fd);
     if (!st.isFile()) {
-      throw new ConfigFileError(`it is ${st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a file`);
+      throw new ConfigFileError(`it is ${notAFile(st)}, not a file`);
     }
     if (st.size > maxBytes) throw new ConfigFileError(`it is ${st.size} bytes; ${kind} is at most ${maxBytes} (is it the right file?)`);
     try {

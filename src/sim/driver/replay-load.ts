@@ -12,6 +12,7 @@ import { isRexbotRecording, readRexbotRecording } from './replay-recording-reade
 import { type ReplayTimeline, type TimelineOptions, buildReplayTimeline } from './replay-timeline.js';
 import { readWsCapture } from './replay-ws-reader.js';
 import { readV1WsCapture } from './replay-v1-ws-reader.js';
+import { notAFile } from '../../core/file-kind.js';
 
 /**
  * Capture files: hub sessions (`BITTREX.ws.*`), REST responses (`BITTREX.http.*`), `rexbot record` files
@@ -161,7 +162,7 @@ function readRegularFile(path: string, max: number): Buffer {
     // Checked on the descriptor that is read (as config files are, src/runtime/config/config-file.ts): what was
     // checked is what is read, whatever replaced the path since the config was validated.
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new Error(`${path}: is ${st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO (named pipe)' : 'a device or socket'}, not a file`);
+    if (!st.isFile()) throw new Error(`${path}: is ${notAFile(st)}, not a file`);
     if (st.size > max) throw new Error(`${path}: is ${st.size} bytes; a replay file is at most ${max} (is it the right file?)`);
     return readFileSync(fd);
   } finally {
